@@ -1,0 +1,41 @@
+package wire
+
+// Status values a task host may send, as JSON text frames, before JSON-RPC
+// traffic begins.
+const (
+	StatusInstalling    = "installing"
+	StatusInstalled     = "installed"
+	StatusReady         = "ready"
+	StatusInstallFailed = "install_failed"
+)
+
+// Status is a task-host status frame. Which fields are set depends on Status:
+// installing/installed carry Language; ready carries the workspace fields;
+// install_failed carries Language and Error.
+type Status struct {
+	Status   string `json:"status"`
+	Language string `json:"language,omitempty"`
+	Error    string `json:"error,omitempty"`
+	// WorkspacePath is the absolute workspace directory on the task host.
+	WorkspacePath string `json:"workspacePath,omitempty"`
+	// WorkspaceURI is WorkspacePath as a percent-encoded file:// URI; the
+	// client uses it verbatim as the LSP rootUri.
+	WorkspaceURI string `json:"workspaceUri,omitempty"`
+	// RepoSubpaths are the repository roots inside the workspace, relative
+	// and slash-separated ("" or "." is the workspace itself).
+	RepoSubpaths []string `json:"repoSubpaths,omitempty"`
+}
+
+// IsStatusFrame reports whether a text frame is a task-host status frame
+// rather than a JSON-RPC message, without a full parse: JSON-RPC messages
+// always carry "jsonrpc", status frames never do.
+func IsStatusFrame(frame []byte) bool {
+	// Status frames are small; JSON-RPC frames can be megabytes. A status
+	// frame starts with {"status": after optional white space.
+	i := 0
+	for i < len(frame) && (frame[i] == ' ' || frame[i] == '\n' || frame[i] == '\r' || frame[i] == '\t') {
+		i++
+	}
+	const prefix = `{"status"`
+	return len(frame)-i >= len(prefix) && string(frame[i:i+len(prefix)]) == prefix
+}

@@ -1,0 +1,40 @@
+// Package wire is the contract shared by the three programs of Kandev LSP: the
+// browser client (lsp.wasm), the relay and the task-host agent.
+//
+// It holds only names and values — close codes, status frames, routes, query
+// parameters, language identifiers, limits and settings field names — so that
+// every tier agrees on them by construction. It performs no I/O, builds for
+// js/wasm, and must never import net/http (that would add megabytes to
+// lsp.wasm; see wire_test.go).
+package wire
+
+import "time"
+
+// Routes and query parameters.
+const (
+	// AgentStreamPath is the task-host WebSocket route that bridges one
+	// language server.
+	AgentStreamPath = "/api/v1/lsp/stream"
+	// AgentInstallersPath lists, per language, how the task host can install it.
+	AgentInstallersPath = "/api/v1/lsp/installers"
+	// RelayStreamPrefix is the browser-facing route; the session id follows it.
+	RelayStreamPrefix = "/lsp/"
+
+	// ParamLanguage names the language (a Language value) on both stream routes.
+	ParamLanguage = "language"
+	// ParamAutoInstall is "true" or "false" on the agent route. The browser
+	// never sends it: the relay decides it from the user's settings.
+	ParamAutoInstall = "autoInstall"
+)
+
+// Limits shared by every hop.
+const (
+	// MaxMessageSize bounds one JSON-RPC body, on stdio and on WebSocket
+	// alike. A larger frame closes the connection; it is never allocated.
+	MaxMessageSize = 16 << 20
+	// WriteTimeout bounds every WebSocket write, so a stalled peer cannot pin
+	// a handler or the language server it owns.
+	WriteTimeout = 5 * time.Second
+	// StdinWriteTimeout bounds each frame written to a server's stdin.
+	StdinWriteTimeout = 30 * time.Second
+)

@@ -1,0 +1,65 @@
+package wire
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestFileURIRoundTrip(t *testing.T) {
+	cases := []struct{ path, uri string }{
+		{"/work/task", "file:///work/task"},
+		{"/work/my task/ü#1?", "file:///work/my%20task/%C3%BC%231%3F"},
+		{"C:/Users/dev/proj", "file:///C:/Users/dev/proj"},
+	}
+	for _, c := range cases {
+		if got := FileURI(c.path); got != c.uri {
+			t.Errorf("FileURI(%q) = %q, want %q", c.path, got, c.uri)
+		}
+		back, ok := PathFromFileURI(c.uri)
+		if !ok || back != c.path {
+			t.Errorf("PathFromFileURI(%q) = %q, %v; want %q", c.uri, back, ok, c.path)
+		}
+	}
+	for _, bad := range []string{"http://x/y", "file://host/share", "file:relative", "::"} {
+		if _, ok := PathFromFileURI(bad); ok {
+			t.Errorf("PathFromFileURI(%q) accepted", bad)
+		}
+	}
+}
+
+func TestForFile(t *testing.T) {
+	for name, want := range map[string]Language{"main.go": Go, "a/B.TSX": TypeScript, "x.pyi": Python, "build.gradle.kts": Kotlin, "lib.rs": Rust} {
+		l, ok := ForFile(name)
+		if !ok || l.Language != want {
+			t.Errorf("ForFile(%q) = %v, %v; want %v", name, l.Language, ok, want)
+		}
+	}
+	for _, name := range []string{"README", "notes.md", "Makefile"} {
+		if _, ok := ForFile(name); ok {
+			t.Errorf("ForFile(%q) found a language", name)
+		}
+	}
+}
+
+func TestIsStatusFrame(t *testing.T) {
+	if !IsStatusFrame([]byte(` {"status":"ready"}`)) {
+		t.Error("ready frame not recognised")
+	}
+	if IsStatusFrame([]byte(`{"jsonrpc":"2.0","method":"status"}`)) {
+		t.Error("JSON-RPC frame taken for status")
+	}
+}
+
+// The contract package is linked into lsp.wasm; net/http would add megabytes.
+func TestNoNetHTTP(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net/http" {
+			t.Fatal("internal/wire depends on net/http")
+		}
+	}
+}
