@@ -1,0 +1,402 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/internal/bridge"
+)
+
+// testClient dials like a browser would. No keep-alive: a refused upgrade
+// must not leave an idle connection (and its goroutines) behind.
+var testClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+// newRelay serves New(cfg) on a loopback httptest server.
+func newRelay(t testing.TB, cfg Config) (*httptest.Server, *handler) {
+	t.Helper()
+	h := New(cfg).(*handler)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, h
+}
+
+// streamURL is the browser-facing stream URL of a relay server.
+func streamURL(srv *httptest.Server, session, lang string) string {
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + wire.RelayStreamPrefix + session + "?" + wire.ParamLanguage + "=" + lang
+}
+
+// dialBrowser opens a browser-side stream; hdr may carry an Origin.
+func dialBrowser(ctx context.Context, u string, hdr http.Header) (*websocket.Conn, *http.Response, error) {
+	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: testClient, HTTPHeader: hdr})
+	if err == nil {
+		c.SetReadLimit(wire.MaxMessageSize)
+	}
+	return c, resp, err
+}
+
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// openStream dials the relay for session "s" and checks the ready frame
+// arrives byte for byte. It returns both ends of the bridged stream.
+func openStream(t testing.TB, srv *httptest.Server, a *fakeAgent) (*websocket.Conn, *agentConn) {
+	t.Helper()
+	ctx := testCtx(t)
+	b, _, err := dialBrowser(ctx, streamURL(srv, "s", "go"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = b.CloseNow() })
+	typ, got, err := b.Read(ctx)
+	require.NoError(t, err)
+	require.Equal(t, websocket.MessageText, typ)
+	require.Equal(t, a.ready, got, "ready frame must pass byte for byte")
+	return b, a.next(t)
+}
+
+// requireClose reads until the connection ends and checks the close code
+// and that the reason is empty.
+func requireClose(t testing.TB, c *websocket.Conn, want wire.CloseCode) {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		_, _, err := c.Read(ctx)
+		if err == nil {
+			continue
+		}
+		var ce websocket.CloseError
+		require.True(t, errors.As(err, &ce), "want a close frame, got %v", err)
+		assert.Equal(t, websocket.StatusCode(want), ce.Code)
+		assert.Empty(t, ce.Reason, "close reasons must not reach the browser")
+		return
+	}
+}
+
+// waitIdle waits until the relay has no active stream (the bridge and all
+// its goroutines have returned).
+func waitIdle(t testing.TB, h *handler) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for h.active.count() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("relay still has %d active streams", h.active.count())
+		}
+		time.Sleep(5 * time.Millisecond) // polling a condition, with a deadline
+	}
+}
+
+func TestFramesPassUnchanged(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, h := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	b, ac := openStream(t, srv, a)
+	ctx := testCtx(t)
+
+	assert.Equal(t, "go", ac.query.Get(wire.ParamLanguage))
+	assert.Equal(t, "false", ac.query.Get(wire.ParamAutoInstall))
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := []int{0, 1, 200, bridge.ChunkSize - 1, bridge.ChunkSize, bridge.ChunkSize + 1, 3*bridge.ChunkSize + 7, 1 << 20}
+	for _, size := range sizes {
+		for _, typ := range []websocket.MessageType{websocket.MessageText, websocket.MessageBinary} {
+			msg := make([]byte, size)
+			if typ == websocket.MessageText {
+				const pattern = `{"jsonrpc":"2.0","id":1,"result":"é ü"}`
+				for i := 0; i < size; i += len(pattern) {
+					copy(msg[i:], pattern)
+				}
+			} else {
+				for i := range msg {
+					msg[i] = byte(rng.Uint32())
+				}
+			}
+			require.NoError(t, b.Write(ctx, typ, msg))
+			gotTyp, got, err := b.Read(ctx)
+			require.NoError(t, err)
+			require.Equal(t, typ, gotTyp, "size %d", size)
+			require.True(t, bytes.Equal(msg, got), "size %d type %v: message changed", size, typ)
+		}
+	}
+
+	require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+	assert.Equal(t, websocket.StatusNormalClosure, websocket.CloseStatus(ac.ended(t)))
+	waitIdle(t, h)
+}
+
+// Messages in flight both ways at once, pipelined rather than lock-step.
+func TestPipelinedMessages(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, h := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	b, ac := openStream(t, srv, a)
+	ctx := testCtx(t)
+
+	const n = 200
+	errc := make(chan error, 1)
+	go func() {
+		for i := range n {
+			if err := b.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d}`, i)); err != nil {
+				errc <- err
+				return
+			}
+		}
+		errc <- nil
+	}()
+	for i := range n {
+		_, got, err := b.Read(ctx)
+		require.NoError(t, err)
+		require.Equal(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d}`, i), string(got))
+	}
+	require.NoError(t, <-errc)
+	require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+	ac.ended(t)
+	waitIdle(t, h)
+}
+
+func TestAgentCloseCodeReachesBrowserVerbatim(t *testing.T) {
+	t.Parallel()
+	codes := []wire.CloseCode{
+		wire.CloseBinaryMissing, wire.CloseUnavailable, wire.CloseInstallFailed,
+		wire.CloseExecutorUnsupported, wire.CloseCapacity, wire.CloseServerExited,
+		wire.CloseNoInstaller, wire.CloseStartFailed, wire.CloseGoingAway,
+	}
+	a := newFakeAgent(t)
+	srv, h := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	for _, code := range codes {
+		t.Run(fmt.Sprint(int(code)), func(t *testing.T) {
+			b, ac := openStream(t, srv, a)
+			// The reason is prose from the task host: it must not pass.
+			go func() { _ = ac.ws.Close(websocket.StatusCode(code), "gopls: exec: not found in $PATH") }()
+			requireClose(t, b, code)
+			ac.ended(t)
+		})
+	}
+	waitIdle(t, h)
+}
+
+func TestAgentDropBecomes4006(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, h := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	b, ac := openStream(t, srv, a)
+	ctx := testCtx(t)
+
+	// Mid-stream: one round trip first.
+	require.NoError(t, b.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"initialized"}`)))
+	_, _, err := b.Read(ctx)
+	require.NoError(t, err)
+
+	// The TCP connection goes away without a close frame.
+	require.NoError(t, ac.ws.CloseNow())
+	requireClose(t, b, wire.CloseServerExited)
+	waitIdle(t, h)
+}
+
+func TestBrowserCloseClosesAgent(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, h := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+
+	t.Run("close frame passes its code", func(t *testing.T) {
+		b, ac := openStream(t, srv, a)
+		require.NoError(t, b.Close(websocket.StatusNormalClosure, "tab closed"))
+		var ce websocket.CloseError
+		require.ErrorAs(t, ac.ended(t), &ce)
+		assert.Equal(t, websocket.StatusNormalClosure, ce.Code)
+		assert.Empty(t, ce.Reason)
+	})
+	t.Run("going away", func(t *testing.T) {
+		b, ac := openStream(t, srv, a)
+		require.NoError(t, b.Close(websocket.StatusGoingAway, ""))
+		assert.Equal(t, websocket.StatusGoingAway, websocket.CloseStatus(ac.ended(t)))
+	})
+	t.Run("dropped connection becomes 1001", func(t *testing.T) {
+		b, ac := openStream(t, srv, a)
+		require.NoError(t, b.CloseNow())
+		assert.Equal(t, websocket.StatusCode(wire.CloseGoingAway), websocket.CloseStatus(ac.ended(t)))
+	})
+	waitIdle(t, h)
+}
+
+func TestRejectedAfterUpgrade(t *testing.T) {
+	t.Parallel()
+
+	// A port that was just closed: nothing listens there.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closedURL := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close())
+
+	local := func(a *fakeAgent) Session { return a.session("s") }
+	withExecutor := func(e string) func(*fakeAgent) Session {
+		return func(a *fakeAgent) Session { s := local(a); s.Executor = e; return s }
+	}
+	withAgent := func(u, token string) func(*fakeAgent) Session {
+		return func(a *fakeAgent) Session {
+			s := local(a)
+			if u == "" {
+				u = a.url()
+			}
+			s.Agent = AgentRef{URL: u, Token: token}
+			return s
+		}
+	}
+	cases := []struct {
+		name    string
+		session func(*fakeAgent) Session // nil: no such session
+		want    wire.CloseCode
+		// requests the fake agent must have seen (a 401 is one)
+		wantRequests int32
+	}{
+		{"unknown session", nil, wire.CloseUnavailable, 0},
+		{"ssh", withExecutor(ExecutorSSH), wire.CloseExecutorUnsupported, 0},
+		{"sprites", withExecutor(ExecutorSprites), wire.CloseExecutorUnsupported, 0},
+		{"remote_docker", withExecutor(ExecutorRemoteDocker), wire.CloseExecutorUnsupported, 0},
+		{"empty executor", withExecutor(""), wire.CloseExecutorUnsupported, 0},
+		{"local_docker is served", withExecutor(ExecutorLocalDocker), 0, 1},
+		{"wrong token", withAgent("", "wrong"), wire.CloseUnavailable, 1},
+		{"no token", withAgent("", ""), wire.CloseUnavailable, 1},
+		{"agent unreachable", withAgent(closedURL, testToken), wire.CloseUnavailable, 0},
+		{"no agent url yet", func(a *fakeAgent) Session { s := local(a); s.Agent.URL = ""; return s }, wire.CloseUnavailable, 0},
+		{"bad agent url", withAgent("ftp://x", testToken), wire.CloseUnavailable, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := newFakeAgent(t)
+			sessions := StaticSessions()
+			if tc.session != nil {
+				sessions = StaticSessions(tc.session(a))
+			}
+			srv, h := newRelay(t, Config{Sessions: sessions})
+			b, _, err := dialBrowser(testCtx(t), streamURL(srv, "s", "go"), nil)
+			require.NoError(t, err, "the browser's WebSocket is accepted first")
+			defer b.CloseNow()
+			if tc.want == 0 { // control: the stream opens
+				_, got, err := b.Read(testCtx(t))
+				require.NoError(t, err)
+				assert.Equal(t, a.ready, got)
+				require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+				a.next(t).ended(t)
+			} else {
+				requireClose(t, b, tc.want)
+				assert.Empty(t, a.conns, "no agent stream may open")
+			}
+			waitIdle(t, h)
+			assert.Equal(t, tc.wantRequests, a.requests.Load(), "agent requests")
+		})
+	}
+}
+
+func TestUnknownLanguageIsHTTP400(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, _ := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	for _, lang := range []string{"cobol", "", "Go"} {
+		_, resp, err := dialBrowser(testCtx(t), streamURL(srv, "s", lang), nil)
+		require.Error(t, err, "language %q", lang)
+		require.NotNil(t, resp)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "language %q", lang)
+	}
+	assert.Zero(t, a.requests.Load())
+}
+
+func TestOrigin(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, h := newRelay(t, Config{
+		Sessions:       StaticSessions(a.session("s")),
+		OriginPatterns: []string{"app.example.com"},
+	})
+	u := streamURL(srv, "s", "go")
+
+	_, resp, err := dialBrowser(testCtx(t), u, http.Header{"Origin": {"https://evil.example.net"}})
+	require.Error(t, err, "a foreign origin must be refused")
+	require.NotNil(t, resp)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Zero(t, a.requests.Load(), "nothing dialled for a refused origin")
+
+	for _, origin := range []string{srv.URL, "https://app.example.com"} {
+		b, _, err := dialBrowser(testCtx(t), u, http.Header{"Origin": {origin}})
+		require.NoError(t, err, "origin %s", origin)
+		_, got, err := b.Read(testCtx(t))
+		require.NoError(t, err)
+		assert.Equal(t, a.ready, got)
+		require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+		a.next(t).ended(t)
+	}
+	waitIdle(t, h)
+}
+
+func TestShutdownClosesBothWith1001(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	h := New(Config{Sessions: StaticSessions(a.session("s"))}).(*handler)
+	base, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.BaseContext = func(net.Listener) context.Context { return base }
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	b, ac := openStream(t, srv, a)
+	cancel()
+	requireClose(t, b, wire.CloseGoingAway)
+	assert.Equal(t, websocket.StatusCode(wire.CloseGoingAway), websocket.CloseStatus(ac.ended(t)))
+	waitIdle(t, h)
+}
+
+// Only the paths the relay serves exist.
+func TestRoutes(t *testing.T) {
+	t.Parallel()
+	srv, _ := newRelay(t, Config{})
+	for _, tc := range []struct {
+		method, path string
+		want         int
+	}{
+		{http.MethodPost, "/lsp/s?language=go", http.StatusMethodNotAllowed},
+		{http.MethodGet, "/lsp/?language=go", http.StatusNotFound},
+		{http.MethodGet, "/other", http.StatusNotFound},
+		{http.MethodGet, "/lsp/s?language=go", http.StatusUpgradeRequired}, // not a WebSocket request
+	} {
+		req, err := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		require.NoError(t, err)
+		resp, err := testClient.Do(req)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		assert.Equal(t, tc.want, resp.StatusCode, "%s %s", tc.method, tc.path)
+	}
+}
+
+func TestAgentStreamURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ base, want string }{
+		{"http://127.0.0.1:7070", "ws://127.0.0.1:7070/api/v1/lsp/stream?autoInstall=false&language=go"},
+		{"https://agent.internal/", "wss://agent.internal/api/v1/lsp/stream?autoInstall=false&language=go"},
+		{"http://h:1/prefix/", "ws://h:1/prefix/api/v1/lsp/stream?autoInstall=false&language=go"},
+		{"ws://h:1?x=1#f", "ws://h:1/api/v1/lsp/stream?autoInstall=false&language=go"},
+	} {
+		got, err := agentStreamURL(tc.base, "go", false)
+		require.NoError(t, err, tc.base)
+		assert.Equal(t, tc.want, got)
+	}
+	for _, bad := range []string{"", "ftp://h", "http://", "127.0.0.1:7070", "://x"} {
+		_, err := agentStreamURL(bad, "go", false)
+		assert.Error(t, err, "%q", bad)
+	}
+}

@@ -1,0 +1,118 @@
+package relay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Executors a session may name. Only the local ones are served in V1; the
+// others close the browser stream with wire.CloseExecutorUnsupported before
+// anything is dialled or started.
+const (
+	ExecutorLocalPC      = "local_pc"
+	ExecutorLocalDocker  = "local_docker"
+	ExecutorRemoteDocker = "remote_docker"
+	ExecutorSSH          = "ssh"
+	ExecutorSprites      = "sprites"
+)
+
+// supportedExecutor reports whether the relay serves sessions on executor e.
+func supportedExecutor(e string) bool {
+	return e == ExecutorLocalPC || e == ExecutorLocalDocker
+}
+
+// Session is one task session the relay can serve.
+type Session struct {
+	ID string `json:"id"`
+	// Executor is where the task runs: one of the Executor* values.
+	Executor string `json:"executor"`
+	// Workspace is the task's working directory on the task host.
+	Workspace string `json:"workspace"`
+	// Agent is how the relay reaches the task host's agent.
+	Agent AgentRef `json:"agent"`
+}
+
+// AgentRef locates and authenticates a task-host agent.
+type AgentRef struct {
+	// URL is the agent's base URL (http or https; ws and wss are accepted too).
+	URL string `json:"url"`
+	// Token is sent as "Authorization: Bearer Token" on every agent request.
+	Token string `json:"token"`
+}
+
+// Sessions resolves a session id.
+type Sessions interface {
+	Lookup(id string) (Session, bool)
+}
+
+// staticSessions is an immutable id → Session map, safe for concurrent use.
+type staticSessions map[string]Session
+
+func (s staticSessions) Lookup(id string) (Session, bool) {
+	sess, ok := s[id]
+	return sess, ok
+}
+
+// StaticSessions is a fixed Sessions set. When two sessions share an id the
+// later one wins.
+func StaticSessions(s ...Session) Sessions {
+	m := make(staticSessions, len(s))
+	for _, sess := range s {
+		m[sess.ID] = sess
+	}
+	return m
+}
+
+// LoadSessions reads the sessions file: {"sessions":[{...Session...}]}.
+//
+// Unknown fields, a missing "sessions" list, an empty or duplicate id and
+// trailing data are errors: the file is hand-written configuration and a typo
+// should fail at start-up, not as a 4002 at connect time. A local_pc session
+// without agent.url is valid — its agent is started by the relay on first use
+// (the restore path, not yet built: such a session closes 4002 for now).
+func LoadSessions(path string) (Sessions, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("relay: read sessions file: %w", err)
+	}
+	s, err := parseSessions(data)
+	if err != nil {
+		return nil, fmt.Errorf("relay: sessions file %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func parseSessions(data []byte) (Sessions, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	// A pointer, so an absent list is told apart from an empty one.
+	var f struct {
+		Sessions *[]Session `json:"sessions"`
+	}
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("invalid JSON: data after the top-level object")
+	}
+	if f.Sessions == nil {
+		return nil, errors.New(`missing "sessions" list`)
+	}
+	m := make(staticSessions, len(*f.Sessions))
+	for i, sess := range *f.Sessions {
+		switch {
+		case sess.ID == "":
+			return nil, fmt.Errorf("session %d: empty id", i)
+		case sess.Executor == "":
+			return nil, fmt.Errorf("session %q: empty executor", sess.ID)
+		}
+		if _, dup := m[sess.ID]; dup {
+			return nil, fmt.Errorf("session %q: duplicate id", sess.ID)
+		}
+		m[sess.ID] = sess
+	}
+	return m, nil
+}
