@@ -1,0 +1,103 @@
+// Command kandev-agent is the task-host agent: it serves the LSP stream and
+// the workspace file routes for one task workspace.
+//
+//	KANDEV_AGENT_TOKEN=... kandev-agent -addr 127.0.0.1:0 -workspace /abs/dir
+//
+// Its first stdout line is "listening on http://HOST:PORT" with the bound
+// port, so a parent that passed port 0 can read where to connect. SIGTERM
+// or SIGINT is task stop: streams close with 1001, every language-server
+// process tree is reaped, and the agent exits 0.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/kandev/lsp/agent/server"
+	"github.com/kandev/lsp/agent/taskenv"
+)
+
+// tokenEnv names the variable carrying the bearer token.
+const tokenEnv = "KANDEV_AGENT_TOKEN"
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
+	dir := flag.String("workspace", "", "task workspace directory")
+	flag.Parse()
+	if err := run(*addr, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "kandev-agent:", err)
+		os.Exit(2)
+	}
+}
+
+func run(addr, dir string) error {
+	// The process environment is the task environment, read here once.
+	env := taskenv.Parse(os.Environ())
+	token := env[tokenEnv]
+	if token == "" {
+		return fmt.Errorf("%s is required", tokenEnv)
+	}
+	// The token is the agent's, not the task's: servers must not see it.
+	delete(env, tokenEnv)
+	if dir == "" {
+		return errors.New("-workspace is required")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return fmt.Errorf("-workspace %s: not an existing directory", abs)
+	}
+
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	srv, err := server.New(server.Config{
+		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("listening on http://%s\n", ln.Addr())
+
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("task stop")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	// Streams first: http.Server.Shutdown neither closes nor waits for
+	// upgraded connections.
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Warn("shutdown", "err", err)
+	}
+	return ignoreClosed(hs.Shutdown(sctx))
+}
+
+func ignoreClosed(err error) error {
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

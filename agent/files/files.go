@@ -1,0 +1,104 @@
+// Package files serves a workspace's files over HTTP: the listing a Files
+// tree needs and the read and save of one file. Every path is confined to
+// the workspace by package workspace; this package only maps its answers to
+// HTTP statuses and carries no logic of its own about paths.
+package files
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+
+	"github.com/kandev/lsp/agent/auth"
+	"github.com/kandev/lsp/agent/workspace"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// MaxFileSize bounds a saved file. A file an editor can hand to its language
+// server must fit in one LSP message, so the message limit serves here too.
+const MaxFileSize = wire.MaxMessageSize
+
+// Handler serves wire.AgentFilesPath and wire.AgentFilePath.
+type Handler struct {
+	root   *workspace.Root
+	logger *slog.Logger
+	mux    *http.ServeMux
+	authed http.Handler // mux behind the token check
+}
+
+// New returns the handler for root, accepting only requests that carry
+// token as a bearer token.
+func New(root *workspace.Root, token string, logger *slog.Logger) *Handler {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	h := &Handler{root: root, logger: logger, mux: http.NewServeMux()}
+	h.mux.HandleFunc("GET "+wire.AgentFilesPath, h.list)
+	h.mux.HandleFunc("GET "+wire.AgentFilePath, h.read)
+	h.mux.HandleFunc("PUT "+wire.AgentFilePath, h.write)
+	h.authed = auth.Require(token, h.mux)
+	return h
+}
+
+// ServeHTTP checks the token, then routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.authed.ServeHTTP(w, r)
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	files, err := h.root.Files()
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if files == nil {
+		files = []string{} // an empty workspace is [], not null
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(files)
+}
+
+func (h *Handler) read(w http.ResponseWriter, r *http.Request) {
+	f, err := h.root.Open(r.URL.Query().Get(wire.ParamPath))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = io.Copy(w, f)
+}
+
+func (h *Handler) write(w http.ResponseWriter, r *http.Request) {
+	body := http.MaxBytesReader(w, r.Body, MaxFileSize)
+	if err := h.root.WriteFile(r.URL.Query().Get(wire.ParamPath), body); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// fail maps an error to a status. The body is the status text only: paths
+// and system errors go to the log, not to the client.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var tooBig *http.MaxBytesError
+	code := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, workspace.ErrInvalidPath), errors.Is(err, workspace.ErrNotRegular):
+		code = http.StatusBadRequest
+	case errors.Is(err, workspace.ErrEscapes), errors.Is(err, fs.ErrPermission):
+		code = http.StatusForbidden
+	case errors.Is(err, workspace.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		code = http.StatusNotFound
+	case errors.As(err, &tooBig):
+		code = http.StatusRequestEntityTooLarge
+	}
+	if code == http.StatusInternalServerError {
+		h.logger.Error("workspace file route", "method", r.Method, "path", r.URL.Query().Get(wire.ParamPath), "err", err)
+	}
+	http.Error(w, http.StatusText(code), code)
+}

@@ -1,0 +1,202 @@
+//go:build linux
+
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func start(t *testing.T, script string, grace, killGrace time.Duration) *Process {
+	t.Helper()
+	p, err := Start(Command{
+		Path: "/bin/sh", Args: []string{"-c", script}, Dir: t.TempDir(),
+		Env: []string{"PATH=/usr/bin:/bin"}, Grace: grace, KillGrace: killGrace,
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Stop(context.Background()) })
+	return p
+}
+
+// alive reports whether pid is a running process; zombies count as gone.
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	return i > 0 && len(stat) > i+2 && stat[i+2] != 'Z'
+}
+
+// groupPids lists the live members of a process group.
+func groupPids(pgid int) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatal("condition not met before deadline")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func TestEchoAndCleanExit(t *testing.T) {
+	t.Parallel()
+	p := start(t, "exec cat", time.Second, time.Second)
+	_, err := p.Stdin().Write([]byte("hello"))
+	require.NoError(t, err)
+	buf := make([]byte, 5)
+	_, err = io.ReadFull(p.Stdout(), buf)
+	require.NoError(t, err)
+	require.Equal(t, "hello", string(buf))
+
+	// cat exits on stdin EOF, inside the grace period: no signal needed.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, p.Stop(ctx))
+	require.NoError(t, p.Err(), "exited by itself, not by a signal")
+}
+
+func TestWorkingDirAndEnv(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p, err := Start(Command{Path: "/bin/sh", Args: []string{"-c", `printf '%s|%s|%s' "$PWD" "$ONLY" "$HOME"`}, Dir: dir, Env: []string{"ONLY=task"}})
+	require.NoError(t, err)
+	out, err := io.ReadAll(p.Stdout())
+	require.NoError(t, err)
+	require.Equal(t, dir+"|task|", string(out), "env is exactly the given list")
+	<-p.Done()
+	require.NoError(t, p.Stop(context.Background()))
+}
+
+func TestOwnProcessGroup(t *testing.T) {
+	t.Parallel()
+	p := start(t, "exec sleep 1000", time.Second, time.Second)
+	pgid, err := syscall.Getpgid(p.Pid())
+	require.NoError(t, err)
+	require.Equal(t, p.Pid(), pgid)
+}
+
+// A server that forks helpers: every member of the tree must be gone after
+// Stop, including those that survive the leader.
+func TestStopKillsTree(t *testing.T) {
+	t.Parallel()
+	p := start(t, "sleep 1000 & sleep 1000", 50*time.Millisecond, time.Second)
+	waitFor(t, 5*time.Second, func() bool { return len(groupPids(p.Pid())) == 3 })
+	members := groupPids(p.Pid())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, p.Stop(ctx))
+	for _, pid := range members {
+		waitFor(t, 5*time.Second, func() bool { return !alive(pid) })
+	}
+}
+
+// Descendants that outlive the leader are still reached through the group.
+func TestStopKillsOrphans(t *testing.T) {
+	t.Parallel()
+	p := start(t, "sleep 1000 & echo $!", 50*time.Millisecond, time.Second)
+	line := make([]byte, 32)
+	n, err := p.Stdout().Read(line)
+	require.NoError(t, err)
+	child, err := strconv.Atoi(strings.TrimSpace(string(line[:n])))
+	require.NoError(t, err)
+	<-p.Done() // the shell exits at once; sleep lives on
+	require.True(t, alive(child))
+
+	require.NoError(t, p.Stop(context.Background()))
+	waitFor(t, 5*time.Second, func() bool { return !alive(child) })
+}
+
+func TestStopKillsTermIgnorer(t *testing.T) {
+	t.Parallel()
+	p := start(t, `trap "" TERM; sleep 1000; echo`, 50*time.Millisecond, 100*time.Millisecond)
+	waitFor(t, 5*time.Second, func() bool { return len(groupPids(p.Pid())) == 2 })
+	members := groupPids(p.Pid())
+
+	require.NoError(t, p.Stop(context.Background()))
+	var ee *exec.ExitError
+	require.True(t, errors.As(p.Err(), &ee))
+	ws := ee.Sys().(syscall.WaitStatus)
+	require.True(t, ws.Signaled())
+	require.Equal(t, syscall.SIGKILL, ws.Signal(), "TERM was ignored, so KILL ended it")
+	for _, pid := range members {
+		waitFor(t, 5*time.Second, func() bool { return !alive(pid) })
+	}
+}
+
+func TestStopContextSkipsGrace(t *testing.T) {
+	t.Parallel()
+	p := start(t, `trap "" TERM; sleep 1000; echo`, time.Hour, time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	require.ErrorIs(t, p.Stop(ctx), context.Canceled)
+	waitFor(t, 5*time.Second, func() bool { return !alive(p.Pid()) })
+}
+
+func TestStopIsIdempotentAndConcurrent(t *testing.T) {
+	t.Parallel()
+	p := start(t, "exec sleep 1000", 10*time.Millisecond, time.Second)
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() { errs <- p.Stop(context.Background()) }()
+	}
+	for range 3 {
+		require.NoError(t, <-errs)
+	}
+	<-p.Done()
+}
+
+func TestStartFailure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := dir + "/bad"
+	require.NoError(t, os.WriteFile(bad, []byte("#!/nonexistent\n"), 0o755))
+	_, err := Start(Command{Path: bad, Dir: dir})
+	require.Error(t, err)
+	_, err = Start(Command{Path: "/bin/true", Dir: dir + "/missing"})
+	require.Error(t, err)
+}
+
+func TestCloseStdinUnblocksWrite(t *testing.T) {
+	t.Parallel()
+	p := start(t, "exec sleep 1000", 10*time.Millisecond, time.Second) // never reads stdin
+	errc := make(chan error, 1)
+	go func() {
+		big := make([]byte, 1<<20) // more than a pipe buffer
+		_, err := p.Stdin().Write(big)
+		errc <- err
+	}()
+	p.CloseStdin()
+	require.Error(t, <-errc)
+}

@@ -1,0 +1,98 @@
+package stream
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/kandev/lsp/agent/framing"
+	"github.com/kandev/lsp/agent/proc"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// bufPool holds the buffers socket messages are read into. Pooling across
+// sessions keeps idle connections free of buffers; maxPooled keeps one
+// giant message from pinning its buffer for good.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooled = 4 << 20
+
+// socketToStdin forwards each socket message to stdin as one Content-Length
+// frame. It returns the close code for how it ended.
+func (s *session) socketToStdin(conn *websocket.Conn, p *proc.Process) websocket.StatusCode {
+	w := framing.NewWriter(p.Stdin())
+	for {
+		// No context: the socket closing (by the peer or by teardown) is
+		// what ends this read, and a cancelled read context would make the
+		// library drop the connection without a close frame.
+		_, r, err := conn.Reader(context.Background())
+		if err != nil {
+			return closeNow // the peer closed or the socket failed
+		}
+		buf := bufPool.Get().(*bytes.Buffer)
+		buf.Reset()
+		n, err := buf.ReadFrom(io.LimitReader(r, wire.MaxMessageSize+1))
+		code, ok := closeNow, false
+		switch {
+		case err != nil: // the socket failed mid-message
+		case n > wire.MaxMessageSize:
+			code = websocket.StatusMessageTooBig
+		default:
+			ok = s.writeStdin(w, p.Stdin(), buf.Bytes())
+			code = websocket.StatusCode(wire.CloseServerExited)
+		}
+		if buf.Cap() <= maxPooled {
+			bufPool.Put(buf)
+		}
+		if !ok {
+			return code
+		}
+	}
+}
+
+// writeStdin writes one frame within the stdin timeout and reports whether
+// it succeeded. A stalled or closed stdin is a proxy stream failure (4006);
+// teardown then closes stdin and stops the process.
+func (s *session) writeStdin(w *framing.Writer, stdin *os.File, body []byte) bool {
+	_ = stdin.SetWriteDeadline(time.Now().Add(s.h.cfg.StdinWriteTimeout))
+	if err := w.Write(body); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			s.logger.Warn("language server stdin stalled", "timeout", s.h.cfg.StdinWriteTimeout)
+		} else {
+			s.logger.Debug("stdin write", "err", err)
+		}
+		return false
+	}
+	return true
+}
+
+// stdoutToSocket forwards each stdout frame as one text message, each write
+// bounded by the write timeout so a slow peer cannot pin the session.
+func (s *session) stdoutToSocket(conn *websocket.Conn, p *proc.Process) websocket.StatusCode {
+	r := framing.NewReader(p.Stdout())
+	for {
+		body, err := r.Read()
+		if err != nil {
+			// EOF: the server closed stdout (it exited). Anything else is
+			// a framing violation we cannot resynchronise from. Both end the
+			// stream as a server failure.
+			if !errors.Is(err, io.EOF) {
+				s.logger.Warn("language server stdout", "err", err)
+			}
+			return websocket.StatusCode(wire.CloseServerExited)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), s.h.cfg.WriteTimeout)
+		err = conn.Write(ctx, websocket.MessageText, body)
+		cancel()
+		if err != nil {
+			s.logger.Debug("socket write", "err", err)
+			return closeNow
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package stream
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/proc"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// closeNow is the teardown "code" for a peer that is already gone (it closed,
+// or a write to it failed): there is nobody to send a close frame to.
+const closeNow websocket.StatusCode = 0
+
+// session is one admitted stream request.
+type session struct {
+	h        *Handler
+	logger   *slog.Logger
+	shutdown chan struct{} // closed by stop
+	stopOnce sync.Once
+}
+
+// stop asks the session to end with 1001. It may come before the session
+// has a connection or a process; run checks for it at each step.
+func (s *session) stop() { s.stopOnce.Do(func() { close(s.shutdown) }) }
+
+func (s *session) stopping() bool {
+	select {
+	case <-s.shutdown:
+		return true
+	default:
+		return false
+	}
+}
+
+// run starts the server, sends the ready frame and bridges until the first
+// of: the peer goes, the server exits, a pipe fails, or task stop. Whatever
+// ends it, the process tree is stopped and every goroutine has returned
+// before run does.
+func (s *session) run(conn *websocket.Conn, srv catalog.Server, path string) {
+	cfg := s.h.cfg
+	if s.stopping() {
+		_ = conn.Close(websocket.StatusCode(wire.CloseGoingAway), "")
+		return
+	}
+	p, err := proc.Start(proc.Command{
+		Path: path, Args: srv.Args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
+		Stderr: cfg.ServerStderr, Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
+	})
+	if err != nil {
+		s.logger.Error("language server failed to start", "path", path, "err", err)
+		_ = conn.Close(websocket.StatusCode(wire.CloseStartFailed), "")
+		return
+	}
+	s.logger = s.logger.With("pid", p.Pid())
+	s.logger.Info("language server started", "path", path)
+
+	if err := s.sendReady(conn); err != nil {
+		// A stalled peer: the process started before the frame could be
+		// delivered is stopped all the same.
+		s.logger.Info("ready frame not delivered", "err", err)
+		s.teardown(conn, p, closeNow)
+		return
+	}
+	s.bridge(conn, p)
+}
+
+// sendReady writes the ready status frame within the write timeout.
+func (s *session) sendReady(conn *websocket.Conn) error {
+	ws := s.h.cfg.Workspace
+	ready, err := json.Marshal(wire.Status{
+		Status:        wire.StatusReady,
+		WorkspacePath: ws.Dir(),
+		WorkspaceURI:  wire.FileURI(filepath.ToSlash(ws.Dir())),
+		RepoSubpaths:  ws.RepoSubpaths(),
+	})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.h.cfg.WriteTimeout)
+	defer cancel()
+	return conn.Write(ctx, websocket.MessageText, ready)
+}
+
+// bridge pumps messages both ways until the first cause to end, then tears
+// down and waits for every pump to return.
+func (s *session) bridge(conn *websocket.Conn, p *proc.Process) {
+	// causes holds the first reason to end; later ones are dropped.
+	causes := make(chan websocket.StatusCode, 1)
+	report := func(c websocket.StatusCode) {
+		select {
+		case causes <- c:
+		default:
+		}
+	}
+	finished := make(chan struct{}) // ends the exit watcher
+	stdoutDone := make(chan struct{})
+
+	var g errgroup.Group
+	g.Go(func() error {
+		defer close(stdoutDone)
+		// The stdout forwarder ending means nobody will read replies: close
+		// stdin at once so a blocked stdin write is released.
+		defer p.CloseStdin()
+		report(s.stdoutToSocket(conn, p))
+		return nil
+	})
+	g.Go(func() error {
+		report(s.socketToStdin(conn, p))
+		return nil
+	})
+	g.Go(func() error {
+		select {
+		case <-p.Done():
+			// Let stdout deliver the server's last messages first; stdout
+			// reaching EOF reports 4006 itself.
+			t := time.NewTimer(s.h.cfg.ExitDrain)
+			defer t.Stop()
+			select {
+			case <-stdoutDone:
+			case <-t.C:
+			case <-s.shutdown:
+				report(websocket.StatusCode(wire.CloseGoingAway))
+			case <-finished:
+			}
+			report(websocket.StatusCode(wire.CloseServerExited))
+		case <-s.shutdown:
+			report(websocket.StatusCode(wire.CloseGoingAway))
+		case <-finished:
+		}
+		return nil
+	})
+
+	code := <-causes
+	close(finished)
+	// Closing the socket unblocks the socket reader and any socket write;
+	// Stop closes both pipes, which unblocks the stdio sides.
+	s.teardown(conn, p, code)
+	_ = g.Wait()
+}
+
+// teardown closes the socket with code and stops the process tree, both at
+// once: a close handshake with a slow peer must not delay reaping, nor the
+// reverse.
+func (s *session) teardown(conn *websocket.Conn, p *proc.Process, code websocket.StatusCode) {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if code == closeNow {
+			_ = conn.CloseNow()
+		} else {
+			_ = conn.Close(code, "")
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), stopBudget(s.h.cfg))
+	defer cancel()
+	if err := p.Stop(ctx); err != nil {
+		s.logger.Warn("language server stop", "err", err)
+	}
+	wg.Wait()
+	s.logger.Info("stream ended", "code", int(code), "exit", p.Err())
+}
+
+// stopBudget bounds one Stop: both graces and a margin for the final kill.
+func stopBudget(cfg Config) time.Duration {
+	g, k := cfg.StopGrace, cfg.KillGrace
+	if g <= 0 {
+		g = proc.DefaultGrace
+	}
+	if k <= 0 {
+		k = proc.DefaultKillGrace
+	}
+	return g + k + 2*time.Second
+}

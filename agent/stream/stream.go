@@ -1,0 +1,211 @@
+// Package stream serves the task-host LSP stream: the WebSocket route
+// wire.AgentStreamPath that finds a language server, starts it in the
+// workspace and bridges it, one JSON-RPC message per text frame on the
+// socket and one Content-Length frame on stdio.
+//
+// The route decides everything it can before upgrading — unknown language
+// (HTTP 400), missing token (HTTP 401), shutting down (HTTP 503) — so a
+// rejected request never starts a process. After the upgrade every failure
+// is a categorical close code (wire.Close*) with an empty reason: transport
+// prose stays in the agent's log.
+//
+// Bodies are never parsed. A message is read from the socket into a pooled
+// buffer and written to stdin with its header in one write; a message from
+// stdout is read into the framing reader's buffer and sent as one frame.
+package stream
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/kandev/lsp/agent/auth"
+	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/agent/workspace"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// Config configures a Handler. Zero durations take the defaults named on
+// each field; tests shorten them.
+type Config struct {
+	// Workspace is where servers run and what the ready frame describes.
+	Workspace *workspace.Root
+	// Token is the bearer token every request must carry.
+	Token string
+	// Env is the task environment: discovery reads it and servers get it.
+	Env *taskenv.Env
+	// Logger receives what the peer must not see. Nil discards.
+	Logger *slog.Logger
+	// ServerStderr receives the servers' stderr. Nil discards it.
+	ServerStderr io.Writer
+
+	// WriteTimeout bounds each WebSocket write (wire.WriteTimeout).
+	WriteTimeout time.Duration
+	// StdinWriteTimeout bounds each stdin write (wire.StdinWriteTimeout).
+	StdinWriteTimeout time.Duration
+	// StopGrace and KillGrace are the process stop graces
+	// (proc.DefaultGrace, proc.DefaultKillGrace).
+	StopGrace, KillGrace time.Duration
+	// ExitDrain is how long stdout may keep delivering after the server
+	// exits, so its last messages still reach the peer (1 s). A descendant
+	// holding stdout open cannot hold the stream longer than this.
+	ExitDrain time.Duration
+}
+
+// Handler serves wire.AgentStreamPath. Create it with New.
+type Handler struct {
+	cfg    Config
+	logger *slog.Logger
+
+	mu       sync.Mutex
+	closed   bool // admission closed by Shutdown
+	sessions map[*session]struct{}
+	wg       sync.WaitGroup // one per admitted request
+}
+
+// New returns a Handler for cfg.
+func New(cfg Config) *Handler {
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = wire.WriteTimeout
+	}
+	if cfg.StdinWriteTimeout <= 0 {
+		cfg.StdinWriteTimeout = wire.StdinWriteTimeout
+	}
+	if cfg.ExitDrain <= 0 {
+		cfg.ExitDrain = time.Second
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{cfg: cfg, logger: logger, sessions: make(map[*session]struct{})}
+}
+
+// ServeHTTP validates the request, then upgrades it and runs the session.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
+	}
+	q := r.URL.Query()
+	srv, err := catalog.Lookup(q.Get(wire.ParamLanguage))
+	if err != nil {
+		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
+		return
+	}
+	autoInstall := false
+	if v := q.Get(wire.ParamAutoInstall); v != "" {
+		if autoInstall, err = strconv.ParseBool(v); err != nil {
+			http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
+			return
+		}
+	}
+	if !auth.Valid(r, h.cfg.Token) {
+		auth.Deny(w)
+		return
+	}
+	s := h.admit()
+	if s == nil {
+		// Task stop has begun: no new process may start. The relay reports
+		// this like any other unavailable task host.
+		http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
+		return
+	}
+	defer h.release(s)
+
+	s.logger = h.logger.With("language", srv.Language)
+	path, locateErr := srv.Locate(h.cfg.Env)
+
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		// Origin checks defend browsers' ambient credentials against
+		// cross-site pages. This route has none: it is called by the relay
+		// (a server, which forwards no cookies), and a browser cannot put
+		// the bearer token on a WebSocket handshake, so the token check above
+		// already rejects every cross-site attempt. Verifying Origin on top
+		// would only break relays that forward the browser's Origin header.
+		InsecureSkipVerify: true,
+		// Compression is off on purpose: the hop is loopback or a local
+		// network, where deflating megabyte JSON costs more CPU and latency
+		// than the bytes it saves, and per-connection flate state would
+		// cost every idle connection memory.
+		CompressionMode: websocket.CompressionDisabled,
+	})
+	if err != nil {
+		// Accept has already written the HTTP error response.
+		s.logger.Debug("websocket accept failed", "err", err)
+		return
+	}
+	// One byte more than the limit reaches our own check, which closes
+	// with 1009 and an empty reason; the library's own limit error would
+	// put its prose in the close reason.
+	conn.SetReadLimit(wire.MaxMessageSize + 1)
+
+	if locateErr != nil {
+		code := missingCode(srv, h.cfg.Env.GOOS, autoInstall)
+		s.logger.Info("language server not found", "command", srv.Command, "code", code)
+		_ = conn.Close(websocket.StatusCode(code), "")
+		return
+	}
+	s.run(conn, srv, path)
+}
+
+// missingCode picks the close code for a server that is not installed.
+// Installers are not part of this build yet, so a requested auto-install
+// is answered like a host without an installer.
+func missingCode(srv catalog.Server, goos string, autoInstall bool) wire.CloseCode {
+	if srv.AutoInstallable(goos) && !autoInstall {
+		return wire.CloseBinaryMissing
+	}
+	return wire.CloseNoInstaller
+}
+
+// admit registers a new session, or returns nil once Shutdown has begun.
+func (h *Handler) admit() *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	s := &session{h: h, shutdown: make(chan struct{})}
+	h.sessions[s] = struct{}{}
+	h.wg.Add(1)
+	return s
+}
+
+func (h *Handler) release(s *session) {
+	h.mu.Lock()
+	delete(h.sessions, s)
+	h.mu.Unlock()
+	h.wg.Done()
+}
+
+// Shutdown is task stop: it closes admission (new requests get HTTP 503),
+// tells every session to stop its process tree and close with 1001 and an
+// empty reason, and waits for them to finish or for ctx to end.
+func (h *Handler) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	for s := range h.sessions {
+		s.stop()
+	}
+	h.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() {
+		h.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

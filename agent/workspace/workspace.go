@@ -1,0 +1,106 @@
+// Package workspace confines file access to a task workspace and answers the
+// questions the agent asks about it: which files it holds, which directories
+// are repositories, and how to read or atomically replace one file.
+//
+// Confinement is layered. A request path is checked lexically (relative, no
+// ".." escape), then resolved with filepath.EvalSymlinks and checked against
+// the resolved workspace root, which tells an escape (403) from a missing
+// file (404). The I/O itself then goes through an os.Root, which refuses to
+// leave the root even if a symlink is swapped between the check and the use.
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Errors, each mapping to one HTTP status in the files routes.
+var (
+	// ErrInvalidPath: empty, absolute, or escaping with "..".
+	ErrInvalidPath = errors.New("workspace: invalid path")
+	// ErrEscapes: the path resolves, through a symlink, outside the workspace.
+	ErrEscapes = errors.New("workspace: path escapes the workspace")
+	// ErrNotFound: the file, or the directory a new file would go in, does
+	// not exist.
+	ErrNotFound = errors.New("workspace: not found")
+	// ErrNotRegular: the path names a directory or a special file.
+	ErrNotRegular = errors.New("workspace: not a regular file")
+)
+
+// skipDirs are never listed or searched: VCS internals and dependency trees
+// that would drown a Files tree.
+var skipDirs = map[string]bool{".git": true, "node_modules": true}
+
+// Root is an open workspace directory.
+type Root struct {
+	dir  string   // as configured: absolute, cleaned
+	real string   // dir with symlinks resolved
+	root *os.Root // opened on real
+}
+
+// Open opens the workspace at dir, which must be an absolute directory.
+func Open(dir string) (*Root, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("workspace: %q is not absolute", dir)
+	}
+	dir = filepath.Clean(dir)
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	return &Root{dir: dir, real: real, root: root}, nil
+}
+
+// Dir returns the workspace directory as configured (not symlink-resolved):
+// the path the user and the language server know it by.
+func (r *Root) Dir() string { return r.dir }
+
+// Close releases the root directory handle.
+func (r *Root) Close() error { return r.root.Close() }
+
+// clean checks a request path lexically and returns it slash-cleaned.
+func clean(rel string) (string, error) {
+	if rel == "" || strings.ContainsRune(rel, 0) || path.IsAbs(rel) || filepath.IsAbs(rel) || strings.HasPrefix(rel, `\`) {
+		return "", fmt.Errorf("%w: %q", ErrInvalidPath, rel)
+	}
+	c := path.Clean(filepath.ToSlash(rel))
+	if c == "." || c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("%w: %q", ErrInvalidPath, rel)
+	}
+	return c, nil
+}
+
+// inside maps an absolute, symlink-free path to its path relative to the
+// resolved root, or fails with ErrEscapes.
+func (r *Root) inside(resolved string) (string, error) {
+	rel, err := filepath.Rel(r.real, resolved)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", ErrEscapes
+	}
+	return rel, nil
+}
+
+// resolve returns the root-relative, symlink-free form of an existing path.
+func (r *Root) resolve(rel string) (string, error) {
+	c, err := clean(rel)
+	if err != nil {
+		return "", err
+	}
+	resolved, err := filepath.EvalSymlinks(filepath.Join(r.real, filepath.FromSlash(c)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w: %s", ErrNotFound, c)
+	}
+	if err != nil {
+		return "", err
+	}
+	return r.inside(resolved)
+}
