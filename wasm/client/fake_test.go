@@ -1,0 +1,290 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/monaco"
+	"github.com/kandev/lsp/wasm/transport"
+)
+
+// manualClock fires timers only when the test advances it.
+type manualClock struct {
+	mu     sync.Mutex
+	now    time.Duration
+	timers []*manualTimer
+}
+
+type manualTimer struct {
+	c       *manualClock
+	at      time.Duration
+	f       func()
+	stopped bool
+	fired   bool
+}
+
+func (c *manualClock) AfterFunc(d time.Duration, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &manualTimer{c: c, at: c.now + d, f: f}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *manualTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	if t.fired || t.stopped {
+		return false
+	}
+	t.stopped = true
+	return true
+}
+
+// Advance moves time forward and runs every timer now due, in order, on the
+// calling goroutine.
+func (c *manualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now += d
+	var due []*manualTimer
+	keep := c.timers[:0]
+	for _, t := range c.timers {
+		switch {
+		case t.stopped || t.fired:
+		case t.at <= c.now:
+			t.fired = true
+			due = append(due, t)
+		default:
+			keep = append(keep, t)
+		}
+	}
+	c.timers = keep
+	c.mu.Unlock()
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// end is one side of an in-memory WebSocket.
+type end struct{ r, w *transport.Inbox }
+
+func (e end) Read(ctx context.Context) ([]byte, error) { return e.r.Read(ctx) }
+
+func (e end) Write(_ context.Context, msg []byte) error {
+	select {
+	case <-e.w.Done():
+		return errors.New("socket closed")
+	default:
+	}
+	e.w.Push(append([]byte(nil), msg...))
+	return nil
+}
+
+// Close is the client closing: the agent sees a normal closure.
+func (e end) Close() error {
+	e.r.Close(1000)
+	e.w.Close(1000)
+	return nil
+}
+
+// fakeAgent is the test's side of one dialed connection, standing in for the
+// relay and task host: it sends status frames and speaks raw JSON-RPC.
+type fakeAgent struct {
+	t   *testing.T
+	url string
+	end end
+}
+
+type rpcMsg struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *jsonrpc.Error  `json:"error"`
+	raw    string
+}
+
+func (a *fakeAgent) send(format string, args ...any) {
+	a.t.Helper()
+	require.NoError(a.t, a.end.Write(context.Background(), fmt.Appendf(nil, format, args...)))
+}
+
+func (a *fakeAgent) recv() rpcMsg {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	data, err := a.end.Read(ctx)
+	require.NoError(a.t, err)
+	var m rpcMsg
+	require.NoError(a.t, json.Unmarshal(data, &m), string(data))
+	m.raw = string(data)
+	return m
+}
+
+// recvMethod receives the next message and checks its method.
+func (a *fakeAgent) recvMethod(method string) rpcMsg {
+	a.t.Helper()
+	m := a.recv()
+	require.Equal(a.t, method, m.Method, m.raw)
+	return m
+}
+
+// nothingQueued asserts the client has sent nothing more so far. The client
+// sends synchronously from the goroutine that triggers a message, so after
+// that trigger returns, anything it sent is already queued.
+func (a *fakeAgent) nothingQueued() {
+	a.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	data, err := a.end.Read(ctx)
+	require.Error(a.t, err, "unexpected message %s", data)
+}
+
+// closeWith closes the socket from the agent's side with a close code.
+func (a *fakeAgent) closeWith(code int) {
+	a.end.w.Close(code)
+	a.end.r.Close(code)
+}
+
+// fakeDialer hands each dialed connection to the test.
+type fakeDialer struct {
+	agents chan *fakeAgent
+	t      *testing.T
+}
+
+func (d *fakeDialer) dial(_ context.Context, url string) (jsonrpc.Transport, error) {
+	x, y := transport.NewInbox(), transport.NewInbox()
+	d.agents <- &fakeAgent{t: d.t, url: url, end: end{r: y, w: x}}
+	return end{r: x, w: y}, nil
+}
+
+// model is a fake Monaco model: its text, and the markers set on it.
+type model struct {
+	mu      sync.Mutex
+	text    string
+	reads   int
+	markers chan []monaco.Marker
+}
+
+func newModel(text string) *model {
+	return &model{text: text, markers: make(chan []monaco.Marker, 16)}
+}
+
+func (m *model) Text() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reads++
+	return m.text
+}
+
+func (m *model) set(text string) {
+	m.mu.Lock()
+	m.text = text
+	m.mu.Unlock()
+}
+
+func (m *model) SetMarkers(ms []monaco.Marker) { m.markers <- ms }
+
+func (m *model) nextMarkers(t *testing.T) []monaco.Marker {
+	t.Helper()
+	select {
+	case ms := <-m.markers:
+		return ms
+	case <-time.After(10 * time.Second):
+		t.Fatal("no markers set")
+		return nil
+	}
+}
+
+// statusLog collects published statuses.
+type statusLog chan Status
+
+func (l statusLog) next(t *testing.T) Status {
+	t.Helper()
+	select {
+	case s := <-l:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatal("no status")
+		return Status{}
+	}
+}
+
+// harness is a Client wired to fakes.
+type harness struct {
+	client   *Client
+	clock    *manualClock
+	dialer   *fakeDialer
+	statuses statusLog
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{
+		clock:    &manualClock{},
+		dialer:   &fakeDialer{agents: make(chan *fakeAgent, 4), t: t},
+		statuses: make(statusLog, 64),
+	}
+	c, err := New(Config{
+		RelayURL: "ws://relay.test/lsp",
+		Dial:     h.dialer.dial,
+		Clock:    h.clock,
+		Version:  "test",
+		Logf:     t.Logf,
+	})
+	require.NoError(t, err)
+	h.client = c
+	c.OnStatus(func(s Status) { h.statuses <- s })
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, c.Close(ctx))
+	})
+	return h
+}
+
+func (h *harness) agent(t *testing.T) *fakeAgent {
+	t.Helper()
+	select {
+	case a := <-h.dialer.agents:
+		return a
+	case <-time.After(10 * time.Second):
+		t.Fatal("no dial")
+		return nil
+	}
+}
+
+func (h *harness) expectState(t *testing.T, state State) Status {
+	t.Helper()
+	s := h.statuses.next(t)
+	require.Equal(t, state, s.State, "%+v", s)
+	return s
+}
+
+// goplsInitializeResult is what gopls v0.23 answers initialize with,
+// abridged.
+const goplsInitializeResult = `{"capabilities":{"textDocumentSync":{"openClose":true,"change":2,"save":{}},` +
+	`"completionProvider":{"triggerCharacters":["."]},"hoverProvider":true,"definitionProvider":true,` +
+	`"referencesProvider":true,"workspace":{"workspaceFolders":{"supported":true,"changeNotifications":"workspace/didChangeWorkspaceFolders"}}},` +
+	`"serverInfo":{"name":"gopls","version":"v0.23.0"}}`
+
+// handshake plays the agent through ready → initialize → initialized.
+func handshake(t *testing.T, h *harness, a *fakeAgent, workspacePath, workspaceURI string) rpcMsg {
+	t.Helper()
+	h.expectState(t, StateConnecting)
+	a.send(`{"status":"ready","workspacePath":%q,"workspaceUri":%q}`, workspacePath, workspaceURI)
+	h.expectState(t, StateStarting)
+	init := a.recvMethod("initialize")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":%s}`, init.ID, goplsInitializeResult)
+	a.recvMethod("initialized")
+	h.expectState(t, StateReady)
+	return init
+}

@@ -1,0 +1,20 @@
+//go:build js && wasm
+
+// Command lsp is lsp.wasm, the browser client of Kandev LSP. It only wires:
+// it installs globalThis.kandevLSP (see package jsbind for the API) and then
+// keeps the Go runtime alive for the page's lifetime.
+package main
+
+import (
+	"github.com/kandev/lsp/wasm/jsbind"
+)
+
+// version is set at build time with -ldflags '-X main.version=...'.
+var version = "dev"
+
+func main() {
+	if err := jsbind.Install(version); err != nil {
+		panic(err) // nothing can work without the API object
+	}
+	select {}
+}

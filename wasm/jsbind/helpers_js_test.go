@@ -1,0 +1,175 @@
+//go:build js && wasm
+
+package jsbind
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hack-pad/safejs"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/wasm/client"
+)
+
+// manualClock runs debounced work only when the test fires it.
+type manualClock struct {
+	mu      sync.Mutex
+	pending []*manualTimer
+}
+
+type manualTimer struct {
+	c       *manualClock
+	f       func()
+	stopped bool
+}
+
+func (c *manualClock) AfterFunc(_ time.Duration, f func()) client.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tm := &manualTimer{c: c, f: f}
+	c.pending = append(c.pending, tm)
+	return tm
+}
+
+func (tm *manualTimer) Stop() bool {
+	tm.c.mu.Lock()
+	defer tm.c.mu.Unlock()
+	was := !tm.stopped
+	tm.stopped = true
+	return was
+}
+
+// fire runs every timer that has not been stopped.
+func (c *manualClock) fire() {
+	c.mu.Lock()
+	due := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+	for _, tm := range due {
+		if tm.Stop() {
+			tm.f()
+		}
+	}
+}
+
+// jsEval evaluates a JavaScript expression (Node has no WebSocket or Monaco,
+// so tests build small fakes in JavaScript itself).
+func jsEval(t *testing.T, expr string) safejs.Value {
+	t.Helper()
+	fn, err := safejs.Global().Get("Function")
+	require.NoError(t, err)
+	f, err := fn.New("return (" + expr + ");")
+	require.NoError(t, err)
+	v, err := f.Invoke()
+	require.NoError(t, err)
+	return v
+}
+
+// stringify is JSON.stringify(v).
+func stringify(t *testing.T, v safejs.Value) string {
+	t.Helper()
+	j, err := safejs.Global().Get("JSON")
+	require.NoError(t, err)
+	s, err := j.Call("stringify", v)
+	require.NoError(t, err)
+	if s.Type() != safejs.TypeString {
+		return "undefined"
+	}
+	str, err := s.String()
+	require.NoError(t, err)
+	return str
+}
+
+func get(t *testing.T, v safejs.Value, path ...string) safejs.Value {
+	t.Helper()
+	for _, p := range path {
+		var err error
+		v, err = v.Get(p)
+		require.NoError(t, err)
+	}
+	return v
+}
+
+func length(t *testing.T, v safejs.Value) int {
+	t.Helper()
+	n, err := v.Length()
+	require.NoError(t, err)
+	return n
+}
+
+func index(t *testing.T, v safejs.Value, i int) safejs.Value {
+	t.Helper()
+	x, err := v.Index(i)
+	require.NoError(t, err)
+	return x
+}
+
+func str(t *testing.T, v safejs.Value) string {
+	t.Helper()
+	s, err := v.String()
+	require.NoError(t, err)
+	return s
+}
+
+// waitFor polls a condition that JavaScript events or goroutines make true.
+// Sleeping yields to the JavaScript event loop, which the Go side needs.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func call(t *testing.T, v safejs.Value, method string, args ...any) safejs.Value {
+	t.Helper()
+	r, err := v.Call(method, args...)
+	require.NoError(t, err)
+	return r
+}
+
+func obj(t *testing.T, m map[string]any) safejs.Value {
+	t.Helper()
+	plain := make(map[string]any, len(m))
+	for k, x := range m {
+		if sv, ok := x.(safejs.Value); ok {
+			x = safejs.Unsafe(sv) // js.ValueOf knows js.Value, not safejs.Value
+		}
+		plain[k] = x
+	}
+	v, err := safejs.ValueOf(plain)
+	require.NoError(t, err)
+	return v
+}
+
+// fakeWebSocket is a WebSocket constructor recording every instance.
+const fakeWebSocket = `(function () {
+	function FakeWS(url) { this.url = url; this.sent = []; this.closedWith = null; FakeWS.all.push(this); }
+	FakeWS.all = [];
+	FakeWS.prototype.send = function (s) { if (typeof s !== 'string') throw new TypeError('text frames only'); this.sent.push(s); };
+	FakeWS.prototype.close = function (code) { this.closedWith = code === undefined ? 1005 : code; };
+	return FakeWS;
+})()`
+
+// fakeMonaco records setModelMarkers calls.
+const fakeMonaco = `(function () {
+	const calls = [];
+	return { calls, editor: { setModelMarkers(model, owner, markers) { calls.push({ model, owner, markers }); } } };
+})()`
+
+// fakeModel is a Monaco ITextModel with the events the binding uses.
+const fakeModel = `(function () {
+	const m = {
+		text: 'package main\n', reads: 0, disposed: 0, change: [], willDispose: [],
+		getValue() { m.reads++; return m.text; },
+		onDidChangeContent(fn) { m.change.push(fn); return { dispose() { m.disposed++; m.change = m.change.filter((f) => f !== fn); } }; },
+		onWillDispose(fn) { m.willDispose.push(fn); return { dispose() { m.disposed++; m.willDispose = m.willDispose.filter((f) => f !== fn); } }; },
+		edit(text) { m.text = text; for (const f of m.change) f({ changes: [] }); },
+	};
+	return m;
+})()`

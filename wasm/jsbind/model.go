@@ -1,0 +1,49 @@
+//go:build js && wasm
+
+package jsbind
+
+import (
+	"github.com/hack-pad/safejs"
+
+	"github.com/kandev/lsp/wasm/monaco"
+)
+
+// model is a Monaco ITextModel as the client's TextSource and MarkerSink.
+type model struct {
+	v      safejs.Value // the ITextModel
+	editor safejs.Value // monaco.editor
+}
+
+// Text reads the whole text: one crossing per debounced change.
+func (m *model) Text() string {
+	v, err := m.v.Call("getValue")
+	if err == nil {
+		var s string
+		if s, err = v.String(); err == nil {
+			return s
+		}
+	}
+	consoleError("model.getValue: %v", err)
+	return ""
+}
+
+// SetMarkers replaces the model's kandev-lsp markers: the array crosses as
+// one JSON string, is parsed once and set with one call.
+func (m *model) SetMarkers(ms []monaco.Marker) {
+	arr, err := parseJSON(monaco.MarkersJSON(ms))
+	if err == nil {
+		_, err = m.editor.Call("setModelMarkers", m.v, monaco.MarkerOwner, arr)
+	}
+	if err != nil {
+		consoleError("setModelMarkers: %v", err)
+	}
+}
+
+// dispose calls disposable.dispose() if there is one.
+func dispose(disposable safejs.Value) {
+	if disposable.Type() == safejs.TypeObject && isFunc(disposable, "dispose") {
+		if _, err := disposable.Call("dispose"); err != nil {
+			consoleError("dispose: %v", err)
+		}
+	}
+}

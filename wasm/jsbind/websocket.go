@@ -1,0 +1,155 @@
+//go:build js && wasm
+
+package jsbind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/transport"
+)
+
+// webSocket is a browser WebSocket seen as a jsonrpc.Transport: one text
+// frame per message, received through an Inbox so that onmessage never
+// blocks the event loop.
+type webSocket struct {
+	ws    safejs.Value
+	inbox *transport.Inbox
+	fns   funcSet
+}
+
+// dialer returns a client.Dialer over the WebSocket constructor ctor
+// (globalThis.WebSocket in the browser, a fake in tests).
+func dialer(ctor safejs.Value) func(ctx context.Context, url string) (jsonrpc.Transport, error) {
+	return func(ctx context.Context, url string) (jsonrpc.Transport, error) {
+		return dialWebSocket(ctx, ctor, url)
+	}
+}
+
+// dialWebSocket opens url and waits until the socket is open, closes, or
+// ctx ends. The socket's callbacks are released once it has closed.
+func dialWebSocket(ctx context.Context, ctor safejs.Value, url string) (_ jsonrpc.Transport, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("jsbind: dial %s: %w", url, err)
+		}
+	}()
+	ws, err := ctor.New(url)
+	if err != nil {
+		return nil, err
+	}
+	s := &webSocket{ws: ws, inbox: transport.NewInbox()}
+	opened := make(chan struct{})
+	var openOnce sync.Once
+
+	handlers := map[string]func(this safejs.Value, args []safejs.Value) any{
+		"onopen": func(safejs.Value, []safejs.Value) any {
+			openOnce.Do(func() { close(opened) })
+			return nil
+		},
+		"onmessage": func(_ safejs.Value, args []safejs.Value) any {
+			s.onMessage(args)
+			return nil
+		},
+		"onclose": func(_ safejs.Value, args []safejs.Value) any {
+			s.inbox.Close(eventCode(args))
+			return nil
+		},
+	}
+	for name, h := range handlers {
+		fn, ferr := s.fns.add(h)
+		if ferr == nil {
+			ferr = ws.Set(name, fn)
+		}
+		if ferr != nil {
+			_, _ = ws.Call("close")
+			s.unhook()
+			return nil, ferr
+		}
+	}
+	// After close no event can arrive, so detach and release then.
+	go func() {
+		<-s.inbox.Done()
+		s.unhook()
+	}()
+
+	select {
+	case <-opened:
+		return s, nil
+	case <-s.inbox.Done():
+		_, rerr := s.inbox.Read(context.Background())
+		var ce *transport.CloseError
+		if errors.As(rerr, &ce) {
+			return nil, ce
+		}
+		return nil, rerr
+	case <-ctx.Done():
+		_, _ = ws.Call("close")
+		return nil, ctx.Err()
+	}
+}
+
+// onMessage queues a text frame; binary frames are not part of the protocol.
+func (s *webSocket) onMessage(args []safejs.Value) {
+	if len(args) < 1 {
+		return
+	}
+	data, err := args[0].Get("data")
+	if err != nil || data.Type() != safejs.TypeString {
+		return
+	}
+	text, err := data.String()
+	if err != nil {
+		return
+	}
+	s.inbox.Push([]byte(text))
+}
+
+// eventCode reads CloseEvent.code; 1006 (abnormal closure) if unreadable.
+func eventCode(args []safejs.Value) int {
+	if len(args) >= 1 {
+		if c, err := args[0].Get("code"); err == nil && c.Type() == safejs.TypeNumber {
+			if n, err := c.Int(); err == nil {
+				return n
+			}
+		}
+	}
+	return 1006
+}
+
+// unhook detaches the event handlers and releases their functions.
+func (s *webSocket) unhook() {
+	for _, name := range []string{"onopen", "onmessage", "onclose"} {
+		_ = s.ws.Set(name, safejs.Null())
+	}
+	s.fns.release()
+}
+
+// Read returns the next text frame, or *transport.CloseError with the code.
+func (s *webSocket) Read(ctx context.Context) ([]byte, error) { return s.inbox.Read(ctx) }
+
+// Write sends one text frame. The browser buffers it; send never blocks.
+func (s *webSocket) Write(_ context.Context, msg []byte) error {
+	select {
+	case <-s.inbox.Done():
+		return errors.New("jsbind: websocket closed")
+	default:
+	}
+	if _, err := s.ws.Call("send", string(msg)); err != nil {
+		return fmt.Errorf("jsbind: websocket send: %w", err)
+	}
+	return nil
+}
+
+// Close starts a normal closure; onclose follows and releases the callbacks.
+func (s *webSocket) Close() error {
+	if _, err := s.ws.Call("close", 1000); err != nil {
+		return fmt.Errorf("jsbind: websocket close: %w", err)
+	}
+	return nil
+}

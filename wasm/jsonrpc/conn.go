@@ -1,0 +1,335 @@
+// Package jsonrpc is a small JSON-RPC 2.0 engine for lsp.wasm: calls with
+// response matching, notifications, and dispatch of the peer's requests and
+// notifications, over a Transport that carries one message per frame (the
+// WebSocket hops of Kandev LSP never split or join messages, so there is no
+// Content-Length framing here).
+//
+// Threading: one goroutine reads the transport and never runs handler code.
+// Incoming notifications are handled one at a time, in arrival order, by a
+// dispatcher goroutine fed through an unbounded queue; each incoming request
+// is handled on its own goroutine and answered when its handler returns. A
+// slow handler therefore never stops responses to our calls from arriving.
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Transport carries whole JSON-RPC messages, one per frame.
+type Transport interface {
+	// Read returns the next message. It returns an error when ctx ends or the
+	// transport is closed; the error then describes why (for a WebSocket, the
+	// close code).
+	Read(ctx context.Context) ([]byte, error)
+	// Write sends one message. It must be safe to call while a Read blocks.
+	Write(ctx context.Context, msg []byte) error
+	// Close ends the transport; a blocked Read returns.
+	Close() error
+}
+
+// Request is an incoming request, or a notification when ID is nil.
+type Request struct {
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+}
+
+// IsNotification reports whether the peer expects no answer.
+func (r *Request) IsNotification() bool { return r.ID == nil }
+
+// Handler answers incoming requests and consumes notifications. For a
+// request, the result (nil means JSON null) or the error is sent back; an
+// error that is not an *Error goes back as ErrInternal with its text. For a
+// notification both are ignored. ctx ends when the connection closes, and
+// handlers must return soon after: Conn.Done waits for them.
+type Handler interface {
+	Handle(ctx context.Context, req *Request) (result any, err error)
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, req *Request) (any, error)
+
+// Handle calls f.
+func (f HandlerFunc) Handle(ctx context.Context, req *Request) (any, error) { return f(ctx, req) }
+
+// Conn is one JSON-RPC connection. Its methods are safe for concurrent use.
+type Conn struct {
+	t Transport
+	h Handler
+
+	// ctx is the connection's lifetime; cancelled by shutdown.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// writeSlot holds the right to write: a one-slot channel used as a lock
+	// that a waiting writer can give up on when its context ends.
+	writeSlot chan struct{}
+
+	// mu guards the fields below; calls enter and leave pending only here.
+	mu      sync.Mutex
+	nextID  int64
+	pending map[int64]chan *message
+	closed  bool
+	err     error
+
+	notes   queue[*Request]
+	workers sync.WaitGroup // reader, dispatcher, request handlers
+	done    chan struct{}
+}
+
+// NewConn starts a connection over t, dispatching to h (nil answers every
+// request with ErrMethodNotFound).
+func NewConn(t Transport, h Handler) *Conn {
+	if h == nil {
+		h = HandlerFunc(func(context.Context, *Request) (any, error) { return nil, ErrMethodNotFound })
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Conn{
+		t:         t,
+		h:         h,
+		ctx:       ctx,
+		cancel:    cancel,
+		writeSlot: make(chan struct{}, 1),
+		pending:   make(map[int64]chan *message),
+		notes:     newQueue[*Request](),
+		done:      make(chan struct{}),
+	}
+	c.workers.Add(2)
+	go c.read()
+	go c.dispatch()
+	go func() {
+		c.workers.Wait()
+		close(c.done)
+	}()
+	return c
+}
+
+// Done is closed when the connection has ended and every handler returned.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection ended: the transport's read error, or
+// ErrClosed after Close. It is nil while the connection is live.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close ends the connection: pending calls fail with ErrClosed and the
+// transport is closed.
+func (c *Conn) Close() error {
+	c.shutdown(ErrClosed)
+	return nil
+}
+
+// Call sends a request and waits for its response, decoding a successful
+// result into result (which may be nil to discard it). A JSON-RPC error
+// response is returned as *Error. If ctx ends first, the call is forgotten
+// and a late response is dropped.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return fmt.Errorf("jsonrpc: encode %s params: %w", method, err)
+	}
+	ch := make(chan *message, 1)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return c.closedError()
+	}
+	c.nextID++
+	id := c.nextID
+	c.pending[id] = ch
+	c.mu.Unlock()
+
+	if err := c.write(ctx, outRequest{JSONRPC: "2.0", ID: &id, Method: method, Params: raw}); err != nil {
+		c.forget(id)
+		return err
+	}
+	select {
+	case resp := <-ch:
+		if resp == nil {
+			return c.closedError()
+		}
+		if resp.Error != nil {
+			return resp.Error
+		}
+		if result == nil || len(resp.Result) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(resp.Result, result); err != nil {
+			return fmt.Errorf("jsonrpc: decode %s result: %w", method, err)
+		}
+		return nil
+	case <-ctx.Done():
+		c.forget(id)
+		return ctx.Err()
+	}
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return fmt.Errorf("jsonrpc: encode %s params: %w", method, err)
+	}
+	return c.write(ctx, outRequest{JSONRPC: "2.0", Method: method, Params: raw})
+}
+
+func (c *Conn) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// closedError is ErrClosed, wrapping the transport's error when there is one
+// so that errors.As reaches, for example, a WebSocket close code.
+func (c *Conn) closedError() error {
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err == nil || errors.Is(err, ErrClosed) {
+		return ErrClosed
+	}
+	return fmt.Errorf("%w: %w", ErrClosed, err)
+}
+
+// write encodes v and sends it while holding the write slot.
+func (c *Conn) write(ctx context.Context, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("jsonrpc: encode message: %w", err)
+	}
+	select {
+	case c.writeSlot <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.ctx.Done():
+		return c.closedError()
+	}
+	defer func() { <-c.writeSlot }()
+	if c.ctx.Err() != nil {
+		return c.closedError()
+	}
+	if err := c.t.Write(ctx, data); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// A transport that cannot write is broken; end the connection so
+		// every caller learns it at once.
+		c.shutdown(err)
+		return c.closedError()
+	}
+	return nil
+}
+
+// shutdown ends the connection once, recording why.
+func (c *Conn) shutdown(why error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.err = why
+	pending := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+
+	c.cancel()
+	for _, ch := range pending {
+		close(ch)
+	}
+	_ = c.t.Close()
+}
+
+// read is the only reader of the transport.
+func (c *Conn) read() {
+	defer c.workers.Done()
+	for {
+		data, err := c.t.Read(c.ctx)
+		if err != nil {
+			c.shutdown(err)
+			return
+		}
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil {
+			// Without a parsable id there is nobody to answer; drop it.
+			continue
+		}
+		switch {
+		case m.Method != "" && !isNullID(m.ID):
+			req := &Request{ID: m.ID, Method: m.Method, Params: m.Params}
+			c.mu.Lock()
+			live := !c.closed
+			if live {
+				c.workers.Add(1)
+			}
+			c.mu.Unlock()
+			if live {
+				go c.answer(req)
+			}
+		case m.Method != "":
+			c.notes.push(&Request{Method: m.Method, Params: m.Params})
+		default:
+			c.deliver(&m)
+		}
+	}
+}
+
+// deliver hands a response to the call waiting for it, if any.
+func (c *Conn) deliver(m *message) {
+	id, ok := callID(m.ID)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	ch := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- m // buffered; the caller may have gone, which is fine
+	}
+}
+
+// answer runs the handler for one request and sends its response.
+func (c *Conn) answer(req *Request) {
+	defer c.workers.Done()
+	result, err := c.h.Handle(c.ctx, req)
+	resp := outResponse{JSONRPC: "2.0", ID: req.ID}
+	if err != nil {
+		resp.Error = toWireError(err)
+	} else {
+		raw, merr := marshalParams(result)
+		switch {
+		case merr != nil:
+			resp.Error = &Error{Code: ErrInternal.Code, Message: merr.Error()}
+		case raw == nil:
+			resp.Result = null
+		default:
+			resp.Result = raw
+		}
+	}
+	_ = c.write(c.ctx, resp)
+}
+
+// dispatch handles notifications in arrival order until the connection ends.
+func (c *Conn) dispatch() {
+	defer c.workers.Done()
+	for {
+		batch, ok := c.notes.wait(c.ctx)
+		if !ok {
+			return
+		}
+		for _, n := range batch {
+			if c.ctx.Err() != nil {
+				return
+			}
+			_, _ = c.h.Handle(c.ctx, n)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package jsonrpc_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/transport"
+)
+
+// pipeEnd is one side of an in-memory message pipe.
+type pipeEnd struct{ r, w *transport.Inbox }
+
+func (p pipeEnd) Read(ctx context.Context) ([]byte, error) { return p.r.Read(ctx) }
+
+func (p pipeEnd) Write(_ context.Context, msg []byte) error {
+	select {
+	case <-p.w.Done():
+		return errors.New("pipe closed")
+	default:
+	}
+	p.w.Push(append([]byte(nil), msg...))
+	return nil
+}
+
+func (p pipeEnd) Close() error {
+	p.r.Close(1000)
+	p.w.Close(1000)
+	return nil
+}
+
+// peer is the test's side of the pipe, speaking raw JSON.
+type peer struct {
+	t   *testing.T
+	end pipeEnd
+}
+
+func newPair(t *testing.T, h jsonrpc.Handler) (*jsonrpc.Conn, *peer) {
+	t.Helper()
+	x, y := transport.NewInbox(), transport.NewInbox()
+	conn := jsonrpc.NewConn(pipeEnd{r: x, w: y}, h)
+	t.Cleanup(func() {
+		_ = conn.Close()
+		<-conn.Done()
+	})
+	return conn, &peer{t: t, end: pipeEnd{r: y, w: x}}
+}
+
+type wireMsg struct {
+	ID     json.RawMessage  `json:"id"`
+	Method string           `json:"method"`
+	Params json.RawMessage  `json:"params"`
+	Result *json.RawMessage `json:"result"`
+	Error  *jsonrpc.Error   `json:"error"`
+	raw    string
+}
+
+func (p *peer) recv() wireMsg {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	data, err := p.end.Read(ctx)
+	require.NoError(p.t, err)
+	var m wireMsg
+	require.NoError(p.t, json.Unmarshal(data, &m), string(data))
+	m.raw = string(data)
+	return m
+}
+
+func (p *peer) send(format string, args ...any) {
+	p.t.Helper()
+	require.NoError(p.t, p.end.Write(context.Background(), fmt.Appendf(nil, format, args...)))
+}
+
+func TestCallOutOfOrderResponses(t *testing.T) {
+	t.Parallel()
+	conn, p := newPair(t, nil)
+
+	type res struct {
+		v   string
+		err error
+	}
+	results := make([]chan res, 2)
+	for i := range results {
+		results[i] = make(chan res, 1)
+		method := fmt.Sprintf("m%d", i)
+		go func() {
+			var v string
+			err := conn.Call(context.Background(), method, map[string]int{"n": 1}, &v)
+			results[i] <- res{v, err}
+		}()
+	}
+	reqs := map[string]json.RawMessage{}
+	for range 2 {
+		m := p.recv()
+		reqs[m.Method] = m.ID
+	}
+	// Answer the second call first.
+	p.send(`{"jsonrpc":"2.0","id":%s,"result":"second"}`, reqs["m1"])
+	require.Equal(t, res{v: "second"}, <-results[1])
+	p.send(`{"jsonrpc":"2.0","id":%s,"result":"first"}`, reqs["m0"])
+	require.Equal(t, res{v: "first"}, <-results[0])
+}
+
+func TestCallErrorResponse(t *testing.T) {
+	t.Parallel()
+	conn, p := newPair(t, nil)
+	errc := make(chan error, 1)
+	go func() { errc <- conn.Call(context.Background(), "bad", nil, nil) }()
+	m := p.recv()
+	require.Equal(t, "bad", m.Method)
+	require.Nil(t, m.Params, "nil params are omitted")
+	p.send(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"no such thing"}}`, m.ID)
+	err := <-errc
+	require.ErrorIs(t, err, jsonrpc.ErrInvalidParams)
+	var e *jsonrpc.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, "no such thing", e.Message)
+}
+
+func TestNotificationsInOrder(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got []string
+	all := make(chan struct{})
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (any, error) {
+		require.True(t, r.IsNotification())
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, r.Method+string(r.Params))
+		if len(got) == 3 {
+			close(all)
+		}
+		return nil, nil
+	}))
+	for i := range 3 {
+		p.send(`{"jsonrpc":"2.0","method":"n","params":[%d]}`, i)
+	}
+	<-all
+	mu.Lock()
+	require.Equal(t, []string{"n[0]", "n[1]", "n[2]"}, got)
+	mu.Unlock()
+
+	require.NoError(t, conn.Notify(context.Background(), "out", map[string]bool{"x": true}))
+	m := p.recv()
+	require.Equal(t, "out", m.Method)
+	require.Nil(t, m.ID)
+	require.JSONEq(t, `{"x":true}`, string(m.Params))
+}
+
+// A handler that blocks must not stop the reader: responses to our own calls
+// keep arriving while it waits.
+func TestSlowServerRequestDoesNotBlockReader(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		switch r.Method {
+		case "slow":
+			close(entered)
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return []any{nil}, nil
+		case "slowNote":
+			<-release
+		}
+		return nil, jsonrpc.ErrMethodNotFound
+	}))
+	p.send(`{"jsonrpc":"2.0","id":"srv-1","method":"slow"}`)
+	p.send(`{"jsonrpc":"2.0","method":"slowNote"}`)
+	<-entered
+
+	done := make(chan error, 1)
+	go func() { done <- conn.Call(context.Background(), "ping", nil, nil) }()
+	m := p.recv()
+	require.Equal(t, "ping", m.Method)
+	p.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, m.ID)
+	require.NoError(t, <-done)
+
+	p.send(`{"jsonrpc":"2.0","id":7,"method":"unknown"}`)
+	m = p.recv()
+	require.JSONEq(t, `7`, string(m.ID))
+	require.NotNil(t, m.Error)
+	require.Equal(t, jsonrpc.ErrMethodNotFound.Code, m.Error.Code)
+
+	close(release)
+	m = p.recv()
+	require.JSONEq(t, `"srv-1"`, string(m.ID))
+	require.NotNil(t, m.Result)
+	require.JSONEq(t, `[null]`, string(*m.Result))
+}
+
+func TestNullResultIsSent(t *testing.T) {
+	t.Parallel()
+	_, p := newPair(t, jsonrpc.HandlerFunc(func(context.Context, *jsonrpc.Request) (any, error) { return nil, nil }))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"x"}`)
+	m := p.recv()
+	require.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":null}`, m.raw, "result must be present")
+	require.Nil(t, m.Error)
+}
+
+func TestCallContextCancel(t *testing.T) {
+	t.Parallel()
+	conn, p := newPair(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- conn.Call(ctx, "wait", nil, nil) }()
+	first := p.recv()
+	cancel()
+	require.ErrorIs(t, <-errc, context.Canceled)
+
+	// The late response is dropped; the connection keeps working.
+	p.send(`{"jsonrpc":"2.0","id":%s,"result":1}`, first.ID)
+	var n int
+	go func() { errc <- conn.Call(context.Background(), "next", nil, &n) }()
+	m := p.recv()
+	p.send(`{"jsonrpc":"2.0","id":%s,"result":2}`, m.ID)
+	require.NoError(t, <-errc)
+	require.Equal(t, 2, n)
+}
+
+func TestTransportCloseFailsPendingCalls(t *testing.T) {
+	t.Parallel()
+	conn, p := newPair(t, nil)
+	errc := make(chan error, 1)
+	go func() { errc <- conn.Call(context.Background(), "wait", nil, nil) }()
+	p.recv()
+	p.end.w.Close(4006) // the peer's socket closes with "server exited"
+
+	err := <-errc
+	require.ErrorIs(t, err, jsonrpc.ErrClosed)
+	var ce *transport.CloseError
+	require.ErrorAs(t, err, &ce)
+	require.Equal(t, 4006, ce.Code)
+
+	<-conn.Done()
+	require.ErrorAs(t, conn.Err(), &ce)
+	require.ErrorIs(t, conn.Call(context.Background(), "after", nil, nil), jsonrpc.ErrClosed)
+	require.ErrorIs(t, conn.Notify(context.Background(), "after", nil), jsonrpc.ErrClosed)
+}
+
+// Close racing with calls must neither hang a caller nor panic.
+func TestCloseCallRace(t *testing.T) {
+	t.Parallel()
+	conn, _ := newPair(t, nil)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = conn.Call(context.Background(), "x", nil, nil)
+		}()
+	}
+	require.NoError(t, conn.Close())
+	wg.Wait()
+	<-conn.Done()
+	require.ErrorIs(t, conn.Err(), jsonrpc.ErrClosed)
+}

@@ -1,0 +1,57 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Error is a JSON-RPC error object. Two Errors match under errors.Is when
+// their codes are equal, so callers test for categories with the package
+// values: errors.Is(err, jsonrpc.ErrMethodNotFound).
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// NewError returns an Error with the given code and message.
+func NewError(code int64, message string) *Error {
+	return &Error{Code: code, Message: message}
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("jsonrpc: %s (%d)", e.Message, e.Code) }
+
+// Is reports whether target is an *Error with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// JSON-RPC 2.0 and LSP error codes.
+var (
+	ErrParse          = NewError(-32700, "parse error")
+	ErrInvalidRequest = NewError(-32600, "invalid request")
+	ErrMethodNotFound = NewError(-32601, "method not found")
+	ErrInvalidParams  = NewError(-32602, "invalid params")
+	ErrInternal       = NewError(-32603, "internal error")
+	// ErrServerNotInitialized is LSP's code for a request before initialize.
+	ErrServerNotInitialized = NewError(-32002, "server not initialized")
+	// ErrRequestCancelled is LSP's code for a request cancelled by the client.
+	ErrRequestCancelled = NewError(-32800, "request cancelled")
+)
+
+// ErrClosed is returned by calls on a connection whose transport has ended.
+// The transport's own error, if any, is available from Conn.Err.
+var ErrClosed = errors.New("jsonrpc: connection closed")
+
+// toWireError turns a handler error into the error object sent to the peer.
+// An *Error passes through; anything else becomes an internal error that
+// keeps its text.
+func toWireError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: ErrInternal.Code, Message: err.Error()}
+}
