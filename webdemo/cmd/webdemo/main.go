@@ -1,0 +1,104 @@
+// Command webdemo serves the Kandev LSP demo page: Monaco with lsp.wasm, the
+// relay on the same origin, and a Local PC agent over a temporary copy of
+// the sample workspace.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/webdemo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "webdemo:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	addr := flag.String("addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
+	agentBin := flag.String("agent", "bin/kandev-agent", "the kandev-agent binary")
+	assets := flag.String("assets", "bin", "folder holding lsp.wasm and wasm_exec.js")
+	monacoDir := flag.String("monaco", "webdemo/node_modules/monaco-editor/min", "monaco-editor's min/ folder")
+	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
+	flag.Parse()
+
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+
+	workspace, err := webdemo.NewWorkspace(*sample)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(workspace)
+
+	token, err := randomToken()
+	if err != nil {
+		return err
+	}
+	agent, err := webdemo.StartAgent(ctx, *agentBin, workspace, token, os.Environ(), os.Stderr)
+	if err != nil {
+		return err
+	}
+	defer agent.Stop()
+
+	const sessionID = "demo"
+	rl := relay.New(relay.Config{
+		Sessions: relay.StaticSessions(relay.Session{
+			ID: sessionID, Executor: "local_pc", Workspace: workspace,
+			Agent: relay.AgentRef{URL: agent.URL.String(), Token: token},
+		}),
+		Logger: logger,
+	})
+	handler := webdemo.Handler(webdemo.Config{
+		Relay: rl, AgentURL: agent.URL, AgentToken: token,
+		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
+	})
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Printf("listening on http://%s\n", ln.Addr())
+	fmt.Printf("open http://%s/ in a browser; workspace %s\n", ln.Addr(), workspace)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-agent.Done():
+		return errors.New("the agent exited")
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// Hijacked WebSockets are not tracked by Shutdown; stopping the agent
+	// closes them from the task-host side with 1001.
+	agent.Stop()
+	return srv.Shutdown(shutdown)
+}
+
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}

@@ -1,0 +1,8 @@
+package webdemo
+
+import "encoding/json"
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,70 @@
+// Package webdemo is the demo page of Kandev LSP: Monaco and lsp.wasm in the
+// browser, the relay mounted on the same origin, and a Local PC agent serving
+// a sample workspace. It is a real deployment in miniature, used by the e2e
+// suite and by anyone who wants to try the product.
+package webdemo
+
+import (
+	"embed"
+	"io/fs"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+)
+
+//go:embed static
+var static embed.FS
+
+// Config wires the demo page to the pieces it serves.
+type Config struct {
+	// Relay serves /lsp/{sessionId}.
+	Relay http.Handler
+	// AgentURL and AgentToken reach the task host's workspace file routes,
+	// which the page uses for its Files tree, opening and saving. The token
+	// stays on the server: the page never sees it.
+	AgentURL   *url.URL
+	AgentToken string
+	// WASMDir holds lsp.wasm and wasm_exec.js.
+	WASMDir string
+	// MonacoDir is monaco-editor's min/ folder.
+	MonacoDir string
+	// SessionID is the one session the page opens.
+	SessionID string
+}
+
+// Handler returns the demo's HTTP handler.
+func Handler(cfg Config) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /lsp/", cfg.Relay)
+	files := agentProxy(cfg.AgentURL, cfg.AgentToken)
+	mux.Handle("GET /api/v1/workspace/", files)
+	mux.Handle("PUT /api/v1/workspace/", files)
+	mux.Handle("GET /monaco/", http.StripPrefix("/monaco/", http.FileServer(http.Dir(cfg.MonacoDir))))
+	mux.HandleFunc("GET /lsp.wasm", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/wasm")
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeFile(w, r, cfg.WASMDir+"/lsp.wasm")
+	})
+	mux.HandleFunc("GET /wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, cfg.WASMDir+"/wasm_exec.js")
+	})
+	mux.HandleFunc("GET /config.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"sessionId":` + quote(cfg.SessionID) + `}`))
+	})
+	page, _ := fs.Sub(static, "static")
+	mux.Handle("GET /", http.FileServer(http.FS(page)))
+	return mux
+}
+
+// agentProxy forwards the workspace file routes to the agent, adding the
+// bearer token server-side.
+func agentProxy(target *url.URL, token string) http.Handler {
+	return &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Header.Set("Authorization", "Bearer "+token)
+			r.Out.Header.Del("Cookie")
+		},
+	}
+}

@@ -1,0 +1,67 @@
+package webdemo
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// NewWorkspace copies the sample tree at src into a fresh temporary
+// directory and returns its absolute path. The demo edits and saves that
+// copy, so the repository itself never gets dirty. The caller removes it.
+func NewWorkspace(src string) (string, error) {
+	dst, err := os.MkdirTemp("", "kandev-demo-workspace-")
+	if err != nil {
+		return "", err
+	}
+	// Resolve symlinks (macOS /var → /private/var): the workspace path the
+	// agent reports must be the one language servers see.
+	if dst, err = filepath.EvalSymlinks(dst); err != nil {
+		return "", err
+	}
+	if err := copyTree(src, dst); err != nil {
+		os.RemoveAll(dst)
+		return "", fmt.Errorf("copy sample workspace: %w", err)
+	}
+	return dst, nil
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type().IsRegular():
+			return copyFile(p, target)
+		default: // links and devices have no place in a sample workspace
+			return nil
+		}
+	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
