@@ -89,3 +89,24 @@ func TestNewWorkspaceCopies(t *testing.T) {
 		t.Fatalf("sample changed: %q", b)
 	}
 }
+
+// The fake stands in under the real servers' names, first on PATH, and the
+// rest of the environment is kept.
+func TestWithFakeServers(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fakelsp")
+	os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755)
+	env, err := WithFakeServers([]string{"HOME=/h", "PATH=/usr/bin"}, dir, fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "fake-servers")
+	if env[0] != "HOME=/h" || env[1] != "PATH="+bin+":/usr/bin" || len(env) != 2 {
+		t.Fatalf("env = %q", env)
+	}
+	for _, name := range FakeServerNames {
+		if target, err := os.Readlink(filepath.Join(bin, name)); err != nil || target != fake {
+			t.Errorf("%s -> %q, %v", name, target, err)
+		}
+	}
+}

@@ -5,34 +5,50 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..');
 
-type Demo = { url: string; proc: ChildProcess; logs: string[] };
+/** A running demo server: its URL and the task workspace its agent serves. */
+export type Demo = { url: string; workspace: string; proc: ChildProcess; logs: string[] };
+
+export type DemoOptions = {
+  /** The sample tree copied into the workspace (relative to the repository). */
+  sample?: string;
+  /** Let the fake language server stand in for rust-analyzer and kotlin-lsp. */
+  fake?: boolean;
+};
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
 // Local PC agent over a fresh copy of the sample workspace) on a free port
-// and resolves once it prints its address.
-async function startDemo(): Promise<Demo> {
-  const proc = spawn(path.join(root, 'bin', 'webdemo'), [
+// and resolves once it prints its address and workspace.
+export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
+  const args = [
     '-addr', '127.0.0.1:0',
     '-agent', path.join(root, 'bin', 'kandev-agent'),
     '-assets', path.join(root, 'bin'),
     '-monaco', path.join(root, 'webdemo', 'node_modules', 'monaco-editor', 'min'),
-    '-sample', path.join(root, 'webdemo', 'sample'),
-  ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    '-sample', path.join(root, opts.sample ?? 'webdemo/sample'),
+  ];
+  if (opts.fake) args.push('-fake-lsp', path.join(root, 'bin', 'fakelsp'));
+  const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const started = await new Promise<{ url: string; workspace: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`webdemo did not start:\n${logs.join('')}`)), 30_000);
     proc.once('exit', (code) => reject(new Error(`webdemo exited ${code}:\n${logs.join('')}`)));
-    createInterface({ input: proc.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      const m = /^listening on (http:\/\/\S+)$/.exec(line);
-      m ? resolve(m[1]) : reject(new Error(`unexpected first line: ${line}`));
+    const lines = createInterface({ input: proc.stdout! });
+    let url = '';
+    lines.on('line', (line) => {
+      let m: RegExpExecArray | null;
+      if (!url && (m = /^listening on (http:\/\/\S+)$/.exec(line))) {
+        url = m[1];
+      } else if (url && (m = /^workspace (\/.+)$/.exec(line))) {
+        clearTimeout(timer);
+        resolve({ url, workspace: m[1] });
+      }
     });
   });
-  return { url, proc, logs };
+  return { ...started, proc, logs };
 }
 
-async function stopDemo(demo: Demo) {
+export async function stopDemo(demo: Demo) {
   if (demo.proc.exitCode !== null) return;
   const exited = new Promise((r) => demo.proc.once('exit', r));
   demo.proc.kill('SIGTERM');

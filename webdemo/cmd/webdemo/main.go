@@ -35,6 +35,7 @@ func run() error {
 	assets := flag.String("assets", "bin", "folder holding lsp.wasm and wasm_exec.js")
 	monacoDir := flag.String("monaco", "webdemo/node_modules/monaco-editor/min", "monaco-editor's min/ folder")
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
+	fakeLSP := flag.String("fake-lsp", "", "the fake language server binary, to stand in for rust-analyzer and kotlin-lsp (tests)")
 	flag.Parse()
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -51,7 +52,18 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	agent, err := webdemo.StartAgent(ctx, *agentBin, workspace, token, os.Environ(), os.Stderr)
+	env := os.Environ()
+	if *fakeLSP != "" {
+		tools, err := os.MkdirTemp("", "kandev-demo-tools-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tools)
+		if env, err = webdemo.WithFakeServers(env, tools, *fakeLSP); err != nil {
+			return err
+		}
+	}
+	agent, err := webdemo.StartAgent(ctx, *agentBin, workspace, token, env, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -76,7 +88,9 @@ func run() error {
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Printf("listening on http://%s\n", ln.Addr())
-	fmt.Printf("open http://%s/ in a browser; workspace %s\n", ln.Addr(), workspace)
+	// Tests read the first two lines; people read the third.
+	fmt.Printf("workspace %s\n", workspace)
+	fmt.Printf("open http://%s/ in a browser\n", ln.Addr())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
