@@ -41,16 +41,29 @@ type Server struct {
 	Args []string
 	// Installer is how the agent could install a missing Command.
 	Installer Installer
+	// Packages are the pinned npm packages (InstallNPM) or the one Go
+	// package path with its version (InstallGo) that provide Command.
+	Packages []string
+	// Release is the pinned release tag (InstallRelease).
+	Release string
 }
 
 // servers is the table. gopls and rust-analyzer serve stdio by default;
 // the others need --stdio.
+// Versions are pinned (DESIGN.md): an install gives every task host the
+// server the product was tested with. typescript-language-server 6 needs
+// Node 22 and typescript 7 has no tsserver.js, hence 5.3.0 with 6.0.3.
 var servers = map[wire.Language]Server{
-	wire.Go:         {Language: wire.Go, Command: "gopls", Installer: InstallGo},
-	wire.TypeScript: {Language: wire.TypeScript, Command: "typescript-language-server", Args: []string{"--stdio"}, Installer: InstallNPM},
-	wire.Python:     {Language: wire.Python, Command: "pyright-langserver", Args: []string{"--stdio"}, Installer: InstallNPM},
-	wire.Rust:       {Language: wire.Rust, Command: "rust-analyzer", Installer: InstallRelease},
-	wire.Kotlin:     {Language: wire.Kotlin, Command: "kotlin-lsp", Args: []string{"--stdio"}},
+	wire.Go: {Language: wire.Go, Command: "gopls", Installer: InstallGo,
+		Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}},
+	wire.TypeScript: {Language: wire.TypeScript, Command: "typescript-language-server", Args: []string{"--stdio"}, Installer: InstallNPM,
+		Packages: []string{"typescript-language-server@5.3.0", "typescript@6.0.3"}},
+	wire.Python: {Language: wire.Python, Command: "pyright-langserver", Args: []string{"--stdio"}, Installer: InstallNPM,
+		Packages: []string{"pyright@1.1.414"}},
+	// The release tag is a placeholder pin for issue 4 (installers) to
+	// confirm together with a checksum per target.
+	wire.Rust:   {Language: wire.Rust, Command: "rust-analyzer", Installer: InstallRelease, Release: "2025-08-25"},
+	wire.Kotlin: {Language: wire.Kotlin, Command: "kotlin-lsp", Args: []string{"--stdio"}},
 }
 
 // Lookup returns the server for a language name as the query parameter
@@ -64,15 +77,55 @@ func Lookup(language string) (Server, error) {
 }
 
 // Locate returns the absolute path of the server's executable in the task
-// environment, or an error wrapping taskenv.ErrNotFound. A Go-installed
-// server is also looked for in the Go bin directories, so a `go install`
-// result is found even when those are not on PATH.
+// environment, or an error wrapping taskenv.ErrNotFound. The task PATH comes
+// first, then where the server's installer puts it (InstallDirs), so an
+// installed server is found even when that directory is not on PATH.
 func (s Server) Locate(env *taskenv.Env) (string, error) {
-	var extra []string
-	if s.Installer == InstallGo {
-		extra = env.GoBinDirs()
+	return env.LookPath(s.Command, s.InstallDirs(env)...)
+}
+
+// InstallDirs lists where this server's installer publishes its executable
+// for this task: the Go bin directories for `go install`; the managed
+// cache's node_modules/.bin for npm (PATHEXT then finds the .cmd shim on
+// Windows); the managed cache directory itself for a release. Only absolute
+// directories derived from the task environment appear: never one inside
+// the repository.
+func (s Server) InstallDirs(env *taskenv.Env) []string {
+	switch s.Installer {
+	case InstallGo:
+		return env.GoBinDirs()
+	case InstallNPM:
+		if d := s.ManagedDir(env); d != "" {
+			return []string{env.Join(d, "node_modules", ".bin")}
+		}
+	case InstallRelease:
+		if d := s.ManagedDir(env); d != "" {
+			return []string{d}
+		}
 	}
-	return env.LookPath(s.Command, extra...)
+	return nil
+}
+
+// ManagedRoot is the managed server cache of the task host,
+// HOME/.kandev/lsp-servers from the task environment's home, or "" when
+// the task has no absolute home.
+func ManagedRoot(env *taskenv.Env) string {
+	home := env.Home()
+	if home == "" {
+		return ""
+	}
+	return env.Join(home, ".kandev", "lsp-servers")
+}
+
+// ManagedDir is this server's directory in the managed cache ("" without
+// a task home). Go-installed servers have none: they live in a Go bin
+// directory.
+func (s Server) ManagedDir(env *taskenv.Env) string {
+	root := ManagedRoot(env)
+	if root == "" || (s.Installer != InstallNPM && s.Installer != InstallRelease) {
+		return ""
+	}
+	return env.Join(root, string(s.Language))
 }
 
 // AutoInstallable reports whether this task host could install the server:

@@ -67,3 +67,51 @@ func TestLocateGoplsInGoBin(t *testing.T) {
 	_, err = k.Locate(env)
 	require.ErrorIs(t, err, taskenv.ErrNotFound)
 }
+
+// The managed cache comes from the task HOME: an npm server is found in
+// its node_modules/.bin, a release server in its directory, and nothing
+// from a relative home or the repository.
+func TestLocateManagedCache(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	ts, _ := Lookup("typescript")
+	rust, _ := Lookup("rust")
+	env := taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": home})
+	_, err := ts.Locate(env)
+	require.ErrorIs(t, err, taskenv.ErrNotFound)
+
+	npmBin := filepath.Join(home, ".kandev", "lsp-servers", "typescript", "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(npmBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(npmBin, "typescript-language-server"), []byte("#!/bin/sh\n"), 0o755))
+	got, err := ts.Locate(env)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(npmBin, "typescript-language-server"), got)
+
+	rdir := filepath.Join(home, ".kandev", "lsp-servers", "rust")
+	require.NoError(t, os.MkdirAll(rdir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(rdir, "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
+	got, err = rust.Locate(env)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(rdir, "rust-analyzer"), got)
+
+	// A relative HOME (say, the repository) supplies nothing.
+	ws := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".kandev", "lsp-servers", "rust"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".kandev", "lsp-servers", "rust", "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
+	rel := taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": "."})
+	_, err = rust.Locate(rel)
+	require.ErrorIs(t, err, taskenv.ErrNotFound)
+	require.Empty(t, ManagedRoot(rel))
+}
+
+func TestInstallDirsWindows(t *testing.T) {
+	t.Parallel()
+	env := taskenv.New(map[string]string{"USERPROFILE": `C:\Users\dev`})
+	env.GOOS = "windows"
+	ts, _ := Lookup("typescript")
+	g, _ := Lookup("go")
+	k, _ := Lookup("kotlin")
+	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\typescript\node_modules\.bin`}, ts.InstallDirs(env))
+	require.Equal(t, []string{`C:\Users\dev\go\bin`}, g.InstallDirs(env))
+	require.Empty(t, k.InstallDirs(env))
+}

@@ -4,9 +4,15 @@
 //
 // Ownership is the point. A language server forks helpers (gopls' go list,
 // tsserver, node workers); stopping only the leader would leave them running
-// after the task stops. So each server leads a process group and Stop
-// signals the whole group, even after the leader has exited, and always
-// waits for the leader so no zombie is left behind.
+// after the task stops. So each server's tree is one unit the agent can
+// signal as a whole, even after the leader has exited, and Stop always waits
+// for the leader so no zombie is left behind.
+//
+// On Unix the unit is a process group led by a reaper shim: the agent binary
+// re-executed (see reaper_unix.go) that starts the server in its group,
+// adopts orphaned descendants as a child subreaper on Linux, and kills the
+// whole group when the agent dies, however it dies. On Windows the unit is a
+// job object that the kernel terminates when the agent's handle closes.
 package proc
 
 import (
@@ -60,6 +66,8 @@ type Process struct {
 	done    chan struct{} // closed once Wait has returned
 	waitErr error         // written before done is closed
 
+	own *owner // the process tree as one unit (group or job)
+
 	stdinOnce sync.Once
 	stopMu    sync.Mutex // serialises Stop; later calls find the work done
 }
@@ -86,7 +94,11 @@ func Start(c Command) (_ *Process, err error) {
 	}
 	growPipe(inW)
 	growPipe(outW)
-	cmd := exec.Command(c.Path, c.Args...)
+	cmd, own, err := command(c)
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	if cmd.Env == nil {
@@ -95,20 +107,30 @@ func Start(c Command) (_ *Process, err error) {
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	cmd.Stderr = c.Stderr
-	cmd.SysProcAttr = sysProcAttr()
 	cmd.WaitDelay = time.Second
 	startErr := cmd.Start()
 	// The child holds its own copies; ours would keep stdout from ever
 	// reaching EOF.
 	inR.Close()
 	outW.Close()
+	if startErr == nil {
+		startErr = own.started(cmd)
+	}
 	if startErr != nil {
+		if cmd.Process != nil {
+			// The tree, and the leader directly in case it never joined
+			// the tree (a failed job assignment on Windows).
+			own.kill()
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+		own.release()
 		inW.Close()
 		outR.Close()
 		return nil, startErr
 	}
 	p := &Process{
-		cmd: cmd, stdin: inW, stdout: outR,
+		cmd: cmd, stdin: inW, stdout: outR, own: own,
 		grace: orDefault(c.Grace, DefaultGrace), killGrace: orDefault(c.KillGrace, DefaultKillGrace),
 		done: make(chan struct{}),
 	}
@@ -119,6 +141,12 @@ func Start(c Command) (_ *Process, err error) {
 	return p, nil
 }
 
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
 func orDefault(d, def time.Duration) time.Duration {
 	if d > 0 {
 		return d
@@ -126,7 +154,8 @@ func orDefault(d, def time.Duration) time.Duration {
 	return def
 }
 
-// Pid returns the leader's process id, which is also the group id.
+// Pid returns the leader's process id: on Unix the reaper shim, whose pid
+// is also the group id; elsewhere the server itself.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Stdin is the write end of the server's stdin. The caller may set write
@@ -169,17 +198,22 @@ func (p *Process) Stop(ctx context.Context) error {
 	defer p.stopMu.Unlock()
 	defer p.stdout.Close() // whatever is left unread has no consumer
 
+	defer p.own.release()
+
 	p.CloseStdin()
 	exited := p.wait(ctx, p.grace, func() bool { return p.leaderDone() })
-	if !exited || groupAlive(p.Pid()) {
-		signalGroup(p.Pid(), sigTerm)
-		p.wait(ctx, p.killGrace, func() bool { return p.leaderDone() && !groupAlive(p.Pid()) })
+	if !exited || p.own.alive() {
+		p.own.terminate()
+		p.wait(ctx, p.killGrace, func() bool { return p.leaderDone() && !p.own.alive() })
 	}
-	if !p.leaderDone() || groupAlive(p.Pid()) {
-		signalGroup(p.Pid(), sigKill)
+	if !p.leaderDone() || p.own.alive() {
+		p.own.kill()
+		// SIGKILL cannot be ignored, but it takes effect asynchronously:
+		// wait until the leader is reaped and no member is left running,
+		// so a caller told "stopped" finds nothing alive. ctx still bounds
+		// it (a process stuck in uninterruptible I/O).
+		p.wait(ctx, killSettle, func() bool { return p.leaderDone() && !p.own.alive() })
 	}
-	// SIGKILL cannot be ignored, so the leader's Wait returns promptly; ctx
-	// still bounds it (a process stuck in uninterruptible I/O).
 	select {
 	case <-p.done:
 		return ctx.Err()
@@ -187,6 +221,9 @@ func (p *Process) Stop(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// killSettle bounds the wait for SIGKILLed members to be gone.
+const killSettle = 2 * time.Second
 
 func (p *Process) leaderDone() bool {
 	select {

@@ -111,7 +111,8 @@ func TestOwnProcessGroup(t *testing.T) {
 func TestStopKillsTree(t *testing.T) {
 	t.Parallel()
 	p := start(t, "sleep 1000 & sleep 1000", 50*time.Millisecond, time.Second)
-	waitFor(t, 5*time.Second, func() bool { return len(groupPids(p.Pid())) == 3 })
+	// The reaper shim, the shell and two sleeps.
+	waitFor(t, 5*time.Second, func() bool { return len(groupPids(p.Pid())) == 4 })
 	members := groupPids(p.Pid())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -141,7 +142,8 @@ func TestStopKillsOrphans(t *testing.T) {
 func TestStopKillsTermIgnorer(t *testing.T) {
 	t.Parallel()
 	p := start(t, `trap "" TERM; sleep 1000; echo`, 50*time.Millisecond, 100*time.Millisecond)
-	waitFor(t, 5*time.Second, func() bool { return len(groupPids(p.Pid())) == 2 })
+	// The reaper shim, the shell and sleep.
+	waitFor(t, 5*time.Second, func() bool { return len(groupPids(p.Pid())) == 3 })
 	members := groupPids(p.Pid())
 
 	require.NoError(t, p.Stop(context.Background()))

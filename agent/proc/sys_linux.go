@@ -7,17 +7,17 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts the server in its own process group, so kill(-pgid)
-// reaches its descendants, and asks the kernel to SIGKILL it if the agent
-// dies without running Stop.
-//
-// Pdeathsig fires when the *thread* that forked the child exits, not the
-// process. The Go runtime only retires threads whose goroutine exits while
-// locked to them, which the agent never does. It reaches the leader only;
-// descendants of a leader killed this way are reaped when the task's
-// container or job ends (job objects and cgroups are later work).
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+// shimPath is the executable the reaper shim runs from: the agent's own
+// binary, through /proc so an upgrade that replaces the file on disk does
+// not break servers started afterwards.
+func shimPath() (string, error) { return "/proc/self/exe", nil }
+
+// becomeSubreaper makes orphaned descendants of the shim re-parent to it
+// (PR_SET_CHILD_SUBREAPER) instead of to init, so they stay in the agent's
+// tree and the shim reaps them.
+func becomeSubreaper() {
+	const prSetChildSubreaper = 36
+	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 }
 
 // groupAlive reports whether the group has a member that is not a zombie.

@@ -2,16 +2,14 @@
 
 package proc
 
-import (
-	"os"
-	"syscall"
-)
+import "os"
 
-// sysProcAttr puts the server in its own process group, so kill(-pgid)
-// reaches its descendants. Pdeathsig is Linux-only.
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
-}
+// shimPath is the agent's own binary, which acts as the reaper shim.
+func shimPath() (string, error) { return os.Executable() }
+
+// becomeSubreaper is Linux-only; elsewhere orphans go to init, and the
+// process group still reaches them.
+func becomeSubreaper() {}
 
 // groupAlive reports whether any process is in the group.
 func groupAlive(pgid int) bool { return groupExists(pgid) }

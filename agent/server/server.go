@@ -1,7 +1,7 @@
 // Package server assembles the task-host agent: one http.Handler with every
-// agent route (the LSP stream, the workspace files; installers later) built
-// from one Config, and one Shutdown that is task stop. The binary only
-// parses flags and wires this to a listener.
+// agent route (the LSP stream, the installers description, the workspace
+// files, task stop) built from one Config, and one Shutdown that is task
+// stop. The binary only parses flags and wires this to a listener.
 package server
 
 import (
@@ -10,9 +10,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
+	"github.com/kandev/lsp/agent/auth"
 	"github.com/kandev/lsp/agent/files"
+	"github.com/kandev/lsp/agent/installers"
 	"github.com/kandev/lsp/agent/stream"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/agent/workspace"
@@ -43,13 +46,29 @@ type Config struct {
 	// KillGrace is how long after SIGTERM before SIGKILL
 	// (proc.DefaultKillGrace).
 	KillGrace time.Duration
+	// GOOS and GOARCH override the task host's OS and architecture for
+	// discovery and installer answers; empty means the agent's own. Tests
+	// describe a Windows host this way.
+	GOOS, GOARCH string
+	// StopTimeout bounds the stop route's Shutdown (default 15 s).
+	StopTimeout time.Duration
+	// InstallPlan answers the install part of the installers route; nil
+	// is installers.StaticPlan. The installer package plugs in here.
+	InstallPlan installers.Planner
 }
 
 // Server is the agent's HTTP surface.
 type Server struct {
-	mux    *http.ServeMux
-	stream *stream.Handler
-	root   *workspace.Root
+	mux         *http.ServeMux
+	stream      *stream.Handler
+	root        *workspace.Root
+	token       string
+	stopTimeout time.Duration
+	logger      *slog.Logger
+
+	closeRoot sync.Once
+	stopOnce  sync.Once
+	stopped   chan struct{} // closed after the stop route's Shutdown
 }
 
 // New builds the agent from cfg.
@@ -61,18 +80,39 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	env := taskenv.New(cfg.Env)
+	if cfg.GOOS != "" {
+		env.GOOS = cfg.GOOS
+	}
+	if cfg.GOARCH != "" {
+		env.GOARCH = cfg.GOARCH
+	}
+	if cfg.StopTimeout <= 0 {
+		cfg.StopTimeout = 15 * time.Second
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	st := stream.New(stream.Config{
-		Workspace: root, Token: cfg.Token, Env: taskenv.New(cfg.Env),
+		Workspace: root, Token: cfg.Token, Env: env,
 		Logger: cfg.Logger, ServerStderr: cfg.ServerStderr,
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 	})
 	fh := files.New(root, cfg.Token, cfg.Logger)
+	s := &Server{
+		stream: st, root: root, token: cfg.Token, stopTimeout: cfg.StopTimeout, logger: logger,
+		stopped: make(chan struct{}),
+	}
 	mux := http.NewServeMux()
 	mux.Handle(wire.AgentStreamPath, st)
+	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Token, cfg.InstallPlan))
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
-	return &Server{mux: mux, stream: st, root: root}, nil
+	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
+	s.mux = mux
+	return s, nil
 }
 
 // ServeHTTP routes to the agent's handlers.
@@ -81,8 +121,43 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // Shutdown is task stop: close admission, reap every owned process tree and
 // close every stream with 1001, waiting at most until ctx ends. Call it
 // before http.Server.Shutdown, which does not wait for upgraded connections.
+//
+// Shutdown may be called more than once (the stop route, then the binary's
+// own shutdown); later calls wait like the first.
 func (s *Server) Shutdown(ctx context.Context) error {
 	err := s.stream.Shutdown(ctx)
-	s.root.Close()
+	if err == nil {
+		s.closeRoot.Do(func() { s.root.Close() })
+	}
 	return err
+}
+
+// Stopped is closed once the stop route has completed a task stop; the
+// binary then exits as it does after SIGTERM.
+func (s *Server) Stopped() <-chan struct{} { return s.stopped }
+
+// stop serves wire.AgentTaskStopPath: POST with the token runs Shutdown and
+// answers 200 once every tree is reaped and every stream closed. The
+// request's own context does not bound it: a relay that gives up waiting
+// must not leave the stop half done.
+func (s *Server) stop(w http.ResponseWriter, r *http.Request) {
+	if !auth.Valid(r, s.token) {
+		auth.Deny(w)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
+	}
+	s.logger.Info("task stop requested")
+	ctx, cancel := context.WithTimeout(context.Background(), s.stopTimeout)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		s.logger.Warn("task stop", "err", err)
+		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+		return
+	}
+	s.stopOnce.Do(func() { close(s.stopped) })
+	w.WriteHeader(http.StatusOK)
 }

@@ -25,31 +25,33 @@ var benchSizes = []int{200, 1 << 20}
 // floor, 1 MiB at ≥ 0.6× its throughput).
 func BenchmarkBridge(b *testing.B) {
 	for _, size := range benchSizes {
-		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
-			f := newFixture(b, "exec cat")
-			c, err := dialRaw(f.url("go"), token)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.close()
-			if _, err := c.read(); err != nil { // ready
-				b.Fatal(err)
-			}
-			msg := bytes.Repeat([]byte("x"), size)
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			start := time.Now()
-			for b.Loop() {
-				if err := c.write(msg); err != nil {
-					b.Fatal(err)
-				}
-				if got, err := c.read(); err != nil || len(got) != size {
-					b.Fatal(err, len(got))
-				}
-			}
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
-		})
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) { benchBridge(b, size) })
 	}
+}
+
+func benchBridge(b *testing.B, size int) {
+	f := newFixture(b, "exec cat")
+	c, err := dialRaw(f.url("go"), token)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.close()
+	if _, err := c.read(); err != nil { // ready
+		b.Fatal(err)
+	}
+	msg := bytes.Repeat([]byte("x"), size)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		if err := c.write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if got, err := c.read(); err != nil || len(got) != size {
+			b.Fatal(err, len(got))
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
 }
 
 // BenchmarkBridgeCoderClient is BenchmarkBridge with a coder/websocket
@@ -86,35 +88,37 @@ func BenchmarkBridgeCoderClient(b *testing.B) {
 
 func BenchmarkStdioFloor(b *testing.B) {
 	for _, size := range benchSizes {
-		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
-			p, err := proc.Start(proc.Command{Path: "/bin/cat", Dir: b.TempDir()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer p.Stop(context.Background())
-			w, r := framing.NewWriter(p.Stdin()), framing.NewReader(p.Stdout())
-			msg := bytes.Repeat([]byte("x"), size)
-			// A writer goroutine, as in the bridge: a 1 MiB message does not
-			// fit in a pipe buffer, so writing and reading must overlap.
-			next := make(chan struct{})
-			defer close(next)
-			go func() {
-				for range next {
-					if err := w.Write(msg); err != nil {
-						return
-					}
-				}
-			}()
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			start := time.Now()
-			for b.Loop() {
-				next <- struct{}{}
-				if _, err := r.Read(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
-		})
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) { benchFloor(b, size) })
 	}
+}
+
+func benchFloor(b *testing.B, size int) {
+	p, err := proc.Start(proc.Command{Path: "/bin/cat", Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Stop(context.Background())
+	w, r := framing.NewWriter(p.Stdin()), framing.NewReader(p.Stdout())
+	msg := bytes.Repeat([]byte("x"), size)
+	// A writer goroutine, as in the bridge: a 1 MiB message does not fit
+	// in a pipe buffer, so writing and reading must overlap.
+	next := make(chan struct{})
+	defer close(next)
+	go func() {
+		for range next {
+			if err := w.Write(msg); err != nil {
+				return
+			}
+		}
+	}()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		next <- struct{}{}
+		if _, err := r.Read(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
 }

@@ -25,13 +25,12 @@ const maxPooled = 4 << 20
 
 // socketToStdin forwards each socket message to stdin as one Content-Length
 // frame. It returns the close code for how it ended.
-func (s *session) socketToStdin(conn *websocket.Conn, p *proc.Process) websocket.StatusCode {
-	w := framing.NewWriter(p.Stdin())
+func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
 	for {
 		// No context: the socket closing (by the peer or by teardown) is
 		// what ends this read, and a cancelled read context would make the
 		// library drop the connection without a close frame.
-		_, r, err := conn.Reader(context.Background())
+		_, r, err := s.sock.ws.Reader(context.Background())
 		if err != nil {
 			return closeNow // the peer closed or the socket failed
 		}
@@ -44,7 +43,7 @@ func (s *session) socketToStdin(conn *websocket.Conn, p *proc.Process) websocket
 		case n > wire.MaxMessageSize:
 			code = websocket.StatusMessageTooBig
 		default:
-			ok = s.writeStdin(w, p.Stdin(), buf.Bytes())
+			ok = s.writeStdin(p, buf.Bytes())
 			code = websocket.StatusCode(wire.CloseServerExited)
 		}
 		if buf.Cap() <= maxPooled {
@@ -59,9 +58,11 @@ func (s *session) socketToStdin(conn *websocket.Conn, p *proc.Process) websocket
 // writeStdin writes one frame within the stdin timeout and reports whether
 // it succeeded. A stalled or closed stdin is a proxy stream failure (4006);
 // teardown then closes stdin and stops the process.
-func (s *session) writeStdin(w *framing.Writer, stdin *os.File, body []byte) bool {
-	_ = stdin.SetWriteDeadline(time.Now().Add(s.h.cfg.StdinWriteTimeout))
-	if err := w.Write(body); err != nil {
+func (s *session) writeStdin(p *proc.Process, body []byte) bool {
+	s.stdinLock <- struct{}{}
+	defer func() { <-s.stdinLock }()
+	_ = p.Stdin().SetWriteDeadline(time.Now().Add(s.h.cfg.StdinWriteTimeout))
+	if err := s.stdinW.Write(body); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			s.logger.Warn("language server stdin stalled", "timeout", s.h.cfg.StdinWriteTimeout)
 		} else {
@@ -74,7 +75,12 @@ func (s *session) writeStdin(w *framing.Writer, stdin *os.File, body []byte) boo
 
 // stdoutToSocket forwards each stdout frame as one text message, each write
 // bounded by the write timeout so a slow peer cannot pin the session.
-func (s *session) stdoutToSocket(conn *websocket.Conn, p *proc.Process) websocket.StatusCode {
+//
+// A message is sent once it has fully arrived, as one frame: forwarding a
+// large body as it arrives (a fragmented message) was measured and gained
+// nothing at 1 MiB, since the copies through the kernel, not the waiting,
+// dominate.
+func (s *session) stdoutToSocket(p *proc.Process) websocket.StatusCode {
 	r := framing.NewReader(p.Stdout())
 	for {
 		body, err := r.Read()
@@ -87,10 +93,10 @@ func (s *session) stdoutToSocket(conn *websocket.Conn, p *proc.Process) websocke
 			}
 			return websocket.StatusCode(wire.CloseServerExited)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), s.h.cfg.WriteTimeout)
-		err = conn.Write(ctx, websocket.MessageText, body)
-		cancel()
-		if err != nil {
+		if s.ending.Load() {
+			continue // draining: the server may be answering our shutdown
+		}
+		if err := s.sock.write(body); err != nil {
 			s.logger.Debug("socket write", "err", err)
 			return closeNow
 		}

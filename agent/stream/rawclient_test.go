@@ -5,12 +5,12 @@ package stream
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 )
 
 // rawClient is a minimal WebSocket client for benchmarks: a real client's
@@ -70,36 +70,43 @@ func (c *rawClient) write(p []byte) error {
 	return err
 }
 
-// read returns the next data message; the slice is reused by the next call.
+// read returns the next data message, reassembled from its frames (the
+// agent fragments large ones); the slice is reused by the next call.
 func (c *rawClient) read() ([]byte, error) {
-	var h [2]byte
-	if _, err := io.ReadFull(c.br, h[:]); err != nil {
-		return nil, err
-	}
-	if h[0] != 0x81 {
-		return nil, errors.New("rawClient: only unfragmented text frames")
-	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var e [2]byte
-		if _, err := io.ReadFull(c.br, e[:]); err != nil {
+	c.buf = c.buf[:0]
+	for first := true; ; first = false {
+		var h [2]byte
+		if _, err := io.ReadFull(c.br, h[:]); err != nil {
 			return nil, err
 		}
-		n = uint64(binary.BigEndian.Uint16(e[:]))
-	case 127:
-		var e [8]byte
-		if _, err := io.ReadFull(c.br, e[:]); err != nil {
+		op, fin := h[0]&0x0f, h[0]&0x80 != 0
+		if (first && op != 1) || (!first && op != 0) {
+			return nil, fmt.Errorf("rawClient: unexpected opcode %d", op)
+		}
+		n := uint64(h[1] & 0x7f)
+		switch n {
+		case 126:
+			var e [2]byte
+			if _, err := io.ReadFull(c.br, e[:]); err != nil {
+				return nil, err
+			}
+			n = uint64(binary.BigEndian.Uint16(e[:]))
+		case 127:
+			var e [8]byte
+			if _, err := io.ReadFull(c.br, e[:]); err != nil {
+				return nil, err
+			}
+			n = binary.BigEndian.Uint64(e[:])
+		}
+		start := len(c.buf)
+		c.buf = slices.Grow(c.buf, int(n))[:start+int(n)]
+		if _, err := io.ReadFull(c.br, c.buf[start:]); err != nil {
 			return nil, err
 		}
-		n = binary.BigEndian.Uint64(e[:])
+		if fin {
+			return c.buf, nil
+		}
 	}
-	if uint64(cap(c.buf)) < n {
-		c.buf = make([]byte, n)
-	}
-	b := c.buf[:n]
-	_, err := io.ReadFull(c.br, b)
-	return b, err
 }
 
 func (c *rawClient) close() { c.conn.Close() }

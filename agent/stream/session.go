@@ -6,12 +6,14 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/framing"
 	"github.com/kandev/lsp/agent/proc"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -20,12 +22,27 @@ import (
 // or a write to it failed): there is nobody to send a close frame to.
 const closeNow websocket.StatusCode = 0
 
+// goodbyeWait is how long teardown waits for the stdin writer before it
+// decides the server is not reading and skips shutdown/exit.
+const goodbyeWait = 100 * time.Millisecond
+
 // session is one admitted stream request.
 type session struct {
 	h        *Handler
 	logger   *slog.Logger
 	shutdown chan struct{} // closed by stop
 	stopOnce sync.Once
+
+	sock *socket
+	// stdinLock is a one-slot channel that serialises writes to the
+	// server's stdin (the socket pump's frames, teardown's shutdown/exit);
+	// a channel rather than a mutex so teardown can give up waiting.
+	stdinLock chan struct{}
+	stdinW    *framing.Writer
+	// ending is set when teardown begins: from then on stdout is drained
+	// but no longer forwarded, so the answer to our own shutdown request
+	// never reaches the peer.
+	ending atomic.Bool
 }
 
 // stop asks the session to end with 1001. It may come before the session
@@ -45,10 +62,10 @@ func (s *session) stopping() bool {
 // of: the peer goes, the server exits, a pipe fails, or task stop. Whatever
 // ends it, the process tree is stopped and every goroutine has returned
 // before run does.
-func (s *session) run(conn *websocket.Conn, srv catalog.Server, path string) {
+func (s *session) run(srv catalog.Server, path string) {
 	cfg := s.h.cfg
 	if s.stopping() {
-		_ = conn.Close(websocket.StatusCode(wire.CloseGoingAway), "")
+		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
 		return
 	}
 	p, err := proc.Start(proc.Command{
@@ -57,42 +74,42 @@ func (s *session) run(conn *websocket.Conn, srv catalog.Server, path string) {
 	})
 	if err != nil {
 		s.logger.Error("language server failed to start", "path", path, "err", err)
-		_ = conn.Close(websocket.StatusCode(wire.CloseStartFailed), "")
+		_ = s.sock.close(websocket.StatusCode(wire.CloseStartFailed))
 		return
 	}
 	s.logger = s.logger.With("pid", p.Pid())
 	s.logger.Info("language server started", "path", path)
+	s.stdinW = framing.NewWriter(p.Stdin())
 
-	if err := s.sendReady(conn); err != nil {
-		// A stalled peer: the process started before the frame could be
-		// delivered is stopped all the same.
-		s.logger.Info("ready frame not delivered", "err", err)
-		s.teardown(conn, p, closeNow)
-		return
-	}
-	s.bridge(conn, p)
-}
-
-// sendReady writes the ready status frame within the write timeout.
-func (s *session) sendReady(conn *websocket.Conn) error {
-	ws := s.h.cfg.Workspace
-	ready, err := json.Marshal(wire.Status{
+	ws := cfg.Workspace
+	if err := s.sendStatus(wire.Status{
 		Status:        wire.StatusReady,
 		WorkspacePath: ws.Dir(),
 		WorkspaceURI:  wire.FileURI(filepath.ToSlash(ws.Dir())),
 		RepoSubpaths:  ws.RepoSubpaths(),
-	})
+	}); err != nil {
+		// A stalled peer: the process started before the frame could be
+		// delivered is stopped all the same.
+		s.logger.Info("ready frame not delivered", "err", err)
+		s.teardown(p, closeNow)
+		return
+	}
+	s.bridge(p)
+}
+
+// sendStatus writes one status frame within the write timeout. Installing,
+// installed and install_failed frames go through here too (issue 4).
+func (s *session) sendStatus(st wire.Status) error {
+	b, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.h.cfg.WriteTimeout)
-	defer cancel()
-	return conn.Write(ctx, websocket.MessageText, ready)
+	return s.sock.write(b)
 }
 
 // bridge pumps messages both ways until the first cause to end, then tears
 // down and waits for every pump to return.
-func (s *session) bridge(conn *websocket.Conn, p *proc.Process) {
+func (s *session) bridge(p *proc.Process) {
 	// causes holds the first reason to end; later ones are dropped.
 	causes := make(chan websocket.StatusCode, 1)
 	report := func(c websocket.StatusCode) {
@@ -110,11 +127,11 @@ func (s *session) bridge(conn *websocket.Conn, p *proc.Process) {
 		// The stdout forwarder ending means nobody will read replies: close
 		// stdin at once so a blocked stdin write is released.
 		defer p.CloseStdin()
-		report(s.stdoutToSocket(conn, p))
+		report(s.stdoutToSocket(p))
 		return nil
 	})
 	g.Go(func() error {
-		report(s.socketToStdin(conn, p))
+		report(s.socketToStdin(p))
 		return nil
 	})
 	g.Go(func() error {
@@ -143,22 +160,20 @@ func (s *session) bridge(conn *websocket.Conn, p *proc.Process) {
 	close(finished)
 	// Closing the socket unblocks the socket reader and any socket write;
 	// Stop closes both pipes, which unblocks the stdio sides.
-	s.teardown(conn, p, code)
+	s.teardown(p, code)
 	_ = g.Wait()
 }
 
 // teardown closes the socket with code and stops the process tree, both at
 // once: a close handshake with a slow peer must not delay reaping, nor the
 // reverse.
-func (s *session) teardown(conn *websocket.Conn, p *proc.Process, code websocket.StatusCode) {
+func (s *session) teardown(p *proc.Process, code websocket.StatusCode) {
+	s.ending.Store(true)
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		if code == closeNow {
-			_ = conn.CloseNow()
-		} else {
-			_ = conn.Close(code, "")
-		}
-	})
+	wg.Go(func() { _ = s.sock.close(code) })
+	if code != websocket.StatusCode(wire.CloseServerExited) {
+		s.goodbye(p)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), stopBudget(s.h.cfg))
 	defer cancel()
 	if err := p.Stop(ctx); err != nil {
@@ -166,6 +181,37 @@ func (s *session) teardown(conn *websocket.Conn, p *proc.Process, code websocket
 	}
 	wg.Wait()
 	s.logger.Info("stream ended", "code", int(code), "exit", p.Err())
+}
+
+// Messages teardown sends a server that still reads: the LSP way to end a
+// session, so a server can save state and exit 0 before any signal.
+var (
+	shutdownRequest  = []byte(`{"jsonrpc":"2.0","id":"kandev-agent-shutdown","method":"shutdown"}`)
+	exitNotification = []byte(`{"jsonrpc":"2.0","method":"exit"}`)
+)
+
+// goodbye sends shutdown and exit when the server is alive and its stdin
+// free; a server that is not reading (a write already pending) is left to
+// Stop's signals. The two are sent back to back: waiting for the shutdown
+// answer would mean parsing stdout, and servers handle messages in order.
+func (s *session) goodbye(p *proc.Process) {
+	select {
+	case <-p.Done():
+		return
+	default:
+	}
+	t := time.NewTimer(goodbyeWait)
+	defer t.Stop()
+	select {
+	case s.stdinLock <- struct{}{}:
+	case <-t.C:
+		return
+	}
+	defer func() { <-s.stdinLock }()
+	_ = p.Stdin().SetWriteDeadline(time.Now().Add(goodbyeWait))
+	if s.stdinW.Write(shutdownRequest) == nil {
+		_ = s.stdinW.Write(exitNotification)
+	}
 }
 
 // stopBudget bounds one Stop: both graces and a margin for the final kill.

@@ -10,8 +10,14 @@
 // prose stays in the agent's log.
 //
 // Bodies are never parsed. A message is read from the socket into a pooled
-// buffer and written to stdin with its header in one write; a message from
-// stdout is read into the framing reader's buffer and sent as one frame.
+// buffer and written to stdin with its header (one write up to 64 KiB); a
+// message from stdout is read into the framing reader's buffer and sent as
+// one frame. Every socket write is bounded by a deadline on the connection
+// itself (netconn.go), every stdin write by the stdin timeout.
+//
+// The only messages the agent writes itself are at teardown: shutdown and
+// exit to a server that still reads, so it can end cleanly before any
+// signal. Its answers are drained, never forwarded.
 package stream
 
 import (
@@ -123,7 +129,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.logger = h.logger.With("language", srv.Language)
 	path, locateErr := srv.Locate(h.cfg.Env)
 
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	hc := &hijackCapture{ResponseWriter: w}
+	conn, err := websocket.Accept(hc, r, &websocket.AcceptOptions{
 		// Origin checks defend browsers' ambient credentials against
 		// cross-site pages. This route has none: it is called by the relay
 		// (a server, which forwards no cookies), and a browser cannot put
@@ -146,14 +153,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// with 1009 and an empty reason; the library's own limit error would
 	// put its prose in the close reason.
 	conn.SetReadLimit(wire.MaxMessageSize + 1)
+	s.sock = &socket{ws: conn, raw: hc.conn, timeout: h.cfg.WriteTimeout}
+	tuneSocket(hc.conn)
 
 	if locateErr != nil {
 		code := missingCode(srv, h.cfg.Env.GOOS, autoInstall)
 		s.logger.Info("language server not found", "command", srv.Command, "code", code)
-		_ = conn.Close(websocket.StatusCode(code), "")
+		_ = s.sock.close(websocket.StatusCode(code))
 		return
 	}
-	s.run(conn, srv, path)
+	s.run(srv, path)
 }
 
 // missingCode picks the close code for a server that is not installed.
@@ -173,7 +182,7 @@ func (h *Handler) admit() *session {
 	if h.closed {
 		return nil
 	}
-	s := &session{h: h, shutdown: make(chan struct{})}
+	s := &session{h: h, shutdown: make(chan struct{}), stdinLock: make(chan struct{}, 1)}
 	h.sessions[s] = struct{}{}
 	h.wg.Add(1)
 	return s

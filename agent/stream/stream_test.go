@@ -30,6 +30,7 @@ type fixture struct {
 	h   *Handler
 	srv *httptest.Server
 	ws  string // workspace directory
+	bin string // the task PATH's own directory
 }
 
 // newFixture serves a Handler whose task PATH holds one directory with an
@@ -57,7 +58,7 @@ func newFixture(t testing.TB, script string, mod ...func(*Config)) *fixture {
 	for _, m := range mod {
 		m(&cfg)
 	}
-	f := &fixture{h: New(cfg), ws: ws}
+	f := &fixture{h: New(cfg), ws: ws, bin: bin}
 	f.srv = httptest.NewServer(f.h)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

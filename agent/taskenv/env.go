@@ -22,6 +22,9 @@ type Env struct {
 	// PATHEXT, case-insensitive names). It is a field rather than
 	// runtime.GOOS so Windows rules are testable on any host.
 	GOOS string
+	// GOARCH is the task host's architecture, which picks release
+	// downloads; a field for the same reason as GOOS.
+	GOARCH string
 }
 
 // New returns an Env over a copy of vars, for the host's operating system.
@@ -30,7 +33,7 @@ func New(vars map[string]string) *Env {
 	for k, v := range vars {
 		m[k] = v
 	}
-	return &Env{vars: m, GOOS: runtime.GOOS}
+	return &Env{vars: m, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
 }
 
 // Parse turns KEY=VALUE entries, as os.Environ returns them, into a map.

@@ -70,6 +70,10 @@ func TestGoBinDirs(t *testing.T) {
 
 	w := &Env{vars: map[string]string{"USERPROFILE": `C:\Users\dev`, "GoPath": `D:\go;rel`}, GOOS: "windows"}
 	require.Equal(t, []string{`D:\go\bin`, `C:\Users\dev\go\bin`}, w.GoBinDirs())
+	w = &Env{vars: map[string]string{"USERPROFILE": `C:\Users\dev`, "HOME": `C:\msys\home\dev`}, GOOS: "windows"}
+	require.Equal(t, []string{`C:\Users\dev\go\bin`, `C:\msys\home\dev\go\bin`}, w.GoBinDirs(), "Go's default (USERPROFILE) first, then HOME")
+	u := New(map[string]string{"USERPROFILE": "/x", "HOME": "/h"})
+	require.Equal(t, []string{"/h/go/bin"}, u.GoBinDirs(), "USERPROFILE is Windows-only")
 }
 
 func TestWindowsRules(t *testing.T) {
@@ -88,4 +92,14 @@ func TestWindowsRules(t *testing.T) {
 func TestListSorted(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, []string{"A=1", "B=2"}, New(map[string]string{"B": "2", "A": "1"}).List())
+}
+
+func TestHome(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "/home/u", New(map[string]string{"HOME": "/home/u"}).Home())
+	require.Empty(t, New(map[string]string{"HOME": "rel/home"}).Home(), "relative homes are ignored")
+	require.Empty(t, New(map[string]string{"USERPROFILE": "/x"}).Home(), "USERPROFILE is Windows-only")
+	w := &Env{vars: map[string]string{"USERPROFILE": `C:\Users\dev`}, GOOS: "windows"}
+	require.Equal(t, `C:\Users\dev`, w.Home())
+	require.Equal(t, `C:\Users\dev\.kandev`, w.Join(w.Home(), ".kandev"))
 }

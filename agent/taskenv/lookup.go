@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -40,13 +41,16 @@ func (e *Env) LookPath(name string, extra ...string) (string, error) {
 
 // GoBinDirs lists where `go install` may have put a binary for this task,
 // in Go's own order of preference: GOBIN, each GOPATH entry's bin, then the
-// default workspace HOME/go/bin (USERPROFILE\go\bin on Windows). Relative
-// values are ignored: only absolute task-host directories may supply an
-// installed binary.
+// default GOPATH's bin, which is Go's user home plus go\bin — USERPROFILE on
+// Windows (what a Local PC task with only USERPROFILE has), HOME elsewhere.
+// A Windows task's HOME/go/bin is searched last, since tools run under
+// MSYS-style shells may have used it. The first entry is therefore where
+// `go install` publishes. Relative values are ignored: only absolute
+// task-host directories may supply an installed binary.
 func (e *Env) GoBinDirs() []string {
 	var dirs []string
 	add := func(d string) {
-		if d != "" && e.IsAbs(d) {
+		if d != "" && e.IsAbs(d) && !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
 	}
@@ -56,15 +60,34 @@ func (e *Env) GoBinDirs() []string {
 			add(e.join(p, "bin"))
 		}
 	}
+	homes := []string{e.Get("HOME")}
+	if e.GOOS == "windows" {
+		homes = []string{e.Get("USERPROFILE"), e.Get("HOME")}
+	}
+	for _, h := range homes {
+		if h != "" && e.IsAbs(h) {
+			add(e.join(h, "go", "bin"))
+		}
+	}
+	return dirs
+}
+
+// Home returns the task's home directory: HOME, or on Windows USERPROFILE
+// when HOME is unset. A relative or missing value is "": nothing may be
+// looked up or installed relative to the agent's working directory.
+func (e *Env) Home() string {
 	home := e.Get("HOME")
 	if e.GOOS == "windows" && home == "" {
 		home = e.Get("USERPROFILE")
 	}
-	if home != "" && e.IsAbs(home) {
-		add(e.join(home, "go", "bin"))
+	if home == "" || !e.IsAbs(home) {
+		return ""
 	}
-	return dirs
+	return home
 }
+
+// Join joins path elements with the task OS's separator.
+func (e *Env) Join(elem ...string) string { return e.join(elem...) }
 
 // SplitList splits a PATH-like list with the task OS's separator. Empty
 // entries are kept; LookPath drops them as relative.

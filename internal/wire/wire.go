@@ -15,8 +15,15 @@ const (
 	// AgentStreamPath is the task-host WebSocket route that bridges one
 	// language server.
 	AgentStreamPath = "/api/v1/lsp/stream"
-	// AgentInstallersPath lists, per language, how the task host can install it.
+	// AgentInstallersPath lists, per language, how the task host can install
+	// it: GET with the bearer token answers an Installers JSON document.
 	AgentInstallersPath = "/api/v1/lsp/installers"
+	// AgentTaskStopPath is task stop, for the relay: POST with the bearer
+	// token closes admission, stops every language-server process tree,
+	// closes every stream with 1001 and an empty reason, and answers 200
+	// once all of that is done (then the agent exits, as after SIGTERM).
+	// Any other method is 405.
+	AgentTaskStopPath = "/api/v1/task/stop"
 	// RelayStreamPrefix is the browser-facing route; the session id follows it.
 	RelayStreamPrefix = "/lsp/"
 

@@ -4,9 +4,14 @@
 //	KANDEV_AGENT_TOKEN=... kandev-agent -addr 127.0.0.1:0 -workspace /abs/dir
 //
 // Its first stdout line is "listening on http://HOST:PORT" with the bound
-// port, so a parent that passed port 0 can read where to connect. SIGTERM
-// or SIGINT is task stop: streams close with 1001, every language-server
-// process tree is reaped, and the agent exits 0.
+// port, so a parent that passed port 0 can read where to connect. SIGTERM,
+// SIGINT or a POST to the stop route (wire.AgentTaskStopPath) is task stop:
+// admission closes, streams close with 1001, every language-server process
+// tree is reaped, and the agent exits 0.
+//
+// Language servers run under a re-execution of this binary (the reaper
+// shim of package proc), which kills a server's whole tree if the agent
+// dies without a task stop.
 package main
 
 import (
@@ -83,8 +88,10 @@ func run(addr, dir string) error {
 	case err := <-serveErr:
 		return err
 	case <-ctx.Done():
+		logger.Info("task stop", "by", "signal")
+	case <-srv.Stopped():
+		logger.Info("task stop", "by", "stop route")
 	}
-	logger.Info("task stop")
 	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	// Streams first: http.Server.Shutdown neither closes nor waits for

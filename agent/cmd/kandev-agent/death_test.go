@@ -1,0 +1,160 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/e2e/fakelsp/fakelsptest"
+	"github.com/kandev/lsp/e2e/fakelsp/script"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// agentProc is a running kandev-agent binary with the fake as gopls.
+type agentProc struct {
+	cmd    *exec.Cmd
+	base   string // http://HOST:PORT
+	record string
+}
+
+func startAgent(t *testing.T, ctx context.Context, s script.Script) *agentProc {
+	t.Helper()
+	ws, bin := t.TempDir(), t.TempDir()
+	fakelsptest.Install(t, bin, "gopls")
+	a := &agentProc{record: filepath.Join(t.TempDir(), "record.jsonl")}
+	s.RecordFile = a.record
+	require.NoError(t, script.Write(ws, s))
+	a.cmd = exec.CommandContext(ctx, build(t), "-addr", "127.0.0.1:0", "-workspace", ws)
+	a.cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + ws, "KANDEV_AGENT_TOKEN=tok"}
+	stdout, err := a.cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, a.cmd.Start())
+	t.Cleanup(func() { _ = a.cmd.Process.Kill(); _ = a.cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	a.base = strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	return a
+}
+
+func (a *agentProc) dial(t *testing.T, ctx context.Context) *websocket.Conn {
+	t.Helper()
+	u := "ws" + strings.TrimPrefix(a.base, "http") + wire.AgentStreamPath + "?language=go"
+	c, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer tok"}}})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.CloseNow() })
+	_, _, err = c.Read(ctx) // ready
+	require.NoError(t, err)
+	return c
+}
+
+// pids waits until the fake and its child have both recorded their start.
+func (a *agentProc) pids(t *testing.T, ctx context.Context) (server, child, pgid int) {
+	t.Helper()
+	for {
+		rs, _ := script.ReadRecords(a.record)
+		for _, r := range rs {
+			switch {
+			case r.Kind == "event" && r.Method == "start":
+				server, pgid = r.Pid, r.Pgid
+			case r.Kind == "event" && r.Method == "child":
+				child = r.Pid
+			}
+		}
+		if server != 0 && child != 0 {
+			return server, child, pgid
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the fake never started")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i > 0 && len(b) > i+2 && b[i+2] != 'Z'
+}
+
+// groupMembers counts live processes in a process group.
+func groupMembers(pgid int) int {
+	n := 0
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid && running(pid) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestAgentDeathReapsTree: SIGKILL gives the agent no chance to stop
+// anything, yet the server and its TERM-ignoring child are gone within a
+// deadline — the reaper shim sees its lifeline close and kills the group.
+func TestAgentDeathReapsTree(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	a := startAgent(t, ctx, script.Script{SpawnChildIgnoringTERM: true})
+	a.dial(t, ctx)
+	server, child, pgid := a.pids(t, ctx)
+	require.Equal(t, 3, groupMembers(pgid), "shim, server and child share the group")
+
+	require.NoError(t, a.cmd.Process.Signal(syscall.SIGKILL))
+	_ = a.cmd.Wait()
+	// The shim's grace is the agent's kill grace (2 s) before SIGKILL.
+	deadline := time.Now().Add(15 * time.Second)
+	for running(server) || running(child) || groupMembers(pgid) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("left behind: server %v child %v group %d", running(server), running(child), groupMembers(pgid))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// TestStopRouteExits: the relay's stop call ends the binary like SIGTERM:
+// 200, the stream closed with 1001, the tree reaped, exit 0.
+func TestStopRouteExits(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	a := startAgent(t, ctx, script.Script{SpawnChildIgnoringTERM: true})
+	c := a.dial(t, ctx)
+	server, child, _ := a.pids(t, ctx)
+
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.base+wire.AgentTaskStopPath, nil)
+	req.Header.Set("Authorization", "Bearer tok")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	_, _, err = c.Read(ctx)
+	require.Equal(t, websocket.StatusGoingAway, websocket.CloseStatus(err))
+	require.NoError(t, a.cmd.Wait(), "exit 0 after the stop route")
+	require.False(t, running(server))
+	require.False(t, running(child))
+}

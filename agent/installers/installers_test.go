@@ -1,0 +1,149 @@
+package installers
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+func byLanguage(t *testing.T, in wire.Installers) map[wire.Language]wire.InstallerInfo {
+	t.Helper()
+	m := map[wire.Language]wire.InstallerInfo{}
+	for i, l := range in.Languages {
+		require.Equal(t, wire.Languages[i].Language, l.Language, "wire order")
+		m[l.Language] = l
+	}
+	require.Len(t, m, len(wire.Languages))
+	return m
+}
+
+func exe(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755))
+	return p
+}
+
+func TestDescribeLinux(t *testing.T) {
+	t.Parallel()
+	home, bin, gobin := t.TempDir(), t.TempDir(), t.TempDir()
+	exe(t, bin, "node")
+	exe(t, bin, "go") // npm missing
+	gopls := exe(t, gobin, "gopls")
+	env := taskenv.New(map[string]string{"PATH": bin, "HOME": home, "GOBIN": gobin})
+	env.GOOS, env.GOARCH = "linux", "arm64"
+	got := Describe(env, nil)
+	require.Equal(t, "linux", got.GOOS)
+	m := byLanguage(t, got)
+	cache := filepath.Join(home, ".kandev", "lsp-servers")
+
+	require.Equal(t, wire.InstallerInfo{
+		Language: wire.TypeScript, Command: "typescript-language-server", Installable: true, Kind: wire.InstallerNPM,
+		InstallCommand: []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "typescript-language-server@5.3.0", "typescript@6.0.3"},
+		WorkDir:        filepath.Join(cache, "typescript"),
+		Prerequisites:  []wire.Prerequisite{{Name: "node", Found: true}, {Name: "npm", Found: false}},
+		Destination:    filepath.Join(cache, "typescript", "node_modules", ".bin"),
+	}, m[wire.TypeScript])
+	require.Equal(t, []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "pyright@1.1.414"}, m[wire.Python].InstallCommand)
+	require.Equal(t, wire.InstallerInfo{
+		Language: wire.Go, Command: "gopls", Found: true, Path: gopls, Installable: true, Kind: wire.InstallerGo,
+		InstallCommand: []string{"go", "install", "golang.org/x/tools/gopls@v0.23.0"},
+		Prerequisites:  []wire.Prerequisite{{Name: "go", Found: true}},
+		Destination:    gobin,
+	}, m[wire.Go])
+	rust := m[wire.Rust]
+	require.True(t, rust.Installable)
+	require.Equal(t, wire.InstallerRelease, rust.Kind)
+	require.Regexp(t, `^https://github\.com/rust-lang/rust-analyzer/releases/download/[0-9-]+/rust-analyzer-aarch64-unknown-linux-gnu\.gz$`, rust.Download)
+	require.Equal(t, filepath.Join(cache, "rust"), rust.Destination)
+	requireKotlinManual(t, m[wire.Kotlin])
+}
+
+func requireKotlinManual(t *testing.T, k wire.InstallerInfo) {
+	t.Helper()
+	require.False(t, k.Installable, "kotlin is never installable")
+	require.Equal(t, wire.NotInstallableManual, k.Reason)
+	require.Contains(t, k.Guidance, "PATH")
+	require.Empty(t, k.InstallCommand)
+}
+
+// A Windows task host, described from Linux with an injected OS: rust has
+// no installer (the stream closes 4007 for it), npm and Go paths follow
+// Windows rules from USERPROFILE.
+func TestDescribeWindows(t *testing.T) {
+	t.Parallel()
+	env := taskenv.New(map[string]string{"USERPROFILE": `C:\Users\dev`, "Path": `C:\nodejs;relative`})
+	env.GOOS, env.GOARCH = "windows", "amd64"
+	m := byLanguage(t, Describe(env, nil))
+	rust := m[wire.Rust]
+	require.False(t, rust.Installable)
+	require.Equal(t, wire.NotInstallableOS, rust.Reason)
+	require.Contains(t, rust.Guidance, "rust-analyzer")
+	require.Empty(t, rust.Download)
+	requireKotlinManual(t, m[wire.Kotlin])
+	require.Equal(t, `C:\Users\dev\.kandev\lsp-servers\typescript\node_modules\.bin`, m[wire.TypeScript].Destination)
+	require.Equal(t, `C:\Users\dev\go\bin`, m[wire.Go].Destination)
+	require.True(t, m[wire.Go].Installable)
+}
+
+func TestDescribeDarwinAndNoHome(t *testing.T) {
+	t.Parallel()
+	env := taskenv.New(map[string]string{"HOME": "/Users/dev"})
+	env.GOOS, env.GOARCH = "darwin", "amd64"
+	require.True(t, strings.HasSuffix(byLanguage(t, Describe(env, nil))[wire.Rust].Download, "/rust-analyzer-x86_64-apple-darwin.gz"))
+
+	// Without an absolute home nothing can be installed anywhere safe.
+	env = taskenv.New(map[string]string{"HOME": "relative"})
+	for _, l := range Describe(env, nil).Languages {
+		require.False(t, l.Installable, l.Language)
+	}
+}
+
+func TestHandler(t *testing.T) {
+	t.Parallel()
+	env := taskenv.New(map[string]string{"HOME": t.TempDir()})
+	srv := httptest.NewServer(New(env, "tok", nil))
+	defer srv.Close()
+	do := func(method, tok string) *http.Response {
+		req, _ := http.NewRequest(method, srv.URL+wire.AgentInstallersPath, nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	require.Equal(t, http.StatusUnauthorized, do(http.MethodGet, "").StatusCode)
+	require.Equal(t, http.StatusUnauthorized, do(http.MethodGet, "nope").StatusCode)
+	require.Equal(t, http.StatusMethodNotAllowed, do(http.MethodPost, "tok").StatusCode)
+	resp := do(http.MethodGet, "tok")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	var got wire.Installers
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
+	require.Equal(t, Describe(env, nil), got)
+}
+
+// A Planner supplies the install plan; discovery stays the route's own.
+func TestPlannerSeam(t *testing.T) {
+	t.Parallel()
+	bin := t.TempDir()
+	gopls := exe(t, bin, "gopls")
+	env := taskenv.New(map[string]string{"PATH": bin})
+	plan := func(_ *taskenv.Env, l wire.Language) wire.InstallerInfo {
+		return wire.InstallerInfo{Language: "ignored", Command: "ignored", Found: true, Path: "/x", Installable: l == wire.Go, Guidance: "from planner"}
+	}
+	m := byLanguage(t, Describe(env, plan))
+	require.Equal(t, wire.InstallerInfo{Language: wire.Go, Command: "gopls", Found: true, Path: gopls, Installable: true, Guidance: "from planner"}, m[wire.Go])
+	require.Equal(t, wire.InstallerInfo{Language: wire.Rust, Command: "rust-analyzer", Guidance: "from planner"}, m[wire.Rust])
+}

@@ -1,0 +1,16 @@
+package wire
+
+// Relay HTTP routes besides the stream (RelayStreamPrefix). The browser
+// client calls them on the relay's origin.
+const (
+	// RelaySettingsPath: GET returns the user's settings, an object with
+	// the four Setting* fields, all present and normalized; PUT takes an
+	// object with any of them (a partial update) and answers like GET. A
+	// rejected PUT is HTTP 400 with {"error": "...", "field": "<Setting*>"}.
+	RelaySettingsPath = "/api/v1/user/settings"
+	// RelayRuntimePath: GET returns the boot runtime, {"languages": [...],
+	// "autoInstallable": [...]}: every language (id, extensions, monacoIds,
+	// experimental) and the languages that may be saved as auto-install
+	// preferences, independent of any task host's OS.
+	RelayRuntimePath = "/api/v1/lsp/runtime"
+)
