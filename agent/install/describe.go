@@ -1,0 +1,66 @@
+package install
+
+import (
+	"errors"
+
+	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// Describe answers the installers route for one language on this task
+// host: whether Kandev can install its server here and, if so, how (the
+// command, what it needs on the task PATH, where the result goes), or why
+// not, with guidance. Command, Found and Path, which are discovery's
+// answers, are left for the caller.
+//
+// Nothing is run or created: the UI shows this beside the auto-install
+// setting before the user enables it.
+func (m *Manager) Describe(env *taskenv.Env, language wire.Language) wire.InstallerInfo {
+	info := wire.InstallerInfo{Language: language}
+	inst, err := newInstaller(env, &m.cfg, language)
+	var ue *UnsupportedError
+	switch {
+	case errors.As(err, &ue):
+		info.Reason, info.Guidance = ue.Code, ue.Reason
+		return info
+	case err != nil:
+		// The task environment lacks what any install needs (an absolute
+		// HOME); Prepare fails the same way.
+		info.Guidance = err.Error()
+		return info
+	}
+	info.Installable = true
+	switch i := inst.(type) {
+	case *npmInstaller:
+		info.Kind = wire.InstallerNPM
+		info.InstallCommand = append([]string{"npm", "install", "--no-audit", "--no-fund", "--save-exact"}, i.pkg.specs...)
+		info.WorkDir = i.dest()
+		info.Destination = join(env.GOOS, i.dest(), "node_modules", ".bin")
+		info.Prerequisites = prerequisites(env, "node", "npm")
+	case *goInstaller:
+		info.Kind = wire.InstallerGo
+		info.InstallCommand = []string{"go", "install", i.target}
+		if dirs := env.GoBinDirs(); len(dirs) > 0 {
+			info.Destination = dirs[0] // where go install writes: GOBIN, GOPATH's first bin, HOME/go/bin
+		}
+		info.Prerequisites = prerequisites(env, "go")
+	case *releaseInstaller:
+		info.Kind = wire.InstallerRelease
+		info.Download = i.url
+		info.Destination = i.dir()
+		if i.sum == "" {
+			info.Guidance = "no pinned checksum for " + i.asset + " in this build; install rust-analyzer manually"
+		}
+	}
+	return info
+}
+
+// prerequisites reports whether each tool is on the task PATH.
+func prerequisites(env *taskenv.Env, names ...string) []wire.Prerequisite {
+	out := make([]wire.Prerequisite, 0, len(names))
+	for _, n := range names {
+		_, err := env.LookPath(n)
+		out = append(out, wire.Prerequisite{Name: n, Found: err == nil})
+	}
+	return out
+}

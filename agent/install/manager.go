@@ -1,0 +1,200 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kandev/lsp/agent/install/lock"
+	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// Manager owns the agent's install work: it serialises installs by
+// destination and cancels and drains them all at task stop. Create it with
+// New; one per agent.
+type Manager struct {
+	cfg   Config
+	keyed lock.Keyed
+
+	mu       sync.Mutex
+	closed   bool
+	teardown context.Context // ends at Close
+	cancel   context.CancelFunc
+	running  sync.WaitGroup
+}
+
+// New returns a Manager for cfg.
+func New(cfg Config) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{cfg: cfg, teardown: ctx, cancel: cancel}
+}
+
+// Job is one prepared install of one language's server in one task
+// environment. Prepare is cheap and does no I/O; Run does the work.
+type Job struct {
+	m        *Manager
+	language wire.Language
+	inst     installer
+}
+
+// Result is a finished install.
+type Result struct {
+	// Path is the absolute executable to start: for npm servers the
+	// concrete launcher (the .cmd shim on Windows).
+	Path string
+	// Reused reports that another connection or agent had already
+	// installed it while this one waited, so nothing was run.
+	Reused bool
+}
+
+// Prepare returns the install of language's server for env. The error is
+// an *UnsupportedError (errors.Is ErrUnsupported: close 4007) when this
+// task host has no installer for it: Kotlin anywhere, rust-analyzer on
+// Windows or an unsupported architecture. Any other error (a task without
+// an absolute HOME) is an install failure (4003 with Detail).
+func (m *Manager) Prepare(env *taskenv.Env, language wire.Language) (*Job, error) {
+	inst, err := newInstaller(env, &m.cfg, language)
+	if err != nil {
+		return nil, err
+	}
+	return &Job{m: m, language: language, inst: inst}, nil
+}
+
+// newInstaller picks the installer of a language. This is the one place
+// that knows which language is installed how.
+func newInstaller(env *taskenv.Env, cfg *Config, language wire.Language) (installer, error) {
+	switch language {
+	case wire.TypeScript:
+		return newNPMInstaller(env, npmTypeScript)
+	case wire.Python:
+		return newNPMInstaller(env, npmPyright)
+	case wire.Go:
+		return newGoplsInstaller(env)
+	case wire.Rust:
+		if env.GOOS == "windows" {
+			return nil, &UnsupportedError{Language: wire.Rust, Code: wire.NotInstallableOS,
+				Reason: "rust-analyzer is not auto-installed on Windows task hosts; install it manually on the task host's PATH"}
+		}
+		return newReleaseInstaller(env, cfg)
+	case wire.Kotlin:
+		return nil, &UnsupportedError{Language: wire.Kotlin, Code: wire.NotInstallableManual,
+			Reason: "kotlin-lsp is never auto-installed; install it on the task host's PATH"}
+	}
+	return nil, &UnsupportedError{Language: language, Code: wire.NotInstallableManual, Reason: "unknown language"}
+}
+
+// Run installs the server, unless it is already there, and returns the
+// executable to start.
+//
+// It first waits for the destination: for another connection of this agent
+// (in-process) and then for another agent (a lock file in the cache), both
+// giving up when ctx ends. With the destination held it looks again: if a
+// previous holder published the result, that result is returned without
+// installing. Otherwise the installer runs under ctx; when ctx ends (the
+// browser left, or Close) the installer's tree is killed and its partial
+// files removed before Run returns, and the locks are released.
+//
+// A failure is an *Error carrying the installer's output tail (Detail
+// formats it), except that a cancelled or closed Run returns an error
+// wrapping ctx's error or ErrClosed, which calls for a 1001 close with no
+// frame.
+func (j *Job) Run(ctx context.Context) (Result, error) {
+	ctx, done, err := j.m.track(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer done()
+
+	unlock, err := j.m.keyed.Lock(ctx, j.inst.lockPath())
+	if err != nil {
+		return Result{}, j.m.why(err)
+	}
+	defer unlock()
+	fl, err := lock.Acquire(ctx, j.inst.lockPath(), j.m.cfg.LockPoll)
+	if err != nil {
+		return Result{}, j.m.why(err)
+	}
+	defer fl.Release()
+
+	if p, err := j.inst.find(osStat); err == nil {
+		return Result{Path: p, Reused: true}, nil
+	}
+	out := NewOutput(MaxOutput)
+	if err := j.inst.install(ctx, j.m.cfg.runner(), out); err != nil {
+		if ctx.Err() != nil {
+			return Result{}, j.m.why(ctx.Err())
+		}
+		return Result{}, &Error{Language: j.language, Err: err, Output: out.Tail(TailSize)}
+	}
+	p, err := j.inst.find(osStat)
+	if err != nil {
+		return Result{}, &Error{Language: j.language, Err: fmt.Errorf("installed, but %w", err), Output: out.Tail(TailSize)}
+	}
+	return Result{Path: p}, nil
+}
+
+// track registers a Run so Close can cancel and drain it, and returns ctx
+// joined with the teardown.
+func (m *Manager) track(ctx context.Context) (context.Context, func(), error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, nil, ErrClosed
+	}
+	m.running.Add(1)
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(m.teardown, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+		m.running.Done()
+	}, nil
+}
+
+// why reports a cancellation caused by Close as ErrClosed.
+func (m *Manager) why(err error) error {
+	if errors.Is(err, context.Canceled) && m.teardown.Err() != nil {
+		return fmt.Errorf("%w: %w", ErrClosed, err)
+	}
+	return err
+}
+
+// Close is task stop: no new Run starts (ErrClosed), running ones are
+// cancelled, and Close waits until every one has killed its tree, removed
+// its partial files and released its locks, or until ctx ends.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	drained := make(chan struct{})
+	go func() {
+		m.running.Wait()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ManagedLauncher returns the installed executable of language's server in
+// env's managed locations, for discovery on later starts: the npm launcher
+// in the cache (the PATHEXT shim on Windows), rust-analyzer in the cache,
+// gopls in the Go bin directories. The error wraps ErrNotInstalled, or is
+// the reason there is no managed location (ErrUnsupported, ErrNoHome).
+func ManagedLauncher(env *taskenv.Env, language wire.Language) (string, error) {
+	return managedLauncher(env, language, osStat)
+}
+
+func managedLauncher(env *taskenv.Env, language wire.Language, stat statFunc) (string, error) {
+	inst, err := newInstaller(env, &Config{}, language)
+	if err != nil {
+		return "", err
+	}
+	return inst.find(stat)
+}
