@@ -49,13 +49,14 @@ type agentStream struct {
 	readFailed func() bool
 }
 
-// errNoAgentURL marks a session whose agent the relay would have to start
-// itself (the restore path, not built yet).
+// errNoAgentURL: no agent URL to dial. Sessions without one are resolved
+// to a started agent before dialling, so this is a programming error.
 var errNoAgentURL = errors.New("session has no agent URL")
 
 // dial opens the agent's stream for one language. Any failure — no URL, a
 // refused connection, a non-101 answer such as 401 — is returned as an
 // error for the log; the caller maps all of them to wire.CloseUnavailable.
+// autoInstall is the relay's decision from the user's settings.
 func (d *agentDialer) dial(ctx context.Context, ref AgentRef, lang string, autoInstall bool) (agentStream, error) {
 	u, err := agentStreamURL(ref.URL, lang, autoInstall)
 	if err != nil {

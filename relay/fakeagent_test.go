@@ -31,6 +31,13 @@ type fakeAgent struct {
 	requests atomic.Int32
 	// conns delivers each accepted stream.
 	conns chan *agentConn
+	// script, if set, replaces the echo loop after the ready frame; its
+	// error is the stream's.
+	script func(ctx context.Context, ws *websocket.Conn) error
+	// stopCalls counts authorised POSTs to the agent's task-stop route;
+	// noStopRoute makes that route answer 404 (an older agent).
+	stopCalls   atomic.Int32
+	noStopRoute bool
 
 	mu  sync.Mutex
 	all []*agentConn
@@ -64,6 +71,7 @@ func newFakeAgent(t testing.TB) *fakeAgent {
 	require.NoError(t, err)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+wire.AgentStreamPath, a.serveStream)
+	mux.HandleFunc("POST "+wire.AgentTaskStopPath, a.serveStop)
 	a.srv = httptest.NewServer(mux)
 	t.Cleanup(func() {
 		// httptest.Server.Close neither closes nor waits for hijacked
@@ -107,6 +115,10 @@ func (a *fakeAgent) serveStream(w http.ResponseWriter, r *http.Request) {
 	if c.err = ws.Write(ctx, websocket.MessageText, a.ready); c.err != nil {
 		return
 	}
+	if a.script != nil {
+		c.err = a.script(ctx, ws)
+		return
+	}
 	for {
 		typ, b, err := ws.Read(ctx)
 		if err != nil {
@@ -118,6 +130,28 @@ func (a *fakeAgent) serveStream(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// serveStop is the agent's task stop: every open stream closes with 1001.
+func (a *fakeAgent) serveStop(w http.ResponseWriter, r *http.Request) {
+	if a.noStopRoute {
+		http.NotFound(w, r)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+a.token)) != 1 {
+		http.Error(w, http.StatusText(http.StatusUnauthorized), http.StatusUnauthorized)
+		return
+	}
+	a.stopCalls.Add(1)
+	a.mu.Lock()
+	all := a.all
+	a.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range all {
+		wg.Go(func() { _ = c.ws.Close(websocket.StatusGoingAway, "task stopped") })
+	}
+	wg.Wait()
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // url is the agent's base URL, as a sessions file would hold it.

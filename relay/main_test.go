@@ -1,18 +1,36 @@
 package relay
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"testing"
 	"time"
 )
 
-// TestMain fails the run if goroutines outlive the tests: every bridge,
-// pump, fake-agent loop and server goroutine must end once its test has
-// cleaned up.
+// agentBin is the real kandev-agent, built once by TestMain for the tests
+// that run it; agentBuildErr says why there is none.
+var (
+	agentBin      string
+	agentBuildErr error
+)
+
+// TestMain builds the real agent, then fails the run if goroutines outlive
+// the tests: every bridge, pump, fake-agent loop, server goroutine and
+// agent-process watcher must end once its test has cleaned up.
 func TestMain(m *testing.M) {
+	flag.Parse() // for testing.Short
+	dir, err := os.MkdirTemp("", "relay-test-agent-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	agentBin, agentBuildErr = buildAgent(dir)
+
 	baseline := runtime.NumGoroutine()
 	code := m.Run()
 	if code == 0 {
@@ -26,5 +44,32 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
+	_ = os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// buildAgent runs `go build` for cmd/kandev-agent into dir. Skipped in
+// -short runs (and the tests that need it skip).
+func buildAgent(dir string) (string, error) {
+	if testing.Short() {
+		return "", nil
+	}
+	bin := filepath.Join(dir, "kandev-agent")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/kandev/lsp/agent/cmd/kandev-agent")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build kandev-agent: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// needAgent returns the real agent binary or ends the test.
+func needAgent(t testing.TB) string {
+	t.Helper()
+	switch {
+	case agentBuildErr != nil:
+		t.Fatal(agentBuildErr)
+	case agentBin == "":
+		t.Skip("-short: the real agent is not built")
+	}
+	return agentBin
 }

@@ -1,6 +1,8 @@
-// Package relay is the backend's browser-facing LSP route: it resolves a
-// task session, checks that its executor is served, dials the session's
-// task-host agent and relays WebSocket messages unchanged between the two.
+// Package relay is the backend's browser-facing LSP service: the stream
+// route that resolves a task session, admits it (executor, capacity),
+// starts or resumes its task-host agent, dials it and relays WebSocket
+// messages unchanged; the user-settings API; the boot runtime; and task
+// stop.
 //
 // Failures after the browser's WebSocket is accepted reach it only as
 // categorical close codes (internal/wire) with an empty reason; the browser
@@ -9,17 +11,29 @@
 package relay
 
 import (
+	"context"
+	"crypto/subtle"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"path"
+	"strings"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/kandev/lsp/internal/wire"
-	"github.com/kandev/lsp/relay/internal/bridge"
+	"github.com/kandev/lsp/relay/settings"
 )
 
-// Config configures the relay.
+// DefaultMaxConnections is the active stream cap when Config.MaxConnections
+// is zero (the spec's default; KANDEV_LSP_MAX_CONNECTIONS overrides it in
+// kandev-relay).
+const DefaultMaxConnections = 8
+
+// BrowserTokenCookie is the cookie that carries Config.BrowserToken.
+const BrowserTokenCookie = "kandev_relay_token"
+
+// Config configures the relay. Only Sessions is needed for a working
+// stream route; the zero value of every other field is a sensible default.
 type Config struct {
 	// Sessions resolves the session ids of browser requests.
 	Sessions Sessions
@@ -27,6 +41,48 @@ type Config struct {
 	// (host patterns as coder/websocket AcceptOptions.OriginPatterns).
 	// Never "*".
 	OriginPatterns []string
+	// BrowserToken, when not empty, is required on every request: the
+	// cookie BrowserTokenCookie or, for non-browser clients, an
+	// "Authorization: Bearer" header; otherwise HTTP 401 and nothing is
+	// upgraded, dialled or started.
+	//
+	// A cookie, because a browser cannot set headers on a WebSocket: the
+	// alternatives put the secret where it leaks — a ?token= query lands in
+	// access logs, proxies, history and Referer headers, and a token
+	// smuggled in Sec-WebSocket-Protocol must be readable by page scripts
+	// and is logged by proxies as a header they think is harmless. An
+	// HttpOnly, SameSite=Strict cookie set by the backend that serves the
+	// page is invisible to scripts and rides on WebSocket upgrades and on
+	// fetch() of the settings API alike (cookies ignore ports, so a relay
+	// on another port of the same host receives it). The Origin allowlist
+	// is what stops another site's page from riding the same cookie.
+	BrowserToken string
+	// MaxConnections caps active browser streams (DefaultMaxConnections
+	// when zero). A stream over the cap closes with wire.CloseCapacity
+	// before any task host is started or resumed.
+	MaxConnections int
+	// Settings stores the user's settings; nil keeps them in memory for
+	// the life of the process. The relay does not close it.
+	Settings settings.Store
+	// SettingsChanged, if set, is called after each successful PUT of the
+	// settings with what was stored. It runs on the request's goroutine and
+	// must not block. The relay itself only stores: live servers learn of
+	// a change from lsp.wasm's workspace/didChangeConfiguration.
+	SettingsChanged func(settings.Settings)
+
+	// AgentBinary is the kandev-agent executable the relay runs for a
+	// local_pc session that names no agent URL (the restore path). Empty:
+	// such sessions close with wire.CloseUnavailable.
+	AgentBinary string
+	// AgentEnv is the environment of agents the relay starts — their task
+	// environment — without the token, which the relay adds. Nil: the
+	// relay's own environment.
+	AgentEnv []string
+	// Starter starts and resumes task-host agents. Nil: NewStarter over
+	// AgentBinary and AgentEnv (processes for local_pc, the docker CLI for
+	// local_docker). Tests replace it to count starts.
+	Starter Starter
+
 	// Logger receives debug and info records; nil discards them.
 	Logger *slog.Logger
 
@@ -41,30 +97,40 @@ type Config struct {
 // local agent answers in milliseconds; anything slower is unavailable.
 const defaultDialTimeout = 10 * time.Second
 
-// handler is the relay. It is one type, not a closure, because it will grow
-// state: the active-connection counter below becomes the capacity check
-// (4005), and the settings store and runtime route join the mux.
-type handler struct {
-	cfg    Config
-	log    *slog.Logger
-	mux    *http.ServeMux
-	dialer *agentDialer
-	active *tracker
+// Relay is the relay's http.Handler. Create it with New; stop the agents
+// it started with Close.
+type Relay struct {
+	cfg      Config
+	log      *slog.Logger
+	mux      *http.ServeMux
+	dialer   *agentDialer
+	active   *limiter
+	execs    *executions
+	settings settings.Store
 }
 
-// New returns the relay: GET /lsp/{sessionId}?language=L.
+// New returns the relay. Routes:
+//
+//	GET  /lsp/{sessionId}?language=L       the browser stream (WebSocket)
+//	GET  /api/v1/user/settings             the user's LSP settings
+//	PUT  /api/v1/user/settings             a partial update of them
+//	GET  /api/v1/lsp/runtime               languages and the auto-installable set
+//	POST /api/v1/sessions/{sessionId}/stop task stop: the session's agent and its servers
 //
 // A stream lives as long as its request; http.Server.Shutdown does not wait
 // for it (the connection is hijacked). Cancelling the server's BaseContext
 // closes every stream with wire.CloseGoingAway on both hops; a server that
 // wants to wait for that should wait for in-flight ServeHTTP calls to
-// return (kandev-relay does).
-func New(cfg Config) http.Handler {
+// return (kandev-relay does), then call Close.
+func New(cfg Config) *Relay {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Sessions == nil {
 		cfg.Sessions = StaticSessions()
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = DefaultMaxConnections
 	}
 	if cfg.dialTimeout <= 0 {
 		cfg.dialTimeout = defaultDialTimeout
@@ -72,97 +138,96 @@ func New(cfg Config) http.Handler {
 	if cfg.writeTimeout <= 0 {
 		cfg.writeTimeout = wire.WriteTimeout
 	}
-	h := &handler{
-		cfg:    cfg,
-		log:    cfg.Logger,
-		mux:    http.NewServeMux(),
-		dialer: newAgentDialer(cfg.dialTimeout),
-		active: &tracker{},
+	if cfg.Settings == nil {
+		cfg.Settings = settings.NewMemory()
 	}
-	h.mux.HandleFunc("GET "+wire.RelayStreamPrefix+"{sessionId}", h.serveStream)
-	return h
+	if cfg.Starter == nil {
+		cfg.Starter = NewStarter(StarterConfig{
+			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, Logger: cfg.Logger,
+		})
+	}
+	rl := &Relay{
+		cfg:      cfg,
+		log:      cfg.Logger,
+		mux:      http.NewServeMux(),
+		dialer:   newAgentDialer(cfg.dialTimeout),
+		active:   newLimiter(cfg.MaxConnections),
+		execs:    newExecutions(cfg.Starter, cfg.Logger),
+		settings: cfg.Settings,
+	}
+	rl.mux.HandleFunc("GET "+wire.RelayStreamPrefix+"{sessionId}", rl.serveStream)
+	rl.mux.HandleFunc("GET "+wire.RelaySettingsPath, rl.getSettings)
+	rl.mux.HandleFunc("PUT "+wire.RelaySettingsPath, rl.putSettings)
+	rl.mux.HandleFunc("GET "+wire.RelayRuntimePath, rl.getRuntime)
+	rl.mux.HandleFunc("POST "+sessionStopPattern, rl.stopSession)
+	return rl
 }
 
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.mux.ServeHTTP(w, r)
+// ServeHTTP checks the browser token and, for requests that change state,
+// the Origin; then routes.
+func (rl *Relay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rl.cfg.BrowserToken != "" && !rl.authorized(r) {
+		rl.log.Debug("relay: request without a valid browser token", "path", r.URL.Path)
+		writeError(w, http.StatusUnauthorized, "", "a valid relay token is required")
+		return
+	}
+	// A page on another site can send a PUT or POST here from the user's
+	// browser (a form POST needs no CORS preflight, and a cookie token
+	// rides along). The WebSocket route has the same check in Accept; the
+	// other state-changing routes get it here, with the same allowlist.
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && !rl.originAllowed(r) {
+		rl.log.Debug("relay: cross-origin request refused", "path", r.URL.Path, "origin", r.Header.Get("Origin"))
+		writeError(w, http.StatusForbidden, "", "cross-origin request refused")
+		return
+	}
+	rl.mux.ServeHTTP(w, r)
 }
 
-// serveStream is GET /lsp/{sessionId}?language=L.
-func (h *handler) serveStream(w http.ResponseWriter, r *http.Request) {
-	sessionID := r.PathValue("sessionId")
-	lang := r.URL.Query().Get(wire.ParamLanguage)
-	log := h.log.With("session", sessionID, "language", lang)
-
-	// The one check made before the upgrade: a request for a language that
-	// does not exist is a client bug, not a task-host condition.
-	if _, ok := wire.Lookup(lang); !ok {
-		log.Debug("lsp stream: unknown language")
-		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
-		return
+// originAllowed applies the WebSocket route's Origin rule to any request:
+// no Origin (not a browser, or a same-origin GET) or a same-host one is
+// allowed, else the Origin must match one of Config.OriginPatterns the way
+// coder/websocket matches them.
+func (rl *Relay) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
 	}
-
-	browser, err := websocket.Accept(w, r, &websocket.AcceptOptions{
-		// Same-origin is always allowed; these are the extra origins. An
-		// empty Origin (non-browser client) is accepted by coder/websocket.
-		OriginPatterns: h.cfg.OriginPatterns,
-		// Compression stays off on purpose: the relay forwards bodies
-		// without looking at them, and permessage-deflate would inflate
-		// and deflate every message here, costing CPU, latency and a
-		// per-connection window for a hop that is typically same-host or
-		// same-datacentre.
-		CompressionMode: websocket.CompressionDisabled,
-	})
-	if err != nil {
-		// Accept has answered (e.g. 403 for a foreign Origin).
-		log.Debug("lsp stream: upgrade refused", "err", err)
-		return
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
 	}
-	browser.SetReadLimit(wire.MaxMessageSize)
-	// From here every exit closes the browser with a code and no reason.
-	reject := func(code wire.CloseCode, msg string, args ...any) {
-		log.Info("lsp stream: "+msg, append(args, "code", int(code))...)
-		_ = browser.Close(websocket.StatusCode(code), "")
+	if strings.EqualFold(r.Host, u.Host) {
+		return true
 	}
-
-	sess, ok := h.cfg.Sessions.Lookup(sessionID)
-	if !ok {
-		reject(wire.CloseUnavailable, "unknown session")
-		return
-	}
-	log = log.With("executor", sess.Executor)
-	if !supportedExecutor(sess.Executor) {
-		reject(wire.CloseExecutorUnsupported, "executor not supported")
-		return
-	}
-
-	// Capacity (wire.CloseCapacity) is checked here, before a task host is
-	// started or resumed; for now the tracker only counts.
-	n := h.active.add()
-	defer h.active.done()
-	log.Debug("lsp stream: admitted", "active", n)
-
-	ctx := r.Context()
-	agent, err := h.dialer.dial(ctx, sess.Agent, lang, false)
-	if err != nil {
-		if ctx.Err() != nil {
-			// Shutdown arrived while dialling: a teardown, not a failure.
-			reject(wire.CloseGoingAway, "shutting down")
-			return
+	for _, p := range rl.cfg.OriginPatterns {
+		target := u.Host
+		if strings.Contains(p, "://") {
+			target = u.Scheme + "://" + u.Host
 		}
-		// Missing URL (the restore path is not built yet), refused
-		// connection, 401 or any other failed handshake: unavailable.
-		reject(wire.CloseUnavailable, "agent unavailable", "err", err)
-		return
+		if ok, err := path.Match(strings.ToLower(p), strings.ToLower(target)); err == nil && ok {
+			return true
+		}
 	}
-	agent.SetReadLimit(wire.MaxMessageSize)
-	log.Info("lsp stream: open")
+	return false
+}
 
-	// The request context is cancelled when the server's BaseContext ends
-	// (shutdown); the bridge then closes both hops with 1001.
-	out := bridge.Run(ctx, browser, agent.Conn, bridge.Options{
-		WriteTimeout:    h.cfg.writeTimeout,
-		AgentReadFailed: agent.readFailed,
-	})
-	log.Info("lsp stream: closed", "ended", out.Ended.String(),
-		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+// authorized reports whether r carries the browser token, comparing in
+// constant time.
+func (rl *Relay) authorized(r *http.Request) bool {
+	want := []byte(rl.cfg.BrowserToken)
+	if c, err := r.Cookie(BrowserTokenCookie); err == nil &&
+		subtle.ConstantTimeCompare([]byte(c.Value), want) == 1 {
+		return true
+	}
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") &&
+		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), want) == 1
+}
+
+// Close stops every agent the relay started (task stop for each: their
+// streams close with 1001 and their language servers are reaped) and
+// refuses further starts. It waits until they have exited or ctx ends. It
+// does not touch agents it did not start, nor Config.Settings.
+func (rl *Relay) Close(ctx context.Context) error {
+	return rl.execs.close(ctx)
 }

@@ -25,12 +25,18 @@ import (
 // must not leave an idle connection (and its goroutines) behind.
 var testClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 
-// newRelay serves New(cfg) on a loopback httptest server.
-func newRelay(t testing.TB, cfg Config) (*httptest.Server, *handler) {
+// newRelay serves New(cfg) on a loopback httptest server. Cleanup closes
+// the relay (stopping agents it started) and then the server.
+func newRelay(t testing.TB, cfg Config) (*httptest.Server, *Relay) {
 	t.Helper()
-	h := New(cfg).(*handler)
+	h := New(cfg)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		assert.NoError(t, h.Close(ctx))
+	})
 	return srv, h
 }
 
@@ -89,7 +95,7 @@ func requireClose(t testing.TB, c *websocket.Conn, want wire.CloseCode) {
 
 // waitIdle waits until the relay has no active stream (the bridge and all
 // its goroutines have returned).
-func waitIdle(t testing.TB, h *handler) {
+func waitIdle(t testing.TB, h *Relay) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for h.active.count() != 0 {
@@ -233,76 +239,6 @@ func TestBrowserCloseClosesAgent(t *testing.T) {
 	waitIdle(t, h)
 }
 
-func TestRejectedAfterUpgrade(t *testing.T) {
-	t.Parallel()
-
-	// A port that was just closed: nothing listens there.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	closedURL := "http://" + ln.Addr().String()
-	require.NoError(t, ln.Close())
-
-	local := func(a *fakeAgent) Session { return a.session("s") }
-	withExecutor := func(e string) func(*fakeAgent) Session {
-		return func(a *fakeAgent) Session { s := local(a); s.Executor = e; return s }
-	}
-	withAgent := func(u, token string) func(*fakeAgent) Session {
-		return func(a *fakeAgent) Session {
-			s := local(a)
-			if u == "" {
-				u = a.url()
-			}
-			s.Agent = AgentRef{URL: u, Token: token}
-			return s
-		}
-	}
-	cases := []struct {
-		name    string
-		session func(*fakeAgent) Session // nil: no such session
-		want    wire.CloseCode
-		// requests the fake agent must have seen (a 401 is one)
-		wantRequests int32
-	}{
-		{"unknown session", nil, wire.CloseUnavailable, 0},
-		{"ssh", withExecutor(ExecutorSSH), wire.CloseExecutorUnsupported, 0},
-		{"sprites", withExecutor(ExecutorSprites), wire.CloseExecutorUnsupported, 0},
-		{"remote_docker", withExecutor(ExecutorRemoteDocker), wire.CloseExecutorUnsupported, 0},
-		{"empty executor", withExecutor(""), wire.CloseExecutorUnsupported, 0},
-		{"local_docker is served", withExecutor(ExecutorLocalDocker), 0, 1},
-		{"wrong token", withAgent("", "wrong"), wire.CloseUnavailable, 1},
-		{"no token", withAgent("", ""), wire.CloseUnavailable, 1},
-		{"agent unreachable", withAgent(closedURL, testToken), wire.CloseUnavailable, 0},
-		{"no agent url yet", func(a *fakeAgent) Session { s := local(a); s.Agent.URL = ""; return s }, wire.CloseUnavailable, 0},
-		{"bad agent url", withAgent("ftp://x", testToken), wire.CloseUnavailable, 0},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			a := newFakeAgent(t)
-			sessions := StaticSessions()
-			if tc.session != nil {
-				sessions = StaticSessions(tc.session(a))
-			}
-			srv, h := newRelay(t, Config{Sessions: sessions})
-			b, _, err := dialBrowser(testCtx(t), streamURL(srv, "s", "go"), nil)
-			require.NoError(t, err, "the browser's WebSocket is accepted first")
-			defer b.CloseNow()
-			if tc.want == 0 { // control: the stream opens
-				_, got, err := b.Read(testCtx(t))
-				require.NoError(t, err)
-				assert.Equal(t, a.ready, got)
-				require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
-				a.next(t).ended(t)
-			} else {
-				requireClose(t, b, tc.want)
-				assert.Empty(t, a.conns, "no agent stream may open")
-			}
-			waitIdle(t, h)
-			assert.Equal(t, tc.wantRequests, a.requests.Load(), "agent requests")
-		})
-	}
-}
-
 func TestUnknownLanguageIsHTTP400(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
@@ -346,7 +282,7 @@ func TestOrigin(t *testing.T) {
 func TestShutdownClosesBothWith1001(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
-	h := New(Config{Sessions: StaticSessions(a.session("s"))}).(*handler)
+	h := New(Config{Sessions: StaticSessions(a.session("s"))})
 	base, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := httptest.NewUnstartedServer(h)
@@ -373,6 +309,10 @@ func TestRoutes(t *testing.T) {
 		{http.MethodGet, "/lsp/?language=go", http.StatusNotFound},
 		{http.MethodGet, "/other", http.StatusNotFound},
 		{http.MethodGet, "/lsp/s?language=go", http.StatusUpgradeRequired}, // not a WebSocket request
+		{http.MethodDelete, "/api/v1/user/settings", http.StatusMethodNotAllowed},
+		{http.MethodPost, "/api/v1/lsp/runtime", http.StatusMethodNotAllowed},
+		{http.MethodGet, "/api/v1/sessions/s/stop", http.StatusMethodNotAllowed},
+		{http.MethodPost, "/api/v1/sessions/s/stop", http.StatusNotFound}, // unknown session
 	} {
 		req, err := http.NewRequest(tc.method, srv.URL+tc.path, nil)
 		require.NoError(t, err)

@@ -31,8 +31,13 @@ type Session struct {
 	Executor string `json:"executor"`
 	// Workspace is the task's working directory on the task host.
 	Workspace string `json:"workspace"`
-	// Agent is how the relay reaches the task host's agent.
+	// Agent is how the relay reaches the task host's agent. A local_pc
+	// session without Agent.URL has its agent started by the relay on
+	// first use (and again after it exits or is stopped).
 	Agent AgentRef `json:"agent"`
+	// Container is the local_docker task's container, which the relay
+	// resumes with `docker start` (see DockerStarter). Unused otherwise.
+	Container string `json:"container,omitempty"`
 }
 
 // AgentRef locates and authenticates a task-host agent.
@@ -69,10 +74,11 @@ func StaticSessions(s ...Session) Sessions {
 // LoadSessions reads the sessions file: {"sessions":[{...Session...}]}.
 //
 // Unknown fields, a missing "sessions" list, an empty or duplicate id and
-// trailing data are errors: the file is hand-written configuration and a typo
+// trailing data are errors, and so is a local_docker session without a
+// container or agent.url: the file is hand-written configuration and a typo
 // should fail at start-up, not as a 4002 at connect time. A local_pc session
 // without agent.url is valid — its agent is started by the relay on first use
-// (the restore path, not yet built: such a session closes 4002 for now).
+// (the restore path).
 func LoadSessions(path string) (Sessions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -108,6 +114,8 @@ func parseSessions(data []byte) (Sessions, error) {
 			return nil, fmt.Errorf("session %d: empty id", i)
 		case sess.Executor == "":
 			return nil, fmt.Errorf("session %q: empty executor", sess.ID)
+		case sess.Executor == ExecutorLocalDocker && (sess.Container == "" || sess.Agent.URL == ""):
+			return nil, fmt.Errorf("session %q: local_docker needs container and agent.url", sess.ID)
 		}
 		if _, dup := m[sess.ID]; dup {
 			return nil, fmt.Errorf("session %q: duplicate id", sess.ID)

@@ -21,7 +21,9 @@ func TestLoadSessions(t *testing.T) {
 	p := writeFile(t, `{"sessions":[
 		{"id":"demo","executor":"local_pc","workspace":"/abs/dir",
 		 "agent":{"url":"http://127.0.0.1:7070","token":"tok"}},
-		{"id":"restore-me","executor":"local_pc","workspace":"/abs/other"}
+		{"id":"restore-me","executor":"local_pc","workspace":"/abs/other"},
+		{"id":"box","executor":"local_docker","workspace":"/workspace","container":"task-1",
+		 "agent":{"url":"http://127.0.0.1:7071","token":"t2"}}
 	]}`)
 	s, err := LoadSessions(p)
 	require.NoError(t, err)
@@ -33,6 +35,9 @@ func TestLoadSessions(t *testing.T) {
 	got, ok = s.Lookup("restore-me")
 	require.True(t, ok)
 	assert.Empty(t, got.Agent.URL, "a session without agent.url is valid (restore path)")
+	got, ok = s.Lookup("box")
+	require.True(t, ok)
+	assert.Equal(t, "task-1", got.Container)
 	_, ok = s.Lookup("nope")
 	assert.False(t, ok)
 }
@@ -47,6 +52,8 @@ func TestLoadSessionsErrors(t *testing.T) {
 		{"no list", `{}`, `missing "sessions"`},
 		{"empty id", `{"sessions":[{"executor":"local_pc"}]}`, "empty id"},
 		{"empty executor", `{"sessions":[{"id":"a"}]}`, "empty executor"},
+		{"docker without container", `{"sessions":[{"id":"a","executor":"local_docker","agent":{"url":"http://h:1"}}]}`, "needs container"},
+		{"docker without agent", `{"sessions":[{"id":"a","executor":"local_docker","container":"c"}]}`, "needs container and agent.url"},
 		{"duplicate", `{"sessions":[{"id":"a","executor":"ssh"},{"id":"a","executor":"ssh"}]}`, "duplicate id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

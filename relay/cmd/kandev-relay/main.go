@@ -1,10 +1,17 @@
-// Command kandev-relay serves the relay's browser-facing LSP route on its own.
+// Command kandev-relay serves the relay on its own: the browser-facing LSP
+// stream, the user-settings API, the boot runtime and task stop.
 //
 //	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE]
+//	             [-agent-binary PATH] [-origins HOST,...] [-browser-token TOKEN]
+//
+// Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8);
+// KANDEV_RELAY_TOKEN is the browser token when -browser-token is not given
+// (prefer it: a flag shows in the process list).
 //
 // It prints "listening on http://HOST:PORT" as its first stdout line once the
 // socket is bound (so -addr 127.0.0.1:0 is usable from scripts), and shuts
-// down gracefully on SIGINT or SIGTERM: streams close with 1001 on both hops.
+// down gracefully on SIGINT or SIGTERM: streams close with 1001 on both hops,
+// then the agents it started are stopped (their servers reaped).
 package main
 
 import (
@@ -17,33 +24,60 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/settings"
 )
 
 // shutdownGrace bounds the wait for streams to finish their close handshakes
-// (coder/websocket gives each peer up to 5 s to answer).
+// (coder/websocket gives each peer up to 5 s to answer) and for started
+// agents to stop.
 const shutdownGrace = 15 * time.Second
 
+// Environment variables read here, and only here.
+const (
+	envMaxConnections = "KANDEV_LSP_MAX_CONNECTIONS"
+	envBrowserToken   = "KANDEV_RELAY_TOKEN"
+)
+
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Environ(), os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "kandev-relay:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+// run serves until ctx ends. environ is the process environment
+// (os.Environ form).
+func run(ctx context.Context, args []string, environ []string, stdout, stderr io.Writer) error {
+	getenv := func(k string) string {
+		v := ""
+		for _, kv := range environ {
+			if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+				v = val // the last one wins, as for os.Getenv
+			}
+		}
+		return v
+	}
 	fs := flag.NewFlagSet("kandev-relay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address HOST:PORT (port 0 picks a free port)")
 	sessionsPath := fs.String("sessions", "", "sessions file (JSON: {\"sessions\":[...]})")
-	// Accepted so launch scripts can pass it already; the settings store
-	// (SQLite) lands with the settings API.
-	_ = fs.String("db", "", "settings database file (not used yet)")
+	dbPath := fs.String("db", "", "settings database file (default <user config dir>/kandev/settings.db)")
+	agentBinary := fs.String("agent-binary", "", "kandev-agent executable for local_pc sessions without agent.url\n(default: kandev-agent beside this binary, else on PATH)")
+	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns (never *)")
+	browserToken := fs.String("browser-token", "", "token every request must carry (cookie "+relay.BrowserTokenCookie+
+		" or Authorization: Bearer); default $"+envBrowserToken)
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -55,11 +89,42 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	maxConns, err := maxConnections(getenv(envMaxConnections))
+	if err != nil {
+		return err
+	}
+	patterns, err := originPatterns(*origins)
+	if err != nil {
+		return err
+	}
+	token := *browserToken
+	if token == "" {
+		token = getenv(envBrowserToken)
+	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	if *dbPath == "" {
+		if *dbPath, err = settings.DefaultPath(); err != nil {
+			return err
+		}
+	}
+	store, err := settings.OpenSQLite(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	bin := *agentBinary
+	if bin == "" {
+		bin = findAgent()
+	}
+	if bin == "" {
+		logger.Warn("no kandev-agent found: local_pc sessions without agent.url will close with 4002")
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -67,48 +132,123 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 
+	rl := relay.New(relay.Config{
+		Sessions:       sessions,
+		OriginPatterns: patterns,
+		BrowserToken:   token,
+		MaxConnections: maxConns,
+		Settings:       store,
+		Starter: relay.NewStarter(relay.StarterConfig{
+			AgentBinary: bin, AgentOutput: stderr, Logger: logger,
+			// Started agents get the relay's environment as their task
+			// environment, minus the relay's own secret: the browser
+			// token must not reach language servers.
+			AgentEnv: withoutEnv(environ, envBrowserToken),
+		}),
+		Logger: logger,
+	})
 	// Streams are hijacked connections: http.Server.Shutdown neither closes
 	// nor waits for them. Cancelling base ends them (1001 on both hops);
-	// streams counts the handlers still running so main can wait.
+	// streams counts the handlers still running so run can wait.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
 	var streams sync.WaitGroup
-	h := relay.New(relay.Config{Sessions: sessions, Logger: logger})
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			streams.Add(1)
 			defer streams.Done()
-			h.ServeHTTP(w, r)
+			rl.ServeHTTP(w, r)
 		}),
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
 	}
-
-	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
 	select {
 	case err := <-served:
+		cancelBase()
+		streams.Wait()
+		_ = rl.Close(context.Background())
 		return err
-	case <-sig.Done():
+	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	err = srv.Shutdown(ctx) // stop accepting; finish plain requests
-	cancelBase()            // then end the streams
+	err = srv.Shutdown(sctx) // stop accepting; finish plain requests
+	cancelBase()             // then end the streams
 	done := make(chan struct{})
 	go func() { streams.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-ctx.Done():
+	case <-sctx.Done():
 		logger.Info("shutdown: streams still closing at the deadline")
+	}
+	// Task stop for every agent this relay started: their servers are
+	// reaped before the relay exits.
+	if cerr := rl.Close(sctx); cerr != nil {
+		logger.Warn("shutdown: stopping agents", "err", cerr)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil // reported above; exiting is what was asked
 	}
 	return err
+}
+
+// maxConnections parses KANDEV_LSP_MAX_CONNECTIONS: empty is the default,
+// anything else must be a positive integer (a typo must not silently mean
+// "no cap" or "no streams").
+func maxConnections(v string) (int, error) {
+	if strings.TrimSpace(v) == "" {
+		return relay.DefaultMaxConnections, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s=%q: want a positive integer", envMaxConnections, v)
+	}
+	return n, nil
+}
+
+// originPatterns splits -origins and refuses "*": any page on the web could
+// then drive the user's language servers.
+func originPatterns(v string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "":
+			continue
+		case strings.Trim(p, "*.") == "":
+			return nil, fmt.Errorf("-origins %q: a wildcard for every origin is not allowed", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// withoutEnv returns environ without the entries for name.
+func withoutEnv(environ []string, name string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); k != name {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// findAgent returns kandev-agent beside this executable, else on PATH, else "".
+func findAgent() string {
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "kandev-agent")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("kandev-agent"); err == nil {
+		return p
+	}
+	return ""
 }

@@ -1,0 +1,24 @@
+package relay
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// apiError is the body of every JSON error answer. Field names the
+// offending settings field when there is one.
+type apiError struct {
+	Error string `json:"error"`
+	Field string `json:"field,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, field, msg string) {
+	writeJSON(w, status, apiError{Error: msg, Field: field})
+}

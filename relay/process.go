@@ -1,0 +1,175 @@
+package relay
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// agentTokenEnv is where kandev-agent reads its bearer token.
+const agentTokenEnv = "KANDEV_AGENT_TOKEN"
+
+// defaultAgentStartTimeout bounds an agent's start-up, from exec to its
+// "listening on" line.
+const defaultAgentStartTimeout = 30 * time.Second
+
+// ProcessStarter runs kandev-agent as a child process for a local_pc
+// session, on a free loopback port, in the session's workspace, with a
+// fresh random token that only the relay knows.
+type ProcessStarter struct {
+	// Binary is the kandev-agent executable.
+	Binary string
+	// Env is the agent's environment, its task environment (nil: the
+	// relay's own). Any KANDEV_AGENT_TOKEN in it is replaced.
+	Env []string
+	// Output receives the agent's stderr and the rest of its stdout; nil
+	// discards them.
+	Output io.Writer
+	// StartTimeout bounds the start-up (defaultAgentStartTimeout).
+	StartTimeout time.Duration
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// errNoAgentBinary: a local_pc session names no agent and the relay has no
+// binary to start one with.
+var errNoAgentBinary = errors.New("no agent URL and no agent binary to start one")
+
+// Start implements Starter. The process outlives ctx: ctx bounds only the
+// start-up.
+func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, error) {
+	if p.Binary == "" {
+		return Execution{}, errNoAgentBinary
+	}
+	if sess.Workspace == "" {
+		return Execution{}, errors.New("session has no workspace")
+	}
+	log := p.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	out := p.Output
+	if out == nil {
+		out = io.Discard
+	}
+	// stderr as given: nil is /dev/null, an *os.File is passed straight
+	// through, any other writer gets a copying goroutine (see WaitDelay).
+	token := rand.Text()
+
+	env := p.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd := exec.Command(p.Binary, "-addr", "127.0.0.1:0", "-workspace", sess.Workspace)
+	cmd.Env = append(withoutVar(env, agentTokenEnv), agentTokenEnv+"="+token)
+	if p.Output != nil {
+		cmd.Stderr = p.Output
+	}
+	// The agent's language servers inherit its stderr. An agent killed
+	// outright can leave one running for a moment, holding that pipe: Wait
+	// must not wait for it, or Done would not tell that the agent is gone.
+	cmd.WaitDelay = time.Second
+	cmd.SysProcAttr = agentProcAttr()
+	// Our own pipe rather than StdoutPipe: the reader below must keep
+	// draining after the first line while Wait runs in another goroutine.
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		return Execution{}, err
+	}
+	cmd.Stdout = wr
+	err = cmd.Start()
+	_ = wr.Close()
+	if err != nil {
+		_ = rd.Close()
+		return Execution{}, fmt.Errorf("start agent: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	first := make(chan string, 1)
+	go func() {
+		defer rd.Close()
+		br := bufio.NewReader(rd)
+		line, _ := br.ReadString('\n')
+		first <- line
+		// Keep draining so the agent never blocks on stdout; ends when
+		// the agent exits.
+		_, _ = io.Copy(out, br)
+	}()
+
+	kill := func() {
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	timeout := p.StartTimeout
+	if timeout <= 0 {
+		timeout = defaultAgentStartTimeout
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	var line string
+	select {
+	case line = <-first:
+	case <-ctx.Done():
+		kill()
+		return Execution{}, ctx.Err()
+	case <-t.C:
+		kill()
+		return Execution{}, errors.New("agent did not report its address in time")
+	}
+	u, err := listeningURL(line)
+	if err != nil {
+		kill()
+		return Execution{}, err
+	}
+	log.Info("relay: agent started", "session", sess.ID, "pid", cmd.Process.Pid, "url", u)
+
+	stop := func(ctx context.Context) error {
+		// SIGTERM is the agent's task stop: close admission, reap every
+		// server tree, close streams with 1001, exit.
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			return err
+		}
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			kill()
+			return fmt.Errorf("agent did not stop in time; killed: %w", ctx.Err())
+		}
+	}
+	return Execution{Agent: AgentRef{URL: u, Token: token}, Done: done, Stop: stop, PID: cmd.Process.Pid}, nil
+}
+
+// listeningURL parses the agent's first stdout line,
+// "listening on http://HOST:PORT".
+func listeningURL(line string) (string, error) {
+	raw, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if u, err := url.Parse(raw); !ok || err != nil || u.Host == "" {
+		return "", fmt.Errorf("agent printed %q, want a listening line", strings.TrimSpace(line))
+	}
+	return raw, nil
+}
+
+// withoutVar returns env without the entries for name.
+func withoutVar(env []string, name string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != name {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

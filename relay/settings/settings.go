@@ -1,0 +1,257 @@
+// Package settings holds the user's global LSP policy — the four lsp_*
+// fields of the spec's user-settings table — with its validation, its
+// normalization and its storage (Store; SQLite in production).
+//
+// The HTTP handler in package relay only decodes a request with
+// DecodePatch, hands the patch to Store.Update and encodes the result: every
+// rule about what may be saved lives here, next to the type it guards.
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// Settings is the user's LSP policy as the API carries it. A value from
+// Default, Store.Load or Store.Update is always normalized: both lists are
+// non-nil, known-language, duplicate-free; ServerConfigs is non-nil and
+// every value a JSON object; StatusLocation is toolbar or status_bar.
+type Settings struct {
+	// AutoStartLanguages connect when a matching file opens.
+	AutoStartLanguages []string `json:"lsp_auto_start_languages"`
+	// AutoInstallLanguages may be installed by the task host when their
+	// server is missing. Never filtered by the relay's own OS: the task
+	// host is the final authority (it answers 4007 where it cannot).
+	AutoInstallLanguages []string `json:"lsp_auto_install_languages"`
+	// ServerConfigs is per-language JSON objects, as saved (key order
+	// kept; a store may compact white space): the browser returns them
+	// through workspace/configuration.
+	ServerConfigs map[string]json.RawMessage `json:"lsp_server_configs"`
+	// StatusLocation is wire.StatusLocationToolbar or
+	// wire.StatusLocationStatusBar.
+	StatusLocation string `json:"lsp_status_location"`
+}
+
+// Default is what a user who never saved anything has.
+func Default() Settings {
+	return Settings{
+		AutoStartLanguages:   []string{},
+		AutoInstallLanguages: []string{},
+		ServerConfigs:        map[string]json.RawMessage{},
+		StatusLocation:       wire.StatusLocationToolbar,
+	}
+}
+
+// AutoInstall reports whether the user lets the task host install lang's
+// server. The relay sets the agent's autoInstall parameter from this; the
+// browser never chooses.
+func (s Settings) AutoInstall(lang string) bool {
+	return slices.Contains(s.AutoInstallLanguages, lang)
+}
+
+// NormalizeStatusLocation maps anything but the two known locations —
+// missing, empty, another string — to toolbar, as the spec asks.
+func NormalizeStatusLocation(v string) string {
+	if v == wire.StatusLocationStatusBar {
+		return v
+	}
+	return wire.StatusLocationToolbar
+}
+
+// Patch is a partial update: a nil field is left as stored. PUT is a
+// partial update on purpose — the Editors settings page saves one control
+// at a time, and a full replace would make two tabs (or two controls saved
+// in quick succession) overwrite each other's fields. Within a field the
+// value is replaced whole: lsp_server_configs is not merged key by key, so
+// a language's configuration is removed by saving the map without it.
+type Patch struct {
+	AutoStartLanguages   *[]string
+	AutoInstallLanguages *[]string
+	ServerConfigs        *map[string]json.RawMessage
+	StatusLocation       *string
+}
+
+// Empty reports whether the patch changes nothing.
+func (p Patch) Empty() bool {
+	return p.AutoStartLanguages == nil && p.AutoInstallLanguages == nil &&
+		p.ServerConfigs == nil && p.StatusLocation == nil
+}
+
+// Apply returns s with the patch's fields replaced. p must come from
+// DecodePatch (validated and normalized).
+func (s Settings) Apply(p Patch) Settings {
+	if p.AutoStartLanguages != nil {
+		s.AutoStartLanguages = *p.AutoStartLanguages
+	}
+	if p.AutoInstallLanguages != nil {
+		s.AutoInstallLanguages = *p.AutoInstallLanguages
+	}
+	if p.ServerConfigs != nil {
+		s.ServerConfigs = *p.ServerConfigs
+	}
+	if p.StatusLocation != nil {
+		s.StatusLocation = *p.StatusLocation
+	}
+	return s
+}
+
+// FieldError is a rejected update. Field is always one of the four
+// top-level wire.Setting* names (what a settings form maps to a control);
+// Message says what is wrong and, for list items and map keys, which one.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// ErrNotObject is returned (wrapped) when the body is not one JSON object.
+var ErrNotObject = errors.New("settings: body must be one JSON object")
+
+// DecodePatch reads one JSON object and validates it as a partial update.
+//
+// Rules (each failure is a *FieldError naming the field):
+//   - Unknown top-level fields are rejected, not ignored: this API holds
+//     only the four lsp_* fields, so an unknown name is a typo (say
+//     "lsp_auto_start_language") that would otherwise be silently lost.
+//   - The two language lists take known language ids (wire.Languages);
+//     null means empty; duplicates are dropped, first occurrence kept.
+//   - lsp_auto_install_languages takes only languages that are
+//     auto-installable on some task host (not Kotlin). It is not checked
+//     against the relay's own OS.
+//   - lsp_server_configs maps known language ids to JSON objects; null
+//     means empty.
+//   - lsp_status_location is never an error: anything but "status_bar"
+//     (a number, null, "sidebar") is stored as "toolbar".
+func DecodePatch(r io.Reader) (Patch, error) {
+	dec := json.NewDecoder(r)
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return Patch{}, fmt.Errorf("%w: %w", ErrNotObject, err)
+	}
+	if raw == nil { // the body was "null"
+		return Patch{}, ErrNotObject
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Patch{}, fmt.Errorf("%w: data after the object", ErrNotObject)
+	}
+	// Report unknown fields in a stable order.
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+
+	var p Patch
+	for _, name := range names {
+		v := raw[name]
+		switch name {
+		case wire.SettingAutoStartLanguages:
+			langs, err := decodeLanguages(name, v, false)
+			if err != nil {
+				return Patch{}, err
+			}
+			p.AutoStartLanguages = &langs
+		case wire.SettingAutoInstallLanguages:
+			langs, err := decodeLanguages(name, v, true)
+			if err != nil {
+				return Patch{}, err
+			}
+			p.AutoInstallLanguages = &langs
+		case wire.SettingServerConfigs:
+			cfgs, err := decodeServerConfigs(v)
+			if err != nil {
+				return Patch{}, err
+			}
+			p.ServerConfigs = &cfgs
+		case wire.SettingStatusLocation:
+			var s string
+			_ = json.Unmarshal(v, &s) // not a string: normalized below
+			s = NormalizeStatusLocation(s)
+			p.StatusLocation = &s
+		default:
+			return Patch{}, &FieldError{Field: name, Message: "unknown field"}
+		}
+	}
+	return p, nil
+}
+
+func decodeLanguages(field string, v json.RawMessage, install bool) ([]string, error) {
+	var list []string
+	if err := json.Unmarshal(v, &list); err != nil {
+		return nil, &FieldError{Field: field, Message: "must be an array of language ids"}
+	}
+	out := make([]string, 0, len(list))
+	for _, lang := range list {
+		info, ok := wire.Lookup(lang)
+		switch {
+		case !ok:
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language %q", lang)}
+		case install && !info.AutoInstallable:
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q cannot be auto-installed; install its server on the task host", lang)}
+		}
+		if !slices.Contains(out, lang) {
+			out = append(out, lang)
+		}
+	}
+	return out, nil
+}
+
+func decodeServerConfigs(v json.RawMessage) (map[string]json.RawMessage, error) {
+	const field = wire.SettingServerConfigs
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, &FieldError{Field: field, Message: "must be an object keyed by language id"}
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for lang, cfg := range m {
+		if _, ok := wire.Lookup(lang); !ok {
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language %q", lang)}
+		}
+		if !isObject(cfg) {
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: must be a JSON object", lang)}
+		}
+		out[lang] = cfg
+	}
+	return out, nil
+}
+
+// isObject reports whether v (valid JSON, as json.Unmarshal left it) is an
+// object.
+func isObject(v json.RawMessage) bool {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	return len(v) > 0 && v[0] == '{'
+}
+
+// normalize repairs values read back from storage, where a hand-edited or
+// older database may hold anything: unknown languages are dropped rather
+// than failing every later read.
+func (s Settings) normalize() Settings {
+	keep := func(list []string, install bool) []string {
+		out := make([]string, 0, len(list))
+		for _, l := range list {
+			info, ok := wire.Lookup(l)
+			if ok && (!install || info.AutoInstallable) && !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	s.AutoStartLanguages = keep(s.AutoStartLanguages, false)
+	s.AutoInstallLanguages = keep(s.AutoInstallLanguages, true)
+	cfgs := make(map[string]json.RawMessage, len(s.ServerConfigs))
+	for lang, cfg := range s.ServerConfigs {
+		if _, ok := wire.Lookup(lang); ok && isObject(cfg) {
+			cfgs[lang] = cfg
+		}
+	}
+	s.ServerConfigs = cfgs
+	s.StatusLocation = NormalizeStatusLocation(s.StatusLocation)
+	return s
+}

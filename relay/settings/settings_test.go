@@ -1,0 +1,229 @@
+package settings
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// The JSON names are the contract's.
+func TestFieldNamesMatchWire(t *testing.T) {
+	t.Parallel()
+	want := []string{wire.SettingAutoStartLanguages, wire.SettingAutoInstallLanguages,
+		wire.SettingServerConfigs, wire.SettingStatusLocation}
+	typ := reflect.TypeFor[Settings]()
+	require.Equal(t, len(want), typ.NumField())
+	for i, name := range want {
+		assert.Equal(t, name, typ.Field(i).Tag.Get("json"))
+	}
+}
+
+func TestDecodePatchValid(t *testing.T) {
+	t.Parallel()
+	p, err := DecodePatch(strings.NewReader(`{
+		"lsp_auto_start_languages": ["go", "kotlin", "go"],
+		"lsp_auto_install_languages": ["rust", "typescript", "python", "go"],
+		"lsp_server_configs": {"go": {"gopls": {"staticcheck": true}}, "python": {}},
+		"lsp_status_location": "status_bar"
+	}`))
+	require.NoError(t, err)
+	got := Default().Apply(p)
+	assert.Equal(t, []string{"go", "kotlin"}, got.AutoStartLanguages, "duplicates dropped, order kept")
+	assert.Equal(t, []string{"rust", "typescript", "python", "go"}, got.AutoInstallLanguages,
+		"rust is accepted whatever the relay's OS")
+	assert.JSONEq(t, `{"gopls":{"staticcheck":true}}`, string(got.ServerConfigs["go"]))
+	assert.Equal(t, wire.StatusLocationStatusBar, got.StatusLocation)
+
+	p, err = DecodePatch(strings.NewReader(`{"lsp_auto_start_languages": null, "lsp_server_configs": null}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{}, *p.AutoStartLanguages, "null clears")
+	assert.Empty(t, *p.ServerConfigs)
+	assert.Nil(t, p.AutoInstallLanguages, "absent fields stay untouched")
+	assert.Nil(t, p.StatusLocation)
+
+	p, err = DecodePatch(strings.NewReader(`{}`))
+	require.NoError(t, err)
+	assert.True(t, p.Empty())
+}
+
+// Missing or invalid status locations become toolbar, never a 400.
+func TestStatusLocationNormalizes(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{`"toolbar"`, `"sidebar"`, `""`, `null`, `42`, `{}`, `"STATUS_BAR"`} {
+		p, err := DecodePatch(strings.NewReader(`{"lsp_status_location": ` + v + `}`))
+		require.NoError(t, err, v)
+		assert.Equal(t, wire.StatusLocationToolbar, *p.StatusLocation, v)
+	}
+	assert.Equal(t, wire.StatusLocationToolbar, Default().StatusLocation, "missing")
+}
+
+// Every rejection names its field.
+func TestDecodePatchRejects(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ body, field, msg string }{
+		{`{"lsp_auto_start_languages": ["go", "cobol"]}`, wire.SettingAutoStartLanguages, `unknown language "cobol"`},
+		{`{"lsp_auto_start_languages": "go"}`, wire.SettingAutoStartLanguages, "array"},
+		{`{"lsp_auto_start_languages": [1]}`, wire.SettingAutoStartLanguages, "array"},
+		{`{"lsp_auto_install_languages": ["kotlin"]}`, wire.SettingAutoInstallLanguages, `"kotlin" cannot be auto-installed`},
+		{`{"lsp_auto_install_languages": ["Go"]}`, wire.SettingAutoInstallLanguages, `unknown language "Go"`},
+		{`{"lsp_server_configs": {"go": "fast"}}`, wire.SettingServerConfigs, `"go": must be a JSON object`},
+		{`{"lsp_server_configs": {"go": [1]}}`, wire.SettingServerConfigs, `"go": must be a JSON object`},
+		{`{"lsp_server_configs": {"go": null}}`, wire.SettingServerConfigs, `"go": must be a JSON object`},
+		{`{"lsp_server_configs": {"cobol": {}}}`, wire.SettingServerConfigs, `unknown language "cobol"`},
+		{`{"lsp_server_configs": []}`, wire.SettingServerConfigs, "object"},
+		{`{"lsp_auto_start_language": ["go"]}`, "lsp_auto_start_language", "unknown field"},
+	} {
+		_, err := DecodePatch(strings.NewReader(tc.body))
+		var fe *FieldError
+		require.ErrorAs(t, err, &fe, tc.body)
+		assert.Equal(t, tc.field, fe.Field, tc.body)
+		assert.Contains(t, fe.Message, tc.msg, tc.body)
+	}
+	for _, body := range []string{``, `[]`, `null`, `"x"`, `{"a":1} {}`, `{`} {
+		_, err := DecodePatch(strings.NewReader(body))
+		assert.ErrorIs(t, err, ErrNotObject, body)
+	}
+}
+
+func storeContract(t *testing.T, s Store) {
+	ctx := context.Background()
+	got, err := s.Load(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, Default(), got, "nothing saved")
+
+	langs := []string{"go", "rust"}
+	loc := wire.StatusLocationStatusBar
+	got, err = s.Update(ctx, Patch{AutoInstallLanguages: &langs, StatusLocation: &loc})
+	require.NoError(t, err)
+	assert.Equal(t, langs, got.AutoInstallLanguages)
+	assert.Equal(t, []string{}, got.AutoStartLanguages)
+
+	cfgs := map[string]json.RawMessage{"go": json.RawMessage(`{"gopls":{"hints":{"x":1}}}`)}
+	got, err = s.Update(ctx, Patch{ServerConfigs: &cfgs})
+	require.NoError(t, err)
+	assert.Equal(t, langs, got.AutoInstallLanguages, "a partial update keeps other fields")
+	assert.Equal(t, loc, got.StatusLocation)
+	assert.JSONEq(t, string(cfgs["go"]), string(got.ServerConfigs["go"]))
+
+	// Returned values are copies.
+	got.AutoInstallLanguages[0] = "python"
+	again, err := s.Load(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, langs, again.AutoInstallLanguages)
+
+	// Concurrent partial updates of different fields both land.
+	var wg sync.WaitGroup
+	start := []string{"kotlin"}
+	wg.Go(func() { _, err := s.Update(ctx, Patch{AutoStartLanguages: &start}); assert.NoError(t, err) })
+	wg.Go(func() { _, err := s.Update(ctx, Patch{AutoInstallLanguages: &langs}); assert.NoError(t, err) })
+	wg.Wait()
+	again, err = s.Load(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, start, again.AutoStartLanguages)
+	assert.Equal(t, langs, again.AutoInstallLanguages)
+}
+
+func TestMemoryStore(t *testing.T) {
+	t.Parallel()
+	storeContract(t, NewMemory())
+}
+
+func TestSQLiteStore(t *testing.T) {
+	t.Parallel()
+	s, err := OpenSQLite(filepath.Join(t.TempDir(), "a", "b", "settings.db"))
+	require.NoError(t, err, "creates missing directories")
+	defer s.Close()
+	storeContract(t, s)
+}
+
+// Settings survive closing and reopening the database file.
+func TestSQLitePersists(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.db")
+	s, err := OpenSQLite(path)
+	require.NoError(t, err)
+	ctx := context.Background()
+	p, err := DecodePatch(strings.NewReader(`{"lsp_auto_start_languages":["python"],
+		"lsp_server_configs":{"python":{"python":{"analysis":{"typeCheckingMode":"strict"}}}},
+		"lsp_status_location":"status_bar"}`))
+	require.NoError(t, err)
+	want, err := s.Update(ctx, p)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	s, err = OpenSQLite(path)
+	require.NoError(t, err)
+	defer s.Close()
+	got, err := s.Load(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+// Rows a newer or hand-edited database holds are normalized, not fatal.
+func TestSQLiteNormalizesStoredValues(t *testing.T) {
+	t.Parallel()
+	s, err := OpenSQLite(filepath.Join(t.TempDir(), "settings.db"))
+	require.NoError(t, err)
+	defer s.Close()
+	for name, value := range map[string]string{
+		wire.SettingAutoStartLanguages:   `["go","cobol","go"]`,
+		wire.SettingAutoInstallLanguages: `["kotlin","rust"]`,
+		wire.SettingServerConfigs:        `{"go":{"a":1},"cobol":{},"python":"x"}`,
+		wire.SettingStatusLocation:       `"sidebar"`,
+		"lsp_future_field":               `true`,
+	} {
+		_, err := s.db.Exec(`INSERT INTO user_settings(name, value) VALUES(?, ?)`, name, value)
+		require.NoError(t, err)
+	}
+	got, err := s.Load(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"go"}, got.AutoStartLanguages)
+	assert.Equal(t, []string{"rust"}, got.AutoInstallLanguages)
+	assert.Equal(t, []string{"go"}, keys(got.ServerConfigs))
+	assert.Equal(t, wire.StatusLocationToolbar, got.StatusLocation)
+
+	_, err = s.db.Exec(`UPDATE user_settings SET value = 'not json' WHERE name = ?`, wire.SettingAutoStartLanguages)
+	require.NoError(t, err)
+	got, err = s.Load(context.Background())
+	require.NoError(t, err, "a row that no longer decodes keeps its default")
+	assert.Equal(t, []string{}, got.AutoStartLanguages)
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestOpenSQLiteErrors(t *testing.T) {
+	t.Parallel()
+	_, err := OpenSQLite("")
+	assert.Error(t, err)
+	_, err = OpenSQLite(filepath.Join(t.TempDir(), "a?b.db"))
+	assert.Error(t, err)
+	dir := t.TempDir()
+	_, err = OpenSQLite(dir) // a directory is not a database
+	assert.Error(t, err)
+}
+
+func TestDefaultPath(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("os.UserConfigDir reads XDG_CONFIG_HOME on Linux only")
+	}
+	t.Setenv("XDG_CONFIG_HOME", "/tmp/cfg")
+	p, err := DefaultPath()
+	require.NoError(t, err)
+	assert.Equal(t, "/tmp/cfg/kandev/settings.db", p)
+}

@@ -1,0 +1,163 @@
+package settings
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// SQLite is the persistent Store: one row per field in a small key/value
+// table, so a partial update touches only the rows of the fields it names
+// and a field added later needs no migration.
+type SQLite struct {
+	db *sql.DB
+}
+
+// schema is idempotent; it runs on every open.
+const schema = `CREATE TABLE IF NOT EXISTS user_settings (
+	name  TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) STRICT`
+
+// DefaultPath is where the standalone relay keeps settings when no -db is
+// given: <user config dir>/kandev/settings.db.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("settings: no user config directory: %w", err)
+	}
+	return filepath.Join(dir, "kandev", "settings.db"), nil
+}
+
+// OpenSQLite opens (creating if needed, with its directory) the database
+// at path.
+func OpenSQLite(path string) (*SQLite, error) {
+	if path == "" {
+		return nil, errors.New("settings: empty database path")
+	}
+	// The driver splits its options off at the first '?'.
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("settings: database path %q must not contain '?'", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	// busy_timeout first: another process (a second relay on the same file,
+	// an operator's sqlite3 shell) must make us wait, not fail. WAL lets
+	// reads proceed during a write. _txlock=immediate takes the write lock
+	// at BEGIN, so a read-then-write transaction cannot deadlock on upgrade.
+	dsn := path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("settings: open %s: %w", path, err)
+	}
+	// One connection: the settings API is tiny, and a single connection
+	// serializes writers inside the process instead of in SQLite's lock.
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(schema); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("settings: open %s: %w", path, err)
+	}
+	return &SQLite{db: db}, nil
+}
+
+// Load implements Store.
+func (s *SQLite) Load(ctx context.Context) (Settings, error) {
+	return load(ctx, s.db)
+}
+
+// queryer is what load needs from a *sql.DB or *sql.Tx.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func load(ctx context.Context, q queryer) (Settings, error) {
+	rows, err := q.QueryContext(ctx, `SELECT name, value FROM user_settings`)
+	if err != nil {
+		return Settings{}, fmt.Errorf("settings: load: %w", err)
+	}
+	defer rows.Close()
+	st := Default()
+	for rows.Next() {
+		var name, value string
+		if err := rows.Scan(&name, &value); err != nil {
+			return Settings{}, fmt.Errorf("settings: load: %w", err)
+		}
+		// A value that no longer decodes keeps its default: one bad row
+		// must not make every read fail.
+		switch name {
+		case wire.SettingAutoStartLanguages:
+			_ = json.Unmarshal([]byte(value), &st.AutoStartLanguages)
+		case wire.SettingAutoInstallLanguages:
+			_ = json.Unmarshal([]byte(value), &st.AutoInstallLanguages)
+		case wire.SettingServerConfigs:
+			_ = json.Unmarshal([]byte(value), &st.ServerConfigs)
+		case wire.SettingStatusLocation:
+			_ = json.Unmarshal([]byte(value), &st.StatusLocation)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Settings{}, fmt.Errorf("settings: load: %w", err)
+	}
+	return st.normalize(), nil
+}
+
+// Update implements Store: the patch's fields are written in one
+// transaction, then everything is read back in it.
+func (s *SQLite) Update(ctx context.Context, p Patch) (_ Settings, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Settings{}, fmt.Errorf("settings: update: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	put := func(name string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO user_settings(name, value) VALUES(?, ?)
+			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, string(b))
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+		v    any
+	}{
+		{wire.SettingAutoStartLanguages, p.AutoStartLanguages != nil, p.AutoStartLanguages},
+		{wire.SettingAutoInstallLanguages, p.AutoInstallLanguages != nil, p.AutoInstallLanguages},
+		{wire.SettingServerConfigs, p.ServerConfigs != nil, p.ServerConfigs},
+		{wire.SettingStatusLocation, p.StatusLocation != nil, p.StatusLocation},
+	} {
+		if !f.set {
+			continue
+		}
+		if err := put(f.name, f.v); err != nil {
+			return Settings{}, fmt.Errorf("settings: update %s: %w", f.name, err)
+		}
+	}
+	st, err := load(ctx, tx)
+	if err != nil {
+		return Settings{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Settings{}, fmt.Errorf("settings: update: %w", err)
+	}
+	return st, nil
+}
+
+// Close implements Store.
+func (s *SQLite) Close() error { return s.db.Close() }

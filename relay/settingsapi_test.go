@@ -1,0 +1,206 @@
+package relay
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/settings"
+)
+
+// do sends one request and returns the status and the decoded JSON body.
+func do(t *testing.T, method, u, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, strings.NewReader(body))
+	require.NoError(t, err)
+	resp, err := testClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var v map[string]any
+	if resp.Header.Get("Content-Type") == "application/json" {
+		require.NoError(t, json.Unmarshal(b, &v), "%s", b)
+	}
+	return resp.StatusCode, v
+}
+
+func TestSettingsRoundTrip(t *testing.T) {
+	t.Parallel()
+	var (
+		mu      sync.Mutex
+		changes []settings.Settings
+	)
+	srv, _ := newRelay(t, Config{SettingsChanged: func(s settings.Settings) {
+		mu.Lock()
+		changes = append(changes, s)
+		mu.Unlock()
+	}})
+	u := srv.URL + wire.RelaySettingsPath
+
+	status, got := do(t, http.MethodGet, u, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, map[string]any{
+		wire.SettingAutoStartLanguages:   []any{},
+		wire.SettingAutoInstallLanguages: []any{},
+		wire.SettingServerConfigs:        map[string]any{},
+		wire.SettingStatusLocation:       "toolbar",
+	}, got, "defaults: every field present")
+
+	status, got = do(t, http.MethodPut, u, `{"lsp_auto_start_languages":["go","typescript"],
+		"lsp_server_configs":{"go":{"gopls":{"gofumpt":true}}}}`)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []any{"go", "typescript"}, got[wire.SettingAutoStartLanguages])
+
+	// A partial update leaves the other fields.
+	status, got = do(t, http.MethodPut, u, `{"lsp_status_location":"status_bar","lsp_auto_install_languages":["rust"]}`)
+	require.Equal(t, http.StatusOK, status)
+	status, again := do(t, http.MethodGet, u, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, got, again)
+	assert.Equal(t, map[string]any{
+		wire.SettingAutoStartLanguages:   []any{"go", "typescript"},
+		wire.SettingAutoInstallLanguages: []any{"rust"},
+		wire.SettingServerConfigs:        map[string]any{"go": map[string]any{"gopls": map[string]any{"gofumpt": true}}},
+		wire.SettingStatusLocation:       "status_bar",
+	}, again)
+
+	// An invalid location normalizes instead of failing.
+	status, got = do(t, http.MethodPut, u, `{"lsp_status_location":"sidebar"}`)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "toolbar", got[wire.SettingStatusLocation])
+
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, changes, 3, "the hook sees every stored change")
+	assert.Equal(t, wire.StatusLocationToolbar, changes[2].StatusLocation)
+}
+
+// Each 400 is JSON naming the field; nothing is stored.
+func TestSettingsValidation(t *testing.T) {
+	t.Parallel()
+	srv, _ := newRelay(t, Config{})
+	u := srv.URL + wire.RelaySettingsPath
+	for _, tc := range []struct{ body, field string }{
+		{`{"lsp_auto_start_languages":["cobol"]}`, wire.SettingAutoStartLanguages},
+		{`{"lsp_auto_install_languages":["kotlin"]}`, wire.SettingAutoInstallLanguages},
+		{`{"lsp_auto_install_languages":["go","klingon"]}`, wire.SettingAutoInstallLanguages},
+		{`{"lsp_server_configs":{"go":"x"}}`, wire.SettingServerConfigs},
+		{`{"lsp_server_configs":{"go":true}}`, wire.SettingServerConfigs},
+		{`{"lsp_server_configs":{"cobol":{}}}`, wire.SettingServerConfigs},
+		{`{"lsp_auto_start_languages":["go"],"theme":"dark"}`, "theme"},
+	} {
+		status, got := do(t, http.MethodPut, u, tc.body)
+		require.Equal(t, http.StatusBadRequest, status, tc.body)
+		assert.Equal(t, tc.field, got["field"], tc.body)
+		assert.Contains(t, got["error"], tc.field, tc.body)
+	}
+	status, got := do(t, http.MethodPut, u, `[1]`)
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.NotEmpty(t, got["error"])
+	status, _ = do(t, http.MethodPut, u, `{"lsp_server_configs":{"go":{"x":"`+strings.Repeat("y", maxSettingsBody)+`"}}}`)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, status)
+
+	_, stored := do(t, http.MethodGet, u, "")
+	assert.Equal(t, []any{}, stored[wire.SettingAutoStartLanguages], "a rejected update stores nothing")
+}
+
+// Settings survive a restart: a new relay on the same database file.
+func TestSettingsSurviveRestart(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.db")
+	open := func() (string, func()) {
+		store, err := settings.OpenSQLite(path)
+		require.NoError(t, err)
+		rl := New(Config{Settings: store})
+		srv := httptest.NewServer(rl)
+		return srv.URL, func() {
+			srv.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			require.NoError(t, rl.Close(ctx))
+			require.NoError(t, store.Close())
+		}
+	}
+	srv, stop := open()
+	status, want := do(t, http.MethodPut, srv+wire.RelaySettingsPath,
+		`{"lsp_auto_install_languages":["python"],"lsp_server_configs":{"python":{"python":{"venvPath":"."}}},"lsp_status_location":"status_bar"}`)
+	require.Equal(t, http.StatusOK, status)
+	stop()
+
+	srv, stop = open()
+	defer stop()
+	status, got := do(t, http.MethodGet, srv+wire.RelaySettingsPath, "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, want, got)
+}
+
+func TestRuntime(t *testing.T) {
+	t.Parallel()
+	srv, _ := newRelay(t, Config{})
+	resp, err := testClient.Get(srv.URL + wire.RelayRuntimePath)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	var got struct {
+		Languages []struct {
+			ID           string   `json:"id"`
+			Extensions   []string `json:"extensions"`
+			MonacoIDs    []string `json:"monacoIds"`
+			Experimental bool     `json:"experimental"`
+		} `json:"languages"`
+		AutoInstallable []string `json:"autoInstallable"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
+	require.Len(t, got.Languages, len(wire.Languages))
+	for i, l := range wire.Languages {
+		assert.Equal(t, string(l.Language), got.Languages[i].ID)
+		assert.Equal(t, l.Extensions, got.Languages[i].Extensions)
+		assert.Equal(t, l.MonacoIDs, got.Languages[i].MonacoIDs)
+		assert.Equal(t, l.Experimental, got.Languages[i].Experimental)
+	}
+	// Rust included whatever OS the relay runs on; Kotlin never.
+	assert.Equal(t, []string{"typescript", "python", "go", "rust"}, got.AutoInstallable)
+}
+
+// Another site's page cannot change settings or stop a task from the
+// user's browser; same-origin and allowlisted origins can.
+func TestStateChangingRoutesCheckOrigin(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, _ := newRelay(t, Config{Sessions: testSessions(a), OriginPatterns: []string{"app.example.com"}})
+	send := func(method, path, origin, body string) int {
+		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		require.NoError(t, err)
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := testClient.Do(req)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	put := `{"lsp_auto_start_languages":["go"]}`
+	for _, origin := range []string{"https://evil.example.net", "null", "https://app.example.com.evil.net"} {
+		assert.Equal(t, http.StatusForbidden, send(http.MethodPut, wire.RelaySettingsPath, origin, put), origin)
+		assert.Equal(t, http.StatusForbidden, send(http.MethodPost, "/api/v1/sessions/pc/stop", origin, ""), origin)
+	}
+	assert.Zero(t, a.stopCalls.Load())
+	assert.Equal(t, http.StatusOK, send(http.MethodGet, wire.RelaySettingsPath, "https://evil.example.net", ""),
+		"reads are not state changes (and CORS keeps the answer from the page)")
+	for _, origin := range []string{"", srv.URL, "https://app.example.com"} {
+		assert.Equal(t, http.StatusOK, send(http.MethodPut, wire.RelaySettingsPath, origin, put), origin)
+	}
+}

@@ -1,0 +1,80 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+)
+
+// Starter starts or resumes the task-host agent of a session. The relay
+// calls it only for a session that passed every admission check (known,
+// supported executor, a capacity slot), so a refused request never starts
+// or resumes anything.
+type Starter interface {
+	Start(ctx context.Context, sess Session) (Execution, error)
+}
+
+// Execution is a running task-host agent as a Starter returns it.
+type Execution struct {
+	// Agent is how to reach it.
+	Agent AgentRef
+	// Done is closed when the agent has exited. Nil when the relay does
+	// not own the agent's process (an agent inside a container).
+	Done <-chan struct{}
+	// Stop is task stop for an agent process the relay owns: it returns
+	// once the agent has closed its streams with 1001, reaped its language
+	// servers and exited, or ctx ended (the agent is then killed). Nil when
+	// the relay does not own the process: the relay then calls the agent's
+	// own stop route.
+	Stop func(ctx context.Context) error
+	// PID is the agent's process id when the relay owns the process (for
+	// logs and tests); 0 otherwise.
+	PID int
+}
+
+// StarterConfig configures NewStarter.
+type StarterConfig struct {
+	// AgentBinary is the kandev-agent executable for local_pc sessions.
+	AgentBinary string
+	// AgentEnv is the task environment of started agents (nil: the
+	// relay's own environment).
+	AgentEnv []string
+	// AgentOutput receives started agents' stdout (after the listening
+	// line) and stderr; nil discards them.
+	AgentOutput io.Writer
+	// DockerCLI is the docker executable ("docker" when empty).
+	DockerCLI string
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// NewStarter returns the production Starter: a kandev-agent process on
+// loopback for local_pc sessions (ProcessStarter), `docker start` of the
+// session's container for local_docker ones (DockerStarter).
+func NewStarter(cfg StarterConfig) Starter {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return byExecutor{
+		ExecutorLocalPC: &ProcessStarter{
+			Binary: cfg.AgentBinary, Env: cfg.AgentEnv, Output: cfg.AgentOutput, Logger: cfg.Logger,
+		},
+		ExecutorLocalDocker: &DockerStarter{CLI: cfg.DockerCLI, Logger: cfg.Logger},
+	}
+}
+
+// byExecutor dispatches on the session's executor.
+type byExecutor map[string]Starter
+
+func (b byExecutor) Start(ctx context.Context, sess Session) (Execution, error) {
+	s, ok := b[sess.Executor]
+	if !ok {
+		return Execution{}, fmt.Errorf("no starter for executor %q", sess.Executor)
+	}
+	return s.Start(ctx, sess)
+}
+
+// errClosed is returned for sessions that need a start after Close.
+var errClosed = errors.New("relay: closed")

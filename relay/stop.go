@@ -1,0 +1,100 @@
+package relay
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// sessionStopPattern is the task-stop route. It is the backend's, not the
+// browser's: whoever stops a task (the task UI, an orchestrator) calls it.
+const sessionStopPattern = "/api/v1/sessions/{sessionId}/stop"
+
+// stopTimeout bounds a task stop: the agent's own shutdown allows 15 s for
+// its servers, and SIGKILL follows after this.
+const stopTimeout = 20 * time.Second
+
+// stopResult is the answer of the stop route.
+type stopResult struct {
+	// Stopped is true when an agent was running and has been stopped;
+	// false when nothing was running, or the agent has no stop route.
+	Stopped bool `json:"stopped"`
+}
+
+// stopSession is POST /api/v1/sessions/{sessionId}/stop: task stop. The
+// session's agent closes its streams with 1001 — browsers still connected
+// see that code through the relay — and reaps every language-server tree.
+//
+//	200 {"stopped":true|false}  done (false: nothing to stop)
+//	404                         unknown session
+//	409                         executor the relay does not serve
+//	502                         the agent could not be reached or failed
+func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("sessionId")
+	sess, ok := rl.cfg.Sessions.Lookup(id)
+	if !ok {
+		writeError(w, http.StatusNotFound, "", "unknown session")
+		return
+	}
+	if !supportedExecutor(sess.Executor) {
+		writeError(w, http.StatusConflict, "", fmt.Sprintf("executor %q is not served", sess.Executor))
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), stopTimeout)
+	defer cancel()
+
+	var (
+		stopped bool
+		err     error
+	)
+	if relayOwned(sess) {
+		stopped, err = rl.execs.stopOwned(ctx, sess)
+	} else {
+		stopped, err = rl.stopRemote(ctx, sess.Agent)
+	}
+	log := rl.log.With("session", id, "executor", sess.Executor)
+	if err != nil {
+		log.Warn("relay: task stop failed", "err", err)
+		writeError(w, http.StatusBadGateway, "", "the session's agent could not be stopped")
+		return
+	}
+	log.Info("relay: task stop", "stopped", stopped)
+	writeJSON(w, http.StatusOK, stopResult{Stopped: stopped})
+}
+
+// stopRemote calls the agent's own stop route. An agent without it (HTTP
+// 404, an older agent) is not an error: nothing was stopped.
+func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
+	u, err := url.Parse(ref.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + wire.AgentTaskStopPath
+	u.RawQuery, u.Fragment = "", ""
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Authorization", "Bearer "+ref.Token)
+	resp, err := (&http.Client{Transport: rl.dialer.transport}).Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return true, nil
+	case resp.StatusCode == http.StatusNotFound:
+		rl.log.Info("relay: agent has no task stop route", "url", ref.URL)
+		return false, nil
+	default:
+		return false, fmt.Errorf("agent answered HTTP %d", resp.StatusCode)
+	}
+}

@@ -1,0 +1,129 @@
+package relay
+
+import (
+	"net/http"
+
+	"github.com/coder/websocket"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/internal/bridge"
+)
+
+// serveStream is GET /lsp/{sessionId}?language=L. The checks run in the
+// spec's order, each before anything is started:
+//
+//  1. the session is known                        else 4002
+//  2. its executor is local_pc or local_docker     else 4004
+//  3. a capacity slot is free                      else 4005
+//  4. its agent runs (started or resumed if not)   else 4002
+//  5. the agent accepts the stream with its token  else 4002
+//  6. messages are relayed until either side ends
+//
+// The browser's own parameters stop at the language: autoInstall comes from
+// the user's settings (lsp_auto_install_languages), never from the request.
+func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
+	sessionID := r.PathValue("sessionId")
+	lang := r.URL.Query().Get(wire.ParamLanguage)
+	log := rl.log.With("session", sessionID, "language", lang)
+
+	// The one check made before the upgrade: a request for a language that
+	// does not exist is a client bug, not a task-host condition.
+	if _, ok := wire.Lookup(lang); !ok {
+		log.Debug("lsp stream: unknown language")
+		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
+		return
+	}
+
+	browser, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		// Same-origin is always allowed; these are the extra origins. An
+		// empty Origin (non-browser client) is accepted by coder/websocket.
+		OriginPatterns: rl.cfg.OriginPatterns,
+		// Compression stays off on purpose: the relay forwards bodies
+		// without looking at them, and permessage-deflate would inflate
+		// and deflate every message here, costing CPU, latency and a
+		// per-connection window for a hop that is typically same-host or
+		// same-datacentre.
+		CompressionMode: websocket.CompressionDisabled,
+	})
+	if err != nil {
+		// Accept has answered (e.g. 403 for a foreign Origin).
+		log.Debug("lsp stream: upgrade refused", "err", err)
+		return
+	}
+	browser.SetReadLimit(wire.MaxMessageSize)
+	// From here every exit closes the browser with a code and no reason.
+	reject := func(code wire.CloseCode, msg string, args ...any) {
+		log.Info("lsp stream: "+msg, append(args, "code", int(code))...)
+		_ = browser.Close(websocket.StatusCode(code), "")
+	}
+
+	// 1. Session.
+	sess, ok := rl.cfg.Sessions.Lookup(sessionID)
+	if !ok {
+		reject(wire.CloseUnavailable, "unknown session")
+		return
+	}
+	log = log.With("executor", sess.Executor)
+	// 2. Executor.
+	if !supportedExecutor(sess.Executor) {
+		reject(wire.CloseExecutorUnsupported, "executor not supported")
+		return
+	}
+	// 3. Capacity, before a task host is started or resumed. The slot is
+	// released when this handler returns, whatever the path.
+	n, ok := rl.active.acquire()
+	if !ok {
+		reject(wire.CloseCapacity, "connection cap reached", "active", n)
+		return
+	}
+	defer rl.active.release()
+	log.Debug("lsp stream: admitted", "active", n)
+
+	ctx := r.Context()
+	// 4. Resolve or restore the execution.
+	ref, err := rl.execs.resolve(ctx, sess)
+	if err != nil {
+		if ctx.Err() != nil {
+			reject(wire.CloseGoingAway, "shutting down")
+			return
+		}
+		reject(wire.CloseUnavailable, "execution unavailable", "err", err)
+		return
+	}
+
+	// The user's policy decides auto-install. A store that cannot be read
+	// must not cost the user the server: fall back to "no" (the agent then
+	// answers 4001 if the server is missing, which tells the user what to
+	// do).
+	autoInstall := false
+	if st, err := rl.settings.Load(ctx); err != nil {
+		log.Warn("lsp stream: settings unavailable; auto-install off", "err", err)
+	} else {
+		autoInstall = st.AutoInstall(lang)
+	}
+
+	// 5. Dial.
+	agent, err := rl.dialer.dial(ctx, ref, lang, autoInstall)
+	if err != nil {
+		if ctx.Err() != nil {
+			// Shutdown arrived while dialling: a teardown, not a failure.
+			reject(wire.CloseGoingAway, "shutting down")
+			return
+		}
+		// Refused connection, 401 or any other failed handshake.
+		reject(wire.CloseUnavailable, "agent unavailable", "err", err)
+		return
+	}
+	agent.SetReadLimit(wire.MaxMessageSize)
+	log.Info("lsp stream: open", "autoInstall", autoInstall)
+
+	// 6. Pump. The request context is cancelled when the server's
+	// BaseContext ends (shutdown); the bridge then closes both hops with
+	// 1001.
+	out := bridge.Run(ctx, browser, agent.Conn, bridge.Options{
+		WriteTimeout:    rl.cfg.writeTimeout,
+		AgentReadFailed: agent.readFailed,
+	})
+	log.Info("lsp stream: closed", "ended", out.Ended.String(),
+		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+}
