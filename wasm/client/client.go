@@ -1,28 +1,42 @@
-// Package client is the connection logic of lsp.wasm, free of JavaScript:
-// it dials the relay through an injected Dialer, waits for the task host's
-// ready frame, runs the LSP initialize handshake, keeps open documents in
-// sync (didOpen, debounced full-text didChange, didClose) and turns
-// publishDiagnostics into Monaco markers handed to a MarkerSink.
+// Package client is the connection manager of lsp.wasm, free of JavaScript.
 //
 // One connection serves each (session, language) pair in this window and is
-// shared by all of that pair's documents. The browser binding supplies the
-// Dialer, the TextSource and the MarkerSink; tests supply fakes.
+// shared by all of that pair's documents; every open document holds a lease
+// on its pair, and a pair without leases closes its connection after an idle
+// timeout. Each connection is a generation: a connection replaced by Start or
+// Retry, or ended, keeps running its own goroutines until they notice, but
+// every one of its callbacks (status frames, the initialize answer, progress,
+// its end) is checked against the pair's current generation under one lock,
+// so a late callback can never close, initialize or clean up its
+// replacement.
+//
+// A connection dials the relay through an injected Dialer, waits for the
+// task host's ready frame, runs the LSP initialize handshake, keeps open
+// documents in sync (didOpen, debounced full-text didChange, didClose),
+// turns publishDiagnostics into Monaco markers handed to a MarkerSink,
+// tracks work-done progress, and answers the server's requests. Whether a
+// just-opened document may connect is the Policy's decision.
 package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
+	"github.com/kandev/lsp/wasm/progress"
+	"github.com/kandev/lsp/wasm/protocol"
 )
 
 // DefaultDebounce is how long a document stays quiet before its text is sent.
 const DefaultDebounce = 200 * time.Millisecond
+
+// DefaultIdleTimeout is how long a connection without documents stays open.
+const DefaultIdleTimeout = 2 * time.Minute
 
 // Dialer opens the WebSocket to url. The returned transport's Read must
 // report the socket's close with a *transport.CloseError carrying the code.
@@ -40,16 +54,42 @@ type MarkerSink interface {
 	SetMarkers(markers []monaco.Marker)
 }
 
+// Policy decides whether a pair without a connection may connect when a
+// document opens or the settings change (auto-start, manual start, stop).
+type Policy interface {
+	ShouldConnect(sessionID string, lang wire.Language) bool
+}
+
+// Configs supplies each language's configuration object (nil for none),
+// answered by section to workspace/configuration.
+type Configs interface {
+	Config(lang wire.Language) []byte
+}
+
 // Config configures a Client.
 type Config struct {
 	// RelayURL is the browser-facing stream route, e.g. ws://host/lsp.
 	RelayURL string
 	// Dial opens WebSockets. Required.
 	Dial Dialer
-	// Clock schedules debounced changes; nil means the wall clock.
+	// Clock tells time and schedules timers; nil means the wall clock.
 	Clock Clock
 	// Debounce is the quiet time before a didChange; 0 means DefaultDebounce.
 	Debounce time.Duration
+	// IdleTimeout is how long a pair without documents keeps its
+	// connection; 0 means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// ShutdownTimeout bounds the polite shutdown request when stopping; 0
+	// means 2 seconds.
+	ShutdownTimeout time.Duration
+	// Policy decides automatic connects; nil connects every opened document.
+	Policy Policy
+	// Configs answers workspace/configuration; nil answers null.
+	Configs Configs
+	// OnStatus receives every status change, in order, from the goroutine
+	// that caused it; it must not block (hand the status to another
+	// goroutine). It may call Status and Document methods, not Stop or Close.
+	OnStatus func(Status)
 	// Version is sent as clientInfo.version.
 	Version string
 	// Logf receives diagnostics for developers; nil discards them.
@@ -61,22 +101,32 @@ type connKey struct {
 	language  wire.Language
 }
 
-// Client owns this window's connections and their documents.
+// pair is one (session, language) in this window: its documents (leases),
+// its current connection generation and its latest status. All fields are
+// guarded by Client.mu.
+type pair struct {
+	key  connKey
+	docs map[*Document]struct{}
+	conn *connection // the current generation, nil when none runs
+	gen  uint64      // the last generation number handed out
+	idle Timer       // pending idle teardown
+	st   Status      // the latest recorded status
+	seen bool        // st has been recorded at least once
+}
+
+// Client owns this window's pairs, connections and documents.
 type Client struct {
 	cfg Config
 
-	mu        sync.Mutex
-	conns     map[connKey]*connection
-	statuses  map[connKey]Status
-	events    []Status // recorded, not yet delivered
-	listeners map[int]func(Status)
-	order     []int // listener ids in subscription order
-	nextID    int
+	mu     sync.Mutex
+	pairs  map[connKey]*pair
+	events []Status // recorded, not yet delivered
+	closed bool
 
 	deliverMu sync.Mutex // one delivery at a time, so order holds
 }
 
-// New returns a Client; it dials nothing until a document opens.
+// New returns a Client; it dials nothing until a document opens or Start.
 func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		return nil, errors.New("client: Config.Dial is required")
@@ -90,24 +140,43 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = DefaultDebounce
 	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = shutdownTimeout
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &Client{
-		cfg:       cfg,
-		conns:     make(map[connKey]*connection),
-		statuses:  make(map[connKey]Status),
-		listeners: make(map[int]func(Status)),
-	}, nil
+	if cfg.OnStatus == nil {
+		cfg.OnStatus = func(Status) {}
+	}
+	return &Client{cfg: cfg, pairs: make(map[connKey]*pair)}, nil
 }
 
 // ErrNoLanguage is returned by OpenDocument for a file no server serves.
 var ErrNoLanguage = errors.New("client: no language server for this file")
 
+// pairLocked returns the pair for key, creating it. c.mu must be held.
+func (c *Client) pairLocked(key connKey) *pair {
+	p := c.pairs[key]
+	if p == nil {
+		p = &pair{key: key, docs: make(map[*Document]struct{})}
+		p.st = Status{SessionID: key.sessionID, Language: string(key.language), State: StateOff}
+		c.pairs[key] = p
+	}
+	return p
+}
+
 // OpenDocument starts synchronizing a document: relPath is workspace-relative
 // and slash-separated; its language comes from its extension (ErrNoLanguage
-// if none). The connection for (sessionID, language) is dialed if this
-// window has none yet; the didOpen goes out once it is ready.
+// if none). The document takes a lease on its (session, language) pair. If
+// the pair is off (no connection, not failed) and the Policy allows it, one
+// is dialed; otherwise the pair keeps its status (off until Start, or a
+// failure until Retry). The didOpen goes out once a
+// connection is ready, and again with the current text on every later
+// connection of the pair.
 func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink MarkerSink) (*Document, error) {
 	info, ok := wire.ForFile(relPath)
 	if !ok {
@@ -115,83 +184,89 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	}
 	rel, ok := cleanRelPath(relPath)
 	if !ok {
-		return nil, fmt.Errorf("client: %q is not a workspace-relative path", relPath)
+		return nil, errors.New("client: " + relPath + " is not a workspace-relative path")
 	}
 	if sessionID == "" {
 		return nil, errors.New("client: empty session id")
 	}
 	key := connKey{sessionID: sessionID, language: info.Language}
+	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, info.Language)
 
-	// Registering under c.mu makes it atomic with a connection ending
-	// (finish removes it from the map under the same lock): a document
-	// joins either a live connection or a fresh one, never a dying one.
 	c.mu.Lock()
-	conn := c.conns[key]
-	fresh := conn == nil
-	if fresh {
-		conn = newConnection(c, key)
-		c.conns[key] = conn
-	}
+	p := c.pairLocked(key)
 	d := &Document{
-		conn:       conn,
+		cl:         c,
+		p:          p,
 		rel:        rel,
 		languageID: languageID(rel, string(info.Language)),
 		src:        src,
 		sink:       sink,
 	}
-	ready := conn.register(d)
-	c.mu.Unlock()
-
-	if fresh {
-		go conn.run()
+	p.docs[d] = struct{}{}
+	if p.idle != nil {
+		p.idle.Stop()
+		p.idle = nil
 	}
-	if ready {
-		d.open()
+	conn := p.conn
+	switch {
+	case conn != nil && conn.ctx.Err() == nil:
+		// Join the live connection.
+	case allowed && !c.closed && p.st.State == StateOff:
+		// Only an off pair connects on its own: a failed or unavailable
+		// one waits for Retry instead of failing again with every editor.
+		conn = c.connectLocked(p)
+	default:
+		conn = nil
+		if !p.seen || p.st.State == StateOff {
+			c.recordLocked(p)
+		}
+	}
+	c.mu.Unlock()
+	c.deliver()
+
+	if conn != nil {
+		d.open(conn) // no-op unless conn is ready
 	}
 	return d, nil
 }
 
-// Status returns the latest status of the (sessionID, language) connection,
-// and false if this window never had one.
-func (c *Client) Status(sessionID string, language wire.Language) (Status, bool) {
+// Start connects the pair unless a live connection exists. It reports
+// whether a new connection generation was started.
+func (c *Client) Start(sessionID string, lang wire.Language) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.statuses[connKey{sessionID, language}]
-	return s, ok
-}
-
-// OnStatus calls fn with every status change, in order per connection, from
-// the connection's goroutine. The returned func unsubscribes.
-func (c *Client) OnStatus(fn func(Status)) (unsubscribe func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.nextID++
-	id := c.nextID
-	c.listeners[id] = fn
-	c.order = append(c.order, id)
-	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		delete(c.listeners, id)
-		for i, v := range c.order {
-			if v == id {
-				c.order = append(c.order[:i:i], c.order[i+1:]...)
-				break
-			}
+	started := false
+	if !c.closed {
+		p := c.pairLocked(connKey{sessionID, lang})
+		if p.conn == nil || p.conn.ctx.Err() != nil {
+			c.connectLocked(p)
+			started = true
 		}
 	}
+	c.mu.Unlock()
+	c.deliver()
+	return started
 }
 
-// Stop shuts down the (sessionID, language) connection, if any, and waits
-// until it has ended or ctx is done.
-func (c *Client) Stop(ctx context.Context, sessionID string, language wire.Language) error {
+// Stop ends the pair's connection on purpose (the pair then shows off) and
+// waits until it has ended or ctx is done. Without a connection it only
+// turns an error or unavailable status into off.
+func (c *Client) Stop(ctx context.Context, sessionID string, lang wire.Language) error {
 	c.mu.Lock()
-	conn := c.conns[connKey{sessionID, language}]
+	p := c.pairLocked(connKey{sessionID, lang})
+	conn := p.conn
+	if conn == nil {
+		if p.st.State != StateOff {
+			p.st = Status{State: StateOff}
+			c.recordLocked(p)
+		}
+	} else {
+		conn.cancel()
+	}
 	c.mu.Unlock()
+	c.deliver()
 	if conn == nil {
 		return nil
 	}
-	conn.stop()
 	select {
 	case <-conn.done:
 		return nil
@@ -200,17 +275,155 @@ func (c *Client) Stop(ctx context.Context, sessionID string, language wire.Langu
 	}
 }
 
-// Close stops every connection and waits for them or for ctx.
-func (c *Client) Close(ctx context.Context) error {
+// Reconsider connects every pair that has documents, no connection and an
+// off status, if the Policy now allows it (after a settings change). Pairs
+// that failed stay failed until Retry.
+func (c *Client) Reconsider() {
+	if c.cfg.Policy == nil {
+		return
+	}
 	c.mu.Lock()
-	conns := make([]*connection, 0, len(c.conns))
-	for _, conn := range c.conns {
-		conns = append(conns, conn)
+	var cands []*pair
+	for _, p := range c.pairs {
+		if len(p.docs) > 0 && p.conn == nil && p.st.State == StateOff {
+			cands = append(cands, p)
+		}
+	}
+	c.mu.Unlock()
+	for _, p := range cands {
+		if !c.cfg.Policy.ShouldConnect(p.key.sessionID, p.key.language) {
+			continue
+		}
+		c.mu.Lock()
+		if p.conn == nil && len(p.docs) > 0 && p.st.State == StateOff && !c.closed {
+			c.connectLocked(p)
+		}
+		c.mu.Unlock()
+	}
+	c.deliver()
+}
+
+// PushConfiguration sends workspace/didChangeConfiguration with the
+// language's current configuration object to every initialized connection
+// of that language. The process is not restarted; later
+// workspace/configuration requests are answered from Configs, which already
+// holds the new value.
+func (c *Client) PushConfiguration(lang wire.Language) {
+	var cfg json.RawMessage
+	if c.cfg.Configs != nil {
+		cfg = c.cfg.Configs.Config(lang)
+	}
+	if len(cfg) == 0 {
+		cfg = json.RawMessage("null")
+	}
+	c.mu.Lock()
+	var conns []*connection
+	for k, p := range c.pairs {
+		if k.language == lang && p.conn != nil {
+			conns = append(conns, p.conn)
+		}
 	}
 	c.mu.Unlock()
 	for _, conn := range conns {
-		conn.stop()
+		conn.mu.Lock()
+		rpc, ready := conn.rpc, conn.ready
+		conn.mu.Unlock()
+		if !ready {
+			continue // it asks workspace/configuration when it needs to
+		}
+		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg}); err != nil {
+			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)
+		}
 	}
+}
+
+// connectLocked starts a new connection generation for p, replacing any
+// previous one, and records the connecting status. c.mu must be held.
+func (c *Client) connectLocked(p *pair) *connection {
+	if p.conn != nil {
+		p.conn.cancel() // a stopping predecessor finishes as a stale generation
+	}
+	if p.idle != nil {
+		p.idle.Stop()
+		p.idle = nil
+	}
+	p.gen++
+	conn := newConnection(c, p, p.gen)
+	p.conn = conn
+	p.st = Status{State: StateConnecting}
+	c.recordLocked(p)
+	go conn.run()
+	if len(p.docs) == 0 {
+		c.armIdleLocked(p) // started with no document: idle from the start
+	}
+	return conn
+}
+
+// armIdleLocked schedules idle teardown of p's current connection. c.mu must
+// be held.
+func (c *Client) armIdleLocked(p *pair) {
+	conn := p.conn
+	if conn == nil {
+		return
+	}
+	if p.idle != nil {
+		p.idle.Stop()
+	}
+	p.idle = c.cfg.Clock.AfterFunc(c.cfg.IdleTimeout, func() {
+		c.mu.Lock()
+		// Only the generation it was armed for, and only if still unleased.
+		if p.conn == conn && len(p.docs) == 0 {
+			p.idle = nil
+			conn.cancel()
+		}
+		c.mu.Unlock()
+	})
+}
+
+// release drops a document's lease; the last one arms the idle timer.
+func (c *Client) release(d *Document) {
+	c.mu.Lock()
+	p := d.p
+	if _, ok := p.docs[d]; ok {
+		delete(p.docs, d)
+		if len(p.docs) == 0 {
+			c.armIdleLocked(p)
+		}
+		c.recordLocked(p)
+	}
+	c.mu.Unlock()
+	c.deliver()
+}
+
+// Status returns the latest status of the (sessionID, language) pair, and
+// false if this window never had one.
+func (c *Client) Status(sessionID string, language wire.Language) (Status, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pairs[connKey{sessionID, language}]
+	if p == nil || !p.seen {
+		return Status{}, false
+	}
+	return p.st, true
+}
+
+// Close stops every connection and waits for them or for ctx. Later
+// documents and Starts connect nothing.
+func (c *Client) Close(ctx context.Context) error {
+	c.mu.Lock()
+	c.closed = true
+	var conns []*connection
+	for _, p := range c.pairs {
+		if p.idle != nil {
+			p.idle.Stop()
+			p.idle = nil
+		}
+		if p.conn != nil {
+			conns = append(conns, p.conn)
+			p.conn.cancel()
+		}
+	}
+	c.mu.Unlock()
 	for _, conn := range conns {
 		select {
 		case <-conn.done:
@@ -221,40 +434,59 @@ func (c *Client) Close(ctx context.Context) error {
 	return nil
 }
 
-// publish records a status and delivers it to the listeners.
-func (c *Client) publish(s Status) {
+// update sets the pair's state on behalf of conn and records it, but only
+// while conn is the pair's current generation: this is the one place where
+// late lifecycle callbacks from replaced generations are dropped. initSince
+// is the pending initialize's start (0: none, which also clears progress
+// unless the state is ready). For ready it returns the documents to open.
+func (c *Client) update(conn *connection, state State, initSince int64) (docs []*Document, current bool) {
 	c.mu.Lock()
-	c.recordLocked(s)
+	p := conn.p
+	if p.conn == conn {
+		current = true
+		p.st.State, p.st.InitSince, p.st.Gen = state, initSince, conn.gen
+		switch state {
+		case StateReady:
+			for d := range p.docs {
+				docs = append(docs, d)
+			}
+		case StateStarting:
+			p.st.Launched = p.st.Launched || initSince != 0
+		case StateStopping:
+			p.st.Progress = progress.Snapshot{} // no stale work while stopping
+		}
+		c.recordLocked(p)
+	}
 	c.mu.Unlock()
-	c.deliver()
+	if current {
+		c.deliver()
+	}
+	return docs, current
 }
 
-// recordLocked stores s as the latest status and queues it for delivery.
-// Queueing under c.mu fixes one global order, so a connection that ended
-// can never report after its replacement has started. c.mu must be held.
-func (c *Client) recordLocked(s Status) {
-	c.statuses[connKey{s.SessionID, wire.Language(s.Language)}] = s
-	c.events = append(c.events, s)
+// recordLocked stamps p's status with its identity and lease count, and
+// queues it for delivery. Queueing under c.mu fixes one global order. c.mu
+// must be held.
+func (c *Client) recordLocked(p *pair) {
+	p.st.SessionID = p.key.sessionID
+	p.st.Language = string(p.key.language)
+	p.st.Documents = len(p.docs)
+	if p.conn != nil && p.st.Gen < p.conn.gen {
+		p.st.Gen = p.conn.gen
+	}
+	p.seen = true
+	c.events = append(c.events, p.st)
 }
 
-// deliver hands queued statuses to the listeners in queue order. Listeners
-// may call Status, OpenDocument and Document methods, but not Stop or Close.
+// deliver hands queued statuses to Config.OnStatus in queue order.
 func (c *Client) deliver() {
 	c.deliverMu.Lock()
 	defer c.deliverMu.Unlock()
 	c.mu.Lock()
 	events := c.events
 	c.events = nil
-	fns := make([]func(Status), 0, len(c.listeners))
-	for _, id := range c.order {
-		if fn, ok := c.listeners[id]; ok {
-			fns = append(fns, fn)
-		}
-	}
 	c.mu.Unlock()
 	for _, s := range events {
-		for _, fn := range fns {
-			fn(s)
-		}
+		c.cfg.OnStatus(s)
 	}
 }

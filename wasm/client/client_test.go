@@ -136,23 +136,39 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	// The server exits: 4006, error state, markers cleared.
 	a.closeWith(int(wire.CloseServerExited))
 	s := h.expectState(t, StateError)
-	require.Equal(t, Status{SessionID: "demo 1", Language: "go", State: StateError, CloseCode: 4006}, s)
+	require.Equal(t, Status{SessionID: "demo 1", Language: "go", Gen: 1, State: StateError, CloseCode: 4006, Documents: 1}, s)
 	require.Empty(t, mainGo.nextMarkers(t))
 	got, ok := h.client.Status("demo 1", wire.Go)
 	require.True(t, ok)
 	require.Equal(t, s, got)
 	h.clock.Advance(time.Second) // the stopped debounce timer sends nothing
 
-	// The next document for the pair dials a new connection.
+	// The next document for the failed pair does not dial by itself (the
+	// view offers Retry); Start (Retry) dials a new connection.
 	again := newModel("package main\n")
 	_, err = h.client.OpenDocument("demo 1", "main.go", again, again)
 	require.NoError(t, err)
+	select {
+	case a := <-h.dialer.agents:
+		t.Fatalf("a failed pair redialed on open: %s", a.url)
+	case <-time.After(20 * time.Millisecond):
+	}
+	require.True(t, h.client.Start("demo 1", wire.Go))
 	a2 := h.agent(t)
 	handshake(t, h, a2, "/ws", "")
-	open = a2.recvMethod("textDocument/didOpen")
-	require.Contains(t, string(open.Params), `"uri":"file:///ws/main.go"`)
+	// Both documents open on the new connection, the one still open from
+	// the crashed connection with its current text.
+	var uris []string
+	for range 2 {
+		var p struct {
+			TextDocument struct{ URI, Text string }
+		}
+		require.NoError(t, json.Unmarshal(a2.recvMethod("textDocument/didOpen").Params, &p))
+		uris = append(uris, p.TextDocument.URI+" "+p.TextDocument.Text)
+	}
+	require.ElementsMatch(t, []string{"file:///ws/main.go package main\n", "file:///ws/cmd/main%20file.go package main\n\nfunc main() {}\n"}, uris)
 	a2.closeWith(int(wire.CloseGoingAway))
-	h.expectState(t, StateOff)
+	h.expectState(t, StateUnavailable) // closed by the far side: not off
 }
 
 func TestInstallStatusesAndInstallFailure(t *testing.T) {
@@ -189,7 +205,7 @@ func TestInstalledThenReadyThenGoingAway(t *testing.T) {
 	init := a.recvMethod("initialize") // still starting: no repeated status
 	require.Contains(t, string(init.Params), `"rootUri":"file:///w"`)
 	a.closeWith(int(wire.CloseGoingAway))
-	s := h.expectState(t, StateOff)
+	s := h.expectState(t, StateUnavailable)
 	require.Equal(t, 1001, s.CloseCode)
 }
 

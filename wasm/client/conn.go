@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path"
 	"strconv"
 	"sync"
@@ -13,7 +12,9 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/progress"
 	"github.com/kandev/lsp/wasm/protocol"
+	"github.com/kandev/lsp/wasm/settings"
 	"github.com/kandev/lsp/wasm/transport"
 )
 
@@ -23,20 +24,23 @@ const shutdownTimeout = 2 * time.Second
 // tokenSeq numbers client-generated work-done tokens within this window.
 var tokenSeq atomic.Int64
 
-// connection is one WebSocket to the relay for one (session, language),
-// from dial to close. Its run goroutine owns the lifecycle and is the only
-// publisher of its status.
+// connection is one generation of a pair's connection: one WebSocket to the
+// relay, from dial to close. Its run goroutine owns the lifecycle; every
+// status it reports goes through Client.update, which drops it once the
+// generation has been replaced.
 type connection struct {
 	cl  *Client
-	key connKey
+	p   *pair
+	gen uint64
 
-	ctx    context.Context // cancelled by stop
+	ctx    context.Context // cancelled by Stop, idle teardown, replacement
 	cancel context.CancelFunc
 	done   chan struct{} // closed when run has returned
-	last   Status        // the last status run published
+
+	// progress is this generation's work-done state; guarded by cl.mu.
+	progress *progress.Tracker
 
 	mu        sync.Mutex
-	docs      map[*Document]struct{}
 	byPath    map[string]*Document // absolute task-host path → opened doc
 	rpc       *jsonrpc.Conn        // set once the task host is ready
 	workspace string               // absolute task-host workspace path
@@ -45,61 +49,26 @@ type connection struct {
 	ended     bool
 }
 
-func newConnection(cl *Client, key connKey) *connection {
+func newConnection(cl *Client, p *pair, gen uint64) *connection {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &connection{
-		cl:     cl,
-		key:    key,
-		ctx:    ctx,
-		cancel: cancel,
-		done:   make(chan struct{}),
-		docs:   make(map[*Document]struct{}),
-		byPath: make(map[string]*Document),
+		cl:       cl,
+		p:        p,
+		gen:      gen,
+		ctx:      ctx,
+		cancel:   cancel,
+		done:     make(chan struct{}),
+		progress: progress.New(),
+		byPath:   make(map[string]*Document),
 	}
-}
-
-func (c *connection) stop() { c.cancel() }
-
-// status publishes a state change; repeats (installed then ready are both
-// "starting") are not published twice. Only run calls it.
-func (c *connection) status(state State, code int, msg string) {
-	s := Status{
-		SessionID: c.key.sessionID,
-		Language:  string(c.key.language),
-		State:     state,
-		CloseCode: code,
-		Message:   msg,
-	}
-	if s == c.last {
-		return
-	}
-	c.last = s
-	c.cl.publish(s)
-}
-
-// register attaches a document and reports whether the server is ready, in
-// which case the caller opens it. The Client calls it holding its own lock,
-// while the connection is still in the map and therefore not ended.
-func (c *connection) register(d *Document) (ready bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.docs[d] = struct{}{}
-	return c.ready
-}
-
-// remove detaches a closed document.
-func (c *connection) remove(d *Document, absPath string) {
-	c.mu.Lock()
-	delete(c.docs, d)
-	if absPath != "" && c.byPath[absPath] == d {
-		delete(c.byPath, absPath)
-	}
-	c.mu.Unlock()
 }
 
 // notify sends a notification with the shared write timeout.
 func (c *connection) notify(rpc *jsonrpc.Conn, method string, params any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), wire.WriteTimeout)
+	if rpc == nil {
+		return jsonrpc.ErrClosed
+	}
+	ctx, cancel := WithTimeout(wire.WriteTimeout)
 	defer cancel()
 	return rpc.Notify(ctx, method, params)
 }
@@ -113,8 +82,7 @@ func (c *connection) run() {
 	)
 	defer func() { c.finish(endErr, detail) }()
 
-	c.status(StateConnecting, 0, "")
-	sock, err := c.cl.cfg.Dial(c.ctx, StreamURL(c.cl.cfg.RelayURL, c.key.sessionID, string(c.key.language)))
+	sock, err := c.cl.cfg.Dial(c.ctx, StreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language)))
 	if err != nil {
 		endErr = err
 		return
@@ -144,10 +112,16 @@ func (c *connection) run() {
 	c.rpc = rpc
 	c.workspace = path.Clean(workspace)
 	c.mu.Unlock()
-	c.status(StateStarting, 0, "")
+
+	// The process runs; initialize is pending from now, measured locally.
+	token := "kandev-initialize-" + strconv.FormatInt(tokenSeq.Add(1), 10)
+	c.cl.mu.Lock()
+	c.progress.Expect(progress.StringToken(token))
+	c.cl.mu.Unlock()
+	c.cl.update(c, StateStarting, max(c.cl.cfg.Clock.Now(), 1))
 
 	var res protocol.InitializeResult
-	err = rpc.Call(c.ctx, protocol.MethodInitialize, c.initializeParams(rootURI, workspace), &res)
+	err = rpc.Call(c.ctx, protocol.MethodInitialize, c.initializeParams(rootURI, workspace, token), &res)
 	if err == nil {
 		err = c.notify(rpc, protocol.MethodInitialized, struct{}{})
 	}
@@ -163,14 +137,12 @@ func (c *connection) run() {
 	c.mu.Lock()
 	c.ready = true
 	c.caps = res.Capabilities
-	docs := make([]*Document, 0, len(c.docs))
-	for d := range c.docs {
-		docs = append(docs, d)
-	}
 	c.mu.Unlock()
-	c.status(StateReady, 0, "")
+	// Ready, and the pair's documents open here, only if this generation
+	// is still the pair's current one.
+	docs, _ := c.cl.update(c, StateReady, 0)
 	for _, d := range docs {
-		d.open()
+		d.open(c)
 	}
 
 	select {
@@ -185,8 +157,8 @@ func (c *connection) run() {
 // cancelled) sends shutdown and exit first.
 func (c *connection) end(rpc *jsonrpc.Conn, cause error) error {
 	if c.ctx.Err() != nil {
-		c.status(StateStopping, 0, "")
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		c.cl.update(c, StateStopping, 0)
+		ctx, cancel := WithTimeout(c.cl.cfg.ShutdownTimeout)
 		if rpc.Call(ctx, protocol.MethodShutdown, nil, nil) == nil {
 			_ = rpc.Notify(ctx, protocol.MethodExit, nil)
 		}
@@ -223,9 +195,9 @@ func (c *connection) awaitReady(sock jsonrpc.Transport) (ready wire.Status, deta
 		}
 		switch st.Status {
 		case wire.StatusInstalling:
-			c.status(StateInstalling, 0, "")
+			c.cl.update(c, StateInstalling, 0)
 		case wire.StatusInstalled:
-			c.status(StateStarting, 0, "")
+			c.cl.update(c, StateStarting, 0)
 		case wire.StatusInstallFailed:
 			// Shown with the error state when the 4003 close follows.
 			detail = st.Error
@@ -235,61 +207,72 @@ func (c *connection) awaitReady(sock jsonrpc.Transport) (ready wire.Status, deta
 	}
 }
 
-// finish publishes the final state, clears every document's markers and
-// lets a later OpenDocument dial afresh.
-func (c *connection) finish(endErr error, detail string) {
-	state, code := StateError, 0
+// Outcome maps how a connection ended to the pair's final state: an
+// intentional end (Stop, idle, replacement) is off; 4002, 4004 and 4005, and
+// a normal close by the far side, are unavailable; everything else is an
+// error. It returns the close code (0 without one).
+func Outcome(endErr error, intentional bool) (State, int) {
 	var ce *transport.CloseError
-	switch {
-	case errors.As(endErr, &ce):
+	code := 0
+	if errors.As(endErr, &ce) {
 		code = ce.Code
-		if ce.Normal() {
-			state = StateOff
-		}
-	case errors.Is(endErr, context.Canceled) && c.ctx.Err() != nil:
-		state = StateOff
 	}
-	if state != StateError {
-		detail = "" // an install or initialize failure matters only if it ended in error
+	switch {
+	case intentional:
+		return StateOff, 0
+	case code == 1000 || code == 1001 ||
+		code == int(wire.CloseUnavailable) || code == int(wire.CloseExecutorUnsupported) || code == int(wire.CloseCapacity):
+		return StateUnavailable, code
 	}
-	if endErr != nil && state == StateError {
-		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.key.sessionID, c.key.language, endErr)
-	}
+	return StateError, code
+}
 
-	// Leave the map, stop taking documents and record the final status in
-	// one step: the next OpenDocument for the pair starts a new connection
-	// whose statuses come after this one's.
+// finish publishes the final state (if this generation is still current),
+// clears the documents opened on it and lets the pair connect afresh.
+func (c *connection) finish(endErr error, detail string) {
+	intentional := c.ctx.Err() != nil
+	state, code := Outcome(endErr, intentional)
+	if state != StateError || (code != 0 && code != int(wire.CloseInstallFailed)) {
+		// Install detail belongs to 4003, the initialize message to a
+		// rejection without a close code; transport prose never.
+		detail = ""
+	}
+	if state == StateError {
+		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, c.p.key.language, endErr)
+	}
+	c.cancel()
+
 	cl := c.cl
 	cl.mu.Lock()
-	if cl.conns[c.key] == c {
-		delete(cl.conns, c.key)
-	}
 	c.mu.Lock()
 	c.ended = true
 	c.ready = false
-	docs := make([]*Document, 0, len(c.docs))
-	for d := range c.docs {
-		docs = append(docs, d)
-	}
 	c.byPath = make(map[string]*Document)
 	c.mu.Unlock()
-	cl.recordLocked(Status{
-		SessionID: c.key.sessionID,
-		Language:  string(c.key.language),
-		State:     state,
-		CloseCode: code,
-		Message:   detail,
-	})
+	c.progress.Clear()
+	p := c.p
+	docs := make([]*Document, 0, len(p.docs))
+	for d := range p.docs {
+		docs = append(docs, d)
+	}
+	if p.conn == c {
+		p.conn = nil
+		if p.idle != nil {
+			p.idle.Stop()
+			p.idle = nil
+		}
+		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail}
+		cl.recordLocked(p)
+	}
 	cl.mu.Unlock()
 
 	for _, d := range docs {
-		d.detach()
+		d.detach(c) // only documents still open on this generation
 	}
 	cl.deliver()
 }
 
-func (c *connection) initializeParams(rootURI, workspace string) protocol.InitializeParams {
-	token := "kandev-initialize-" + strconv.FormatInt(tokenSeq.Add(1), 10)
+func (c *connection) initializeParams(rootURI, workspace, token string) protocol.InitializeParams {
 	return protocol.InitializeParams{
 		ProcessID:  nil,
 		ClientInfo: &protocol.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
@@ -298,7 +281,11 @@ func (c *connection) initializeParams(rootURI, workspace string) protocol.Initia
 			{URI: rootURI, Name: path.Base(path.Clean(workspace))},
 		},
 		Capabilities: protocol.ClientCapabilities{
-			Workspace: &protocol.WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true},
+			Workspace: &protocol.WorkspaceClientCapabilities{
+				WorkspaceFolders:       true,
+				Configuration:          true,
+				DidChangeConfiguration: &protocol.DynamicRegistration{},
+			},
 			TextDocument: &protocol.TextDocumentClientCapabilities{
 				Synchronization:    &protocol.TextDocumentSyncClientCapabilities{DidSave: true},
 				PublishDiagnostics: &protocol.PublishDiagnosticsClientCapabilities{},
@@ -309,7 +296,8 @@ func (c *connection) initializeParams(rootURI, workspace string) protocol.Initia
 	}
 }
 
-// handle serves the server's requests and notifications.
+// handle serves the server's requests and notifications. It runs on the
+// JSON-RPC engine's handler goroutines, never on its reader.
 func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case protocol.MethodPublishDiagnostics:
@@ -318,23 +306,60 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (any, error
 		}
 		return nil, nil
 	case protocol.MethodWorkspaceConfiguration:
-		// One null per item: "no configuration" for every section until the
-		// user's per-language settings are wired.
-		var p protocol.ConfigurationParams
-		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, fmt.Errorf("%w: %v", jsonrpc.ErrInvalidParams, err)
-		}
-		return make([]any, len(p.Items)), nil
-	case protocol.MethodWorkDoneProgressCreate,
-		protocol.MethodRegisterCapability,
+		return c.configuration(req.Params)
+	case protocol.MethodWorkDoneProgressCreate, protocol.MethodProgress:
+		c.trackProgress(req.Method == protocol.MethodWorkDoneProgressCreate, req.Params)
+		return nil, nil
+	case protocol.MethodRegisterCapability,
 		protocol.MethodUnregisterCapability,
 		protocol.MethodSemanticTokensRefresh:
 		return nil, nil
 	}
 	if req.IsNotification() {
-		return nil, nil // $/progress, window/logMessage, …: not yet shown
+		return nil, nil // window/logMessage, …: not shown
 	}
 	return nil, jsonrpc.ErrMethodNotFound
+}
+
+// configuration answers workspace/configuration item by item from the
+// language's configuration object, by section.
+func (c *connection) configuration(params json.RawMessage) (any, error) {
+	var p protocol.ConfigurationParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.ErrInvalidParams.Code, err.Error())
+	}
+	var cfg json.RawMessage
+	if c.cl.cfg.Configs != nil {
+		cfg = c.cl.cfg.Configs.Config(c.p.key.language)
+	}
+	out := make([]json.RawMessage, len(p.Items))
+	for i, it := range p.Items {
+		out[i] = settings.Section(cfg, it.Section)
+	}
+	return out, nil
+}
+
+// trackProgress applies window/workDoneProgress/create (create) or
+// $/progress to this generation's tracker and publishes a change, only while
+// the generation is current.
+func (c *connection) trackProgress(create bool, params json.RawMessage) {
+	now := c.cl.cfg.Clock.Now()
+	cl := c.cl
+	cl.mu.Lock()
+	changed := c.p.conn == c && c.ctx.Err() == nil
+	if changed && create {
+		changed = c.progress.Create(params)
+	} else if changed {
+		changed = c.progress.Progress(params, now)
+	}
+	if changed {
+		c.p.st.Progress = c.progress.Snapshot()
+		cl.recordLocked(c.p)
+	}
+	cl.mu.Unlock()
+	if changed {
+		cl.deliver()
+	}
 }
 
 func (c *connection) publishDiagnostics(raw json.RawMessage) {
@@ -351,6 +376,6 @@ func (c *connection) publishDiagnostics(raw json.RawMessage) {
 	d := c.byPath[path.Clean(abs)]
 	c.mu.Unlock()
 	if d != nil {
-		d.diagnostics(p.Diagnostics)
+		d.diagnostics(c, p.Diagnostics)
 	}
 }

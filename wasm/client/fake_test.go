@@ -31,6 +31,15 @@ type manualTimer struct {
 	fired   bool
 }
 
+// epoch is the manual clock's time zero.
+var epoch = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+
+func (c *manualClock) Now() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return epoch.Add(c.now).UnixMilli()
+}
+
 func (c *manualClock) AfterFunc(d time.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -224,6 +233,7 @@ type harness struct {
 	clock    *manualClock
 	dialer   *fakeDialer
 	statuses statusLog
+	last     State // the state expectState returned last
 }
 
 func newHarness(t *testing.T) *harness {
@@ -231,7 +241,7 @@ func newHarness(t *testing.T) *harness {
 	h := &harness{
 		clock:    &manualClock{},
 		dialer:   &fakeDialer{agents: make(chan *fakeAgent, 4), t: t},
-		statuses: make(statusLog, 64),
+		statuses: make(statusLog, 1024),
 	}
 	c, err := New(Config{
 		RelayURL: "ws://relay.test/lsp",
@@ -239,10 +249,12 @@ func newHarness(t *testing.T) *harness {
 		Clock:    h.clock,
 		Version:  "test",
 		Logf:     t.Logf,
+		OnStatus: func(s Status) { h.statuses <- s },
+		// Fake agents left unanswered at cleanup must not cost seconds.
+		ShutdownTimeout: 100 * time.Millisecond,
 	})
 	require.NoError(t, err)
 	h.client = c
-	c.OnStatus(func(s Status) { h.statuses <- s })
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -262,11 +274,20 @@ func (h *harness) agent(t *testing.T) *fakeAgent {
 	}
 }
 
+// expectState returns the next status whose state differs from the last
+// one seen, and checks it is state: repeats of a state (lease counts,
+// progress, launch) are skipped, any other state fails.
 func (h *harness) expectState(t *testing.T, state State) Status {
 	t.Helper()
-	s := h.statuses.next(t)
-	require.Equal(t, state, s.State, "%+v", s)
-	return s
+	for {
+		s := h.statuses.next(t)
+		if s.State == h.last {
+			continue
+		}
+		require.Equal(t, state, s.State, "%+v", s)
+		h.last = s.State
+		return s
+	}
 }
 
 // goplsInitializeResult is what gopls v0.23 answers initialize with,

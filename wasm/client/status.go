@@ -1,39 +1,60 @@
 package client
 
+import "github.com/kandev/lsp/wasm/progress"
+
 // State is a connection's lifecycle state, as the status view shows it.
 type State string
 
-// Connection states. The spec's "unavailable" is an error with close code
-// 4002 here; the view-model decides how to word each code.
+// Connection states: the spec's lifecycle (connecting, installing, starting,
+// ready, stopping, unavailable, error) plus off, which only an intentional
+// Stop, idle teardown, or a document whose server is not allowed to start
+// produce.
 const (
+	// StateOff: no connection, on purpose (never started, stopped, idle).
+	StateOff State = "off"
 	// StateConnecting: dialing the relay, or waiting for the task host.
 	StateConnecting State = "connecting"
 	// StateInstalling: the task host is installing the server binary.
 	StateInstalling State = "installing"
-	// StateStarting: the server process runs (the task host said ready) and
-	// initialize has been sent but not answered.
+	// StateStarting: the task host is starting the server; once Launched,
+	// the process runs and initialize is pending.
 	StateStarting State = "starting"
 	// StateReady: initialize answered; documents are synchronized.
 	StateReady State = "ready"
 	// StateStopping: the client is shutting the server down.
 	StateStopping State = "stopping"
-	// StateOff: the connection ended normally (stopped, 1000 or 1001).
-	StateOff State = "off"
-	// StateError: the connection failed; CloseCode says why when known.
+	// StateUnavailable: the task host or the relay refused or ended the
+	// connection for a reason outside the server (4002, 4004, 4005, or a
+	// normal 1000/1001 close from the far side).
+	StateUnavailable State = "unavailable"
+	// StateError: the server or its installation failed (4001, 4003, 4006,
+	// 4007, 4008), initialize was rejected, or the connection was lost.
 	StateError State = "error"
 )
 
-// Status is the latest state of the connection for one session and language.
+// Status is the state of one (session, language) pair in this window.
 type Status struct {
-	SessionID string `json:"sessionId"`
-	Language  string `json:"language"`
-	State     State  `json:"state"`
+	SessionID string
+	Language  string
+	// Gen is the connection generation the status belongs to (0 before the
+	// first connection).
+	Gen   uint64
+	State State
 	// CloseCode is the WebSocket close code that ended the connection (one
 	// of wire's 4001–4008, or 1000/1001/1006), 0 while open or when the
 	// connection failed without one.
-	CloseCode int `json:"closeCode"`
+	CloseCode int
 	// Message is server- or task-host-provided detail that the user should
-	// see verbatim: an install_failed error, or an initialize error's
-	// message. Empty otherwise; transport prose never lands here.
-	Message string `json:"message,omitempty"`
+	// see verbatim: an install_failed error before a 4003 close, or an
+	// initialize error's message. Transport prose never lands here.
+	Message string
+	// Launched: the task host reported ready, so the server process runs.
+	Launched bool
+	// InitSince is when initialize was sent (Clock milliseconds), 0 unless
+	// its answer is pending.
+	InitSince int64
+	// Progress is the current generation's work-done progress.
+	Progress progress.Snapshot
+	// Documents counts the open documents (leases) of the pair.
+	Documents int
 }

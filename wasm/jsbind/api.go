@@ -3,8 +3,6 @@
 package jsbind
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -13,6 +11,7 @@ import (
 	"github.com/hack-pad/safejs"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/app"
 	"github.com/kandev/lsp/wasm/client"
 )
 
@@ -22,7 +21,9 @@ const GlobalName = "kandevLSP"
 // Install sets globalThis.kandevLSP. Its functions live as long as the page,
 // so they are never released.
 func Install(version string) error {
-	a := newAPI(version, func() (safejs.Value, error) { return safejs.Global().Get("WebSocket") })
+	a := newAPI(version,
+		func() (safejs.Value, error) { return safejs.Global().Get("WebSocket") },
+		func() (safejs.Value, error) { return safejs.Global().Get("localStorage") })
 	obj, err := a.object()
 	if err != nil {
 		return err
@@ -34,12 +35,14 @@ func Install(version string) error {
 type api struct {
 	version   string
 	webSocket func() (safejs.Value, error) // the WebSocket constructor
+	storage   func() (safejs.Value, error) // the Storage object (localStorage)
 	clock     client.Clock                 // nil: the wall clock (tests inject one)
 
 	fns funcSet // the object's own methods
 
 	mu        sync.Mutex
-	client    *client.Client
+	app       *app.App
+	gen       int          // configurations so far
 	editor    safejs.Value // monaco.editor
 	listeners []listener
 	nextID    int
@@ -50,8 +53,8 @@ type listener struct {
 	fn safejs.Value
 }
 
-func newAPI(version string, webSocket func() (safejs.Value, error)) *api {
-	return &api{version: version, webSocket: webSocket}
+func newAPI(version string, webSocket, storage func() (safejs.Value, error)) *api {
+	return &api{version: version, webSocket: webSocket, storage: storage}
 }
 
 // object builds the kandevLSP object.
@@ -60,19 +63,28 @@ func (a *api) object() (safejs.Value, error) {
 	if err != nil {
 		return obj, err
 	}
-	methods := map[string]func(safejs.Value, []safejs.Value) any{
-		"configure":    a.configure,
-		"openDocument": a.openDocument,
-		"onStatus":     a.onStatus,
-		"status":       a.status,
+	methods := []struct {
+		name string
+		fn   func(safejs.Value, []safejs.Value) any
+	}{
+		{"configure", a.configure},
+		{"setSettings", a.setSettings},
+		{"setLocale", a.setLocale},
+		{"openDocument", a.openDocument},
+		{"start", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Start(s, l) })},
+		{"stop", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Stop(s, l) })},
+		{"retry", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Retry(s, l) })},
+		{"view", a.view(false)},
+		{"status", a.view(true)},
+		{"onStatus", a.onStatus},
 	}
-	for name, m := range methods {
-		fn, err := a.fns.add(m)
+	for _, m := range methods {
+		fn, err := a.fns.add(m.fn)
 		if err == nil {
-			err = obj.Set(name, fn)
+			err = obj.Set(m.name, fn)
 		}
 		if err != nil {
-			return obj, fmt.Errorf("jsbind: %s: %w", name, err)
+			return obj, fmt.Errorf("jsbind: %s: %w", m.name, err)
 		}
 	}
 	if err := obj.Set("version", a.version); err != nil {
@@ -81,7 +93,14 @@ func (a *api) object() (safejs.Value, error) {
 	return obj, nil
 }
 
-// configure({monaco, relayURL}) → true, or false after a console.error.
+func (a *api) current() *app.App {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.app
+}
+
+// configure({monaco, relayURL, locale?, settings?}) → true, or false after a
+// console.error.
 func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
 	opts, err := parseConfigure(args)
 	if err != nil {
@@ -93,29 +112,51 @@ func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
 		consoleError("configure: this runtime has no WebSocket")
 		return false
 	}
-	c, err := client.New(client.Config{
+	var store *localStore
+	if a.storage != nil {
+		if ls, err := a.storage(); err == nil {
+			store = newLocalStore(ls)
+		}
+	}
+	cfg := app.Config{
 		RelayURL: opts.relayURL,
 		Dial:     dialer(ctor),
 		Clock:    a.clock,
+		Locale:   opts.locale,
+		Settings: opts.settings,
 		Version:  a.version,
 		Logf:     consoleDebug,
+	}
+	if store != nil {
+		cfg.Store = store // a nil *localStore must not become a non-nil interface
+	}
+	a.mu.Lock()
+	a.gen++
+	gen := a.gen
+	a.mu.Unlock()
+	x, err := app.New(cfg, func(js string) {
+		a.mu.Lock()
+		live := a.gen == gen // a replaced configuration's last views are dropped
+		a.mu.Unlock()
+		if live {
+			a.emit(js)
+		}
 	})
 	if err != nil {
 		consoleError("configure: %v", err)
 		return false
 	}
-	c.OnStatus(a.emit)
 
 	a.mu.Lock()
-	old := a.client
-	a.client = c
+	old := a.app
+	a.app = x
 	a.editor = opts.editor
 	a.mu.Unlock()
 	if old != nil {
 		// Closing waits for sockets to close, which needs the event loop
 		// this callback is holding: never wait here.
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := client.WithTimeout(10 * time.Second)
 			defer cancel()
 			_ = old.Close(ctx)
 		}()
@@ -123,7 +164,79 @@ func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
 	return true
 }
 
-// openDocument({sessionId, path, model}) → {path, language, close} or null.
+// setSettings(settings) → true, or false after a console.error. settings is
+// the /api/v1/user/settings object (or its JSON text).
+func (a *api) setSettings(_ safejs.Value, args []safejs.Value) any {
+	x := a.current()
+	if x == nil {
+		consoleError("setSettings: call configure first")
+		return false
+	}
+	if len(args) < 1 {
+		consoleError("setSettings: expected the settings object")
+		return false
+	}
+	data, err := jsonArg(args[0])
+	if err == nil {
+		err = x.SetSettings(data)
+	}
+	if err != nil {
+		consoleError("setSettings: %v", err)
+		return false
+	}
+	return true
+}
+
+// setLocale(tag) → the locale in use ("en" for unknown tags).
+func (a *api) setLocale(_ safejs.Value, args []safejs.Value) any {
+	x := a.current()
+	tag, ok := stringArg(args, 0)
+	if x == nil || !ok {
+		consoleError("setLocale: call configure first, with a locale string")
+		return nil
+	}
+	return x.SetLocale(tag)
+}
+
+// pairAction builds start/stop/retry(sessionId, language) → boolean.
+//
+//go:noinline
+func (a *api) pairAction(do func(*app.App, string, wire.Language)) func(safejs.Value, []safejs.Value) any {
+	return func(_ safejs.Value, args []safejs.Value) any {
+		sessionID, ok1 := stringArg(args, 0)
+		language, ok2 := stringArg(args, 1)
+		x := a.current()
+		if _, known := wire.Lookup(language); !ok1 || !ok2 || !known || sessionID == "" || x == nil {
+			consoleError("expected (sessionId, language) after configure")
+			return false
+		}
+		do(x, sessionID, wire.Language(language))
+		return true
+	}
+}
+
+// view(sessionId, language) → the status view-model object, or null.
+// status() is the same but null for a pair this window never saw.
+//
+//go:noinline
+func (a *api) view(onlySeen bool) func(safejs.Value, []safejs.Value) any {
+	return func(_ safejs.Value, args []safejs.Value) any {
+		sessionID, ok1 := stringArg(args, 0)
+		language, ok2 := stringArg(args, 1)
+		x := a.current()
+		if !ok1 || !ok2 || x == nil {
+			return nil
+		}
+		v, err := parseJSON(x.View(sessionID, wire.Language(language), onlySeen))
+		if err != nil {
+			consoleError("view: %v", err)
+			return nil
+		}
+		return v
+	}
+}
+
+// openDocument({sessionId, path, model}) → {sessionId, path, language, close} or null.
 func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 	opts, err := parseOpen(args)
 	if err != nil {
@@ -131,9 +244,9 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 		return nil
 	}
 	a.mu.Lock()
-	c, editor := a.client, a.editor
+	x, editor := a.app, a.editor
 	a.mu.Unlock()
-	if c == nil {
+	if x == nil {
 		consoleError("openDocument: call configure first")
 		return nil
 	}
@@ -141,7 +254,7 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 		return nil
 	}
 	m := &model{v: opts.model, editor: editor}
-	d, err := c.OpenDocument(opts.sessionID, opts.path, m, m)
+	d, err := x.OpenDocument(opts.sessionID, opts.path, m, m)
 	if err != nil {
 		if !errors.Is(err, client.ErrNoLanguage) {
 			consoleError("openDocument: %v", err)
@@ -222,6 +335,9 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value) (safejs.
 		err = obj.Set("path", d.Path())
 	}
 	if err == nil {
+		err = obj.Set("sessionId", d.SessionID())
+	}
+	if err == nil {
 		err = obj.Set("language", string(d.Language()))
 	}
 	if err != nil {
@@ -234,7 +350,7 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value) (safejs.
 	return obj, nil
 }
 
-// onStatus(fn) subscribes fn to status events and returns off().
+// onStatus(fn) subscribes fn to view changes and returns off().
 func (a *api) onStatus(_ safejs.Value, args []safejs.Value) any {
 	if len(args) < 1 || args[0].Type() != safejs.TypeFunction {
 		consoleError("onStatus: expected a function")
@@ -271,38 +387,16 @@ func (a *api) onStatus(_ safejs.Value, args []safejs.Value) any {
 	return off
 }
 
-// status(sessionId, language) → the latest status object or null.
-func (a *api) status(_ safejs.Value, args []safejs.Value) any {
-	sessionID, ok1 := stringArg(args, 0)
-	language, ok2 := stringArg(args, 1)
-	a.mu.Lock()
-	c := a.client
-	a.mu.Unlock()
-	if !ok1 || !ok2 || c == nil {
-		return nil
-	}
-	s, ok := c.Status(sessionID, wire.Language(language))
-	if !ok {
-		return nil
-	}
-	v, err := parseJSON(statusJSON(s))
-	if err != nil {
-		consoleError("status: %v", err)
-		return nil
-	}
-	return v
-}
-
-// emit delivers a status to every JavaScript listener; the object is built
-// once from JSON and shared.
-func (a *api) emit(s client.Status) {
+// emit delivers one view to every JavaScript listener: the JSON string
+// crosses once, is parsed once, and the object is shared.
+func (a *api) emit(viewJSON string) {
 	a.mu.Lock()
 	ls := append([]listener(nil), a.listeners...)
 	a.mu.Unlock()
 	if len(ls) == 0 {
 		return
 	}
-	v, err := parseJSON(statusJSON(s))
+	v, err := parseJSON(viewJSON)
 	if err != nil {
 		consoleError("status event: %v", err)
 		return
@@ -312,23 +406,6 @@ func (a *api) emit(s client.Status) {
 			consoleError("status listener threw: %v", err)
 		}
 	}
-}
-
-// statusJSON encodes a status for JavaScript: closeCode is null until the
-// connection has closed with a code.
-func statusJSON(s client.Status) string {
-	var code *int
-	if s.CloseCode != 0 {
-		code = &s.CloseCode
-	}
-	b, _ := json.Marshal(struct {
-		SessionID string       `json:"sessionId"`
-		Language  string       `json:"language"`
-		State     client.State `json:"state"`
-		CloseCode *int         `json:"closeCode"`
-		Message   string       `json:"message,omitempty"`
-	}{s.SessionID, s.Language, s.State, code, s.Message})
-	return string(b)
 }
 
 // consoleDebug is the client's developer log.

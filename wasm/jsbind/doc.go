@@ -1,47 +1,34 @@
 //go:build js && wasm
 
 // Package jsbind is lsp.wasm's only contact with JavaScript: the browser
-// WebSocket, the Monaco model and marker calls, and the kandevLSP object the
-// page uses. Everything else lives in pure Go packages (client, jsonrpc,
-// monaco, protocol) that are tested natively; no other package may import
-// syscall/js or safejs.
+// WebSocket, the Monaco model and marker calls, localStorage, and the
+// kandevLSP object the page uses. Everything else lives in pure Go packages
+// (app, client, status, i18n, progress, settings, jsonrpc, monaco, protocol)
+// that are tested natively; no other package may import syscall/js or safejs.
 //
 // # JavaScript API
 //
-// main sets globalThis.kandevLSP synchronously before it blocks:
+// The full reference, with the view-model's fields, is wasm/API.md. main
+// sets globalThis.kandevLSP synchronously before it blocks:
 //
-//	const go = new Go(); // from wasm_exec.js
-//	const { instance } = await WebAssembly.instantiateStreaming(fetch('/lsp.wasm'), go.importObject);
-//	go.run(instance);
-//	const lsp = globalThis.kandevLSP;
+//	lsp.configure({ monaco, relayURL, locale?, settings? }); // → true, or false (console.error)
+//	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
+//	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
+//	const doc = lsp.openDocument({ sessionId, path, model }); // → { sessionId, path, language, close() } or null
+//	lsp.start(sessionId, language);  // explicit Start, remembered in localStorage → boolean
+//	lsp.stop(sessionId, language);   // explicit Stop, suppresses auto-start in this runtime → boolean
+//	lsp.retry(sessionId, language);  // new connection generation after a failure → boolean
+//	lsp.view(sessionId, language);   // the status view-model object (null: unknown language)
+//	lsp.status(sessionId, language); // the same, null for a pair never seen
+//	const off = lsp.onStatus((view) => {}); // every view change, incl. a 1 s tick while time elapses
+//	lsp.version;
 //
-//	lsp.configure({ monaco, relayURL: 'ws://' + location.host + '/lsp' });
-//	// → true, or false (with a console.error) for bad options.
-//	// Connection URL: relayURL + '/' + encodeURIComponent(sessionId) + '?language=' + language.
-//	// Configuring again stops the previous configuration's connections.
+// A view is { sessionId, language, state, summary, details[], action,
+// progress, initializing, finished, closeCode, message?, experimental,
+// documents }: localized texts, the one available action ('start', 'stop',
+// 'retry' or null) and structured progress, built by package status.
 //
-//	const doc = lsp.openDocument({ sessionId: 'demo', path: 'main.go', model });
-//	// path is workspace-relative and slash-separated; the language comes from
-//	// its extension. Returns null if no language serves the file, if
-//	// configure was not called, or for bad options (with a console.error).
-//	// doc = { path, language, close() }.
-//	// Markers go to monaco.editor.setModelMarkers(model, 'kandev-lsp', markers)
-//	// whenever diagnostics arrive; they are cleared when the document closes or
-//	// its connection ends.
-//
-//	doc.close(); // didClose, markers cleared, listeners disposed; idempotent.
-//	// Disposing the model closes the document too.
-//
-//	const off = lsp.onStatus((e) => {});
-//	// e = { sessionId, language, state, closeCode, message? }
-//	// state: 'connecting'|'installing'|'starting'|'ready'|'stopping'|'off'|'error'
-//	// closeCode: the WebSocket close code that ended the connection (4001–4008,
-//	// 1000, 1001, 1006), else null. message: install_failed detail or the
-//	// server's initialize error message, when the state is 'error'.
-//	// off() unsubscribes (call it once).
-//
-//	lsp.status(sessionId, language); // → the latest such object, or null
-//	lsp.version;                     // a string
+// localStorage is reached only here (storage.go), behind settings.Store.
 //
 // # Crossing costs
 //
@@ -49,7 +36,9 @@
 // per message: WebSocket frames are strings, markers are encoded in Go as one
 // JSON array and parsed once with JSON.parse, status events likewise. A
 // content change only marks the document dirty; the debounced sender reads
-// model.getValue() once.
+// model.getValue() once. Views cross as one JSON string each, delivered from
+// one Go goroutine that holds no lock, so a listener may call back into the
+// API.
 //
 // # Callbacks
 //

@@ -25,6 +25,9 @@ type manualTimer struct {
 	stopped bool
 }
 
+// Now is a fixed time: elapsed-time texts are tested natively.
+func (c *manualClock) Now() int64 { return 1_780_000_000_000 }
+
 func (c *manualClock) AfterFunc(_ time.Duration, f func()) client.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -172,4 +175,14 @@ const fakeModel = `(function () {
 		edit(text) { m.text = text; for (const f of m.change) f({ changes: [] }); },
 	};
 	return m;
+})()`
+
+// fakeStorage is a Storage (localStorage) over a Map.
+const fakeStorage = `(function () {
+	const m = new Map();
+	return {
+		getItem(k) { return m.has(k) ? m.get(k) : null; },
+		setItem(k, v) { m.set(k, String(v)); },
+		removeItem(k) { m.delete(k); },
+	};
 })()`

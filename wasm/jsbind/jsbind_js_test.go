@@ -40,7 +40,17 @@ func TestParseOptions(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "ws://h/lsp", c.relayURL)
 
+	c, err = parseConfigure([]safejs.Value{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "locale": "de",
+		"settings": obj(t, map[string]any{"lsp_auto_start_languages": []any{"go"}})})})
+	require.NoError(t, err)
+	require.Equal(t, "de", c.locale)
+	require.JSONEq(t, `{"lsp_auto_start_languages":["go"]}`, string(c.settings))
+	c, err = parseConfigure([]safejs.Value{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "settings": `{"a":1}`})})
+	require.NoError(t, err)
+	require.Equal(t, `{"a":1}`, string(c.settings))
+
 	for name, args := range map[string][]safejs.Value{
+		"bad settings":  {obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "settings": 7})},
 		"no args":       nil,
 		"not an object": {safejs.Null()},
 		"no monaco":     {obj(t, map[string]any{"relayURL": "ws://h/lsp"})},
@@ -143,7 +153,8 @@ func TestDialFailsOnCloseAndOnCancel(t *testing.T) {
 func TestAPI(t *testing.T) {
 	ctor := jsEval(t, fakeWebSocket)
 	mon := jsEval(t, fakeMonaco)
-	a := newAPI("v-test", func() (safejs.Value, error) { return ctor, nil })
+	storage := jsEval(t, fakeStorage)
+	a := newAPI("v-test", func() (safejs.Value, error) { return ctor, nil }, func() (safejs.Value, error) { return storage, nil })
 	clock := &manualClock{}
 	a.clock = clock
 	lsp, err := a.object()
@@ -154,7 +165,10 @@ func TestAPI(t *testing.T) {
 	modelV := jsEval(t, fakeModel)
 	require.True(t, call(t, lsp, "openDocument", obj(t, map[string]any{"sessionId": "demo", "path": "main.go", "model": modelV})).IsNull())
 	require.Equal(t, false, mustBool(t, call(t, lsp, "configure", obj(t, map[string]any{"relayURL": "ws://h/lsp"}))))
-	require.Equal(t, true, mustBool(t, call(t, lsp, "configure", obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp"}))))
+	require.Equal(t, true, mustBool(t, call(t, lsp, "configure", obj(t, map[string]any{
+		"monaco": mon, "relayURL": "ws://h/lsp", "locale": "en",
+		"settings": obj(t, map[string]any{"lsp_auto_start_languages": []any{"go"}}),
+	}))))
 
 	events := jsEval(t, `(function () { const f = function (e) { f.events.push(e); }; f.events = []; return f; })()`)
 	off := call(t, lsp, "onStatus", events)
@@ -218,23 +232,69 @@ func TestAPI(t *testing.T) {
 	// The document's three functions are gone; the socket's three remain.
 	waitFor(t, "doc funcs released", func() bool { return liveFuncs.Load() == funcsBefore+3 })
 
-	// The server exits.
+	// The server exits: the view says so, with Retry, never transport prose.
 	call(t, ws, "onclose", obj(t, map[string]any{"code": 4006}))
 	evs := get(t, events, "events")
+	last := func() safejs.Value { return index(t, evs, length(t, evs)-1) }
 	waitFor(t, "error event", func() bool {
-		n := length(t, evs)
-		return n > 0 && str(t, get(t, index(t, evs, n-1), "state")) == "error"
+		return length(t, evs) > 0 && str(t, get(t, last(), "state")) == "error"
 	})
-	require.Equal(t, `[{"sessionId":"demo","language":"go","state":"connecting","closeCode":null},`+
-		`{"sessionId":"demo","language":"go","state":"starting","closeCode":null},`+
-		`{"sessionId":"demo","language":"go","state":"ready","closeCode":null},`+
-		`{"sessionId":"demo","language":"go","state":"error","closeCode":4006}]`, stringify(t, evs))
-	require.Equal(t, `{"sessionId":"demo","language":"go","state":"error","closeCode":4006}`, stringify(t, call(t, lsp, "status", "demo", "go")))
+	require.Equal(t, "The language server exited.", str(t, get(t, last(), "summary")))
+	require.Equal(t, "retry", str(t, get(t, last(), "action")))
+	require.Equal(t, 4006, mustInt(t, get(t, last(), "closeCode")))
+	require.True(t, get(t, last(), "progress").IsNull())
+	require.Equal(t, "error", str(t, get(t, call(t, lsp, "status", "demo", "go"), "state")))
+	require.Equal(t, "error", str(t, get(t, call(t, lsp, "view", "demo", "go"), "state")))
 	waitFor(t, "socket funcs released", func() bool { return liveFuncs.Load() == funcsBefore })
+
+	// Retry dials a new connection; Stop is remembered only in memory,
+	// Start in localStorage.
+	require.True(t, mustBool(t, call(t, lsp, "retry", "demo", "go")))
+	waitFor(t, "redial", func() bool { return length(t, get(t, ctor, "all")) == 2 })
+	ws2 := index(t, get(t, ctor, "all"), 1)
+	require.True(t, mustBool(t, call(t, lsp, "stop", "demo", "go")))
+	call(t, ws2, "onclose", obj(t, map[string]any{"code": 1006}))
+	waitFor(t, "off", func() bool { return str(t, get(t, last(), "state")) == "off" })
+	require.Equal(t, "start", str(t, get(t, last(), "action")))
+	require.True(t, call(t, storage, "getItem", "kandev.lsp.manual.demo.go").IsNull())
+	require.True(t, mustBool(t, call(t, lsp, "start", "demo", "go")))
+	require.Equal(t, "1", str(t, call(t, storage, "getItem", "kandev.lsp.manual.demo.go")))
+	waitFor(t, "dial after start", func() bool { return length(t, get(t, ctor, "all")) == 3 })
+	require.False(t, mustBool(t, call(t, lsp, "start", "demo", "cobol")))
+
+	// Locale and settings.
+	require.Equal(t, "de", str(t, call(t, lsp, "setLocale", "de-DE")))
+	require.Equal(t, "Verbinden …", str(t, get(t, call(t, lsp, "view", "demo", "go"), "summary")))
+	require.True(t, mustBool(t, call(t, lsp, "setSettings", obj(t, map[string]any{"lsp_auto_start_languages": []any{"go"}}))))
+	require.True(t, mustBool(t, call(t, lsp, "setSettings", `{"lsp_server_configs":{"go":{"gopls":{}}}}`)))
+	require.False(t, mustBool(t, call(t, lsp, "setSettings", `{`)))
+	require.True(t, call(t, lsp, "view", "demo", "cobol").IsNull())
+	require.Equal(t, "off", str(t, get(t, call(t, lsp, "view", "other", "rust"), "state")))
+	require.True(t, call(t, lsp, "status", "other", "rust").IsNull())
 
 	_, err = off.Invoke()
 	require.NoError(t, err)
 	require.Empty(t, a.listeners)
+}
+
+// localStorage through the binding: absent storage remembers nothing.
+func TestLocalStore(t *testing.T) {
+	require.Nil(t, newLocalStore(safejs.Undefined()))
+	st := newLocalStore(jsEval(t, fakeStorage))
+	require.NotNil(t, st)
+	_, ok := st.Get("k")
+	require.False(t, ok)
+	st.Set("k", "1")
+	v, ok := st.Get("k")
+	require.True(t, ok)
+	require.Equal(t, "1", v)
+	st.Remove("k")
+	_, ok = st.Get("k")
+	require.False(t, ok)
+	throwing := newLocalStore(jsEval(t, `({ getItem() { throw new Error('denied'); }, setItem() { throw new Error('quota'); }, removeItem() {} })`))
+	_, ok = throwing.Get("k")
+	require.False(t, ok)
+	throwing.Set("k", "1") // logged, not thrown
 }
 
 func mustBool(t *testing.T, v safejs.Value) bool {

@@ -13,6 +13,8 @@ import (
 type configureOptions struct {
 	editor   safejs.Value // monaco.editor
 	relayURL string
+	locale   string // "" means English
+	settings []byte // nil when not given
 }
 
 // openOptions are the arguments of kandevLSP.openDocument.
@@ -39,7 +41,38 @@ func parseConfigure(args []safejs.Value) (configureOptions, error) {
 	if err != nil {
 		return configureOptions{}, err
 	}
-	return configureOptions{editor: editor, relayURL: relayURL}, nil
+	o := configureOptions{editor: editor, relayURL: relayURL}
+	if l, err := opts.Get("locale"); err == nil && l.Type() == safejs.TypeString {
+		o.locale, _ = l.String()
+	}
+	if s, err := opts.Get("settings"); err == nil && s.Type() != safejs.TypeUndefined && s.Type() != safejs.TypeNull {
+		if o.settings, err = jsonArg(s); err != nil {
+			return configureOptions{}, errors.New("settings: " + err.Error())
+		}
+	}
+	return o, nil
+}
+
+// jsonArg turns a settings argument into JSON text: a string is taken as
+// JSON already, an object is stringified once on the JavaScript side.
+func jsonArg(v safejs.Value) ([]byte, error) {
+	switch v.Type() {
+	case safejs.TypeString:
+		s, err := v.String()
+		return []byte(s), err
+	case safejs.TypeObject:
+		j, err := safejs.Global().Get("JSON")
+		if err != nil {
+			return nil, err
+		}
+		s, err := j.Call("stringify", v)
+		if err != nil {
+			return nil, err
+		}
+		str, err := s.String()
+		return []byte(str), err
+	}
+	return nil, errors.New("expected an object or a JSON string")
 }
 
 func parseOpen(args []safejs.Value) (openOptions, error) {

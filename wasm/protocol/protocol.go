@@ -23,6 +23,7 @@ const (
 	MethodPublishDiagnostics = "textDocument/publishDiagnostics"
 
 	MethodWorkspaceConfiguration = "workspace/configuration"
+	MethodDidChangeConfiguration = "workspace/didChangeConfiguration"
 	MethodWorkDoneProgressCreate = "window/workDoneProgress/create"
 	MethodRegisterCapability     = "client/registerCapability"
 	MethodUnregisterCapability   = "client/unregisterCapability"
@@ -112,6 +113,15 @@ type ClientCapabilities struct {
 type WorkspaceClientCapabilities struct {
 	WorkspaceFolders bool `json:"workspaceFolders,omitempty"`
 	Configuration    bool `json:"configuration,omitempty"`
+	// DidChangeConfiguration: the client sends
+	// workspace/didChangeConfiguration (pushed settings, no registration).
+	DidChangeConfiguration *DynamicRegistration `json:"didChangeConfiguration,omitempty"`
+}
+
+// DynamicRegistration is a capability whose only option is dynamic
+// registration; the client supports none, so it is sent empty.
+type DynamicRegistration struct {
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // TextDocumentClientCapabilities is the textDocument group.
@@ -197,4 +207,10 @@ type ConfigurationParams struct {
 type ConfigurationItem struct {
 	ScopeURI string `json:"scopeUri,omitempty"`
 	Section  string `json:"section,omitempty"`
+}
+
+// DidChangeConfigurationParams is the payload of
+// workspace/didChangeConfiguration: the language's whole configuration object.
+type DidChangeConfigurationParams struct {
+	Settings json.RawMessage `json:"settings"`
 }

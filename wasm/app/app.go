@@ -1,0 +1,277 @@
+// Package app is lsp.wasm without JavaScript: it wires the connection
+// manager (client), the user settings and browser-local start/stop policy
+// (settings), the status view-model (status) and its locale (i18n), and
+// delivers each pair's view as one JSON string whenever it changes —
+// including a one-second tick while elapsed time is on screen, which stops
+// when nothing is elapsing. The binding package (jsbind) only translates
+// JavaScript calls into these methods.
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/i18n"
+	"github.com/kandev/lsp/wasm/settings"
+	"github.com/kandev/lsp/wasm/status"
+)
+
+// TickInterval is how often views with elapsed time are re-rendered.
+const TickInterval = time.Second
+
+// Config configures an App.
+type Config struct {
+	// RelayURL is the browser-facing stream route, e.g. ws://host/lsp.
+	RelayURL string
+	// Dial opens WebSockets. Required.
+	Dial client.Dialer
+	// Clock tells time and schedules timers; nil means the wall clock.
+	Clock client.Clock
+	// Store is local storage for remembered manual starts; may be nil.
+	Store settings.Store
+	// Locale picks the status texts' catalog; unknown tags fall back to English.
+	Locale string
+	// Settings are the initial user settings (the relay's
+	// /api/v1/user/settings JSON); nil means none.
+	Settings []byte
+	// IdleTimeout and Debounce override the client's defaults when set.
+	IdleTimeout, Debounce time.Duration
+	// Version is sent as clientInfo.version.
+	Version string
+	// Logf receives developer diagnostics; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+type key struct {
+	session string
+	lang    wire.Language
+}
+
+// App is one configured lsp.wasm.
+type App struct {
+	policy *settings.Policy
+	client *client.Client
+	clock  client.Clock
+	onView func(string)
+
+	mu       sync.Mutex
+	cat      *i18n.Catalog
+	statuses map[key]client.Status
+	last     map[key]string // the JSON last delivered per pair
+	ticking  bool           // a tick timer is pending
+
+	wake chan struct{} // one-slot: the emitter has work
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the emitter returned
+}
+
+// New starts an App; nothing connects until a document opens or Start.
+// onView receives a pair's view JSON whenever it changes, from one
+// goroutine, in order, never while a lock is held (it may call back into
+// the App); nil discards views.
+func New(cfg Config, onView func(viewJSON string)) (*App, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = client.RealClock{}
+	}
+	if onView == nil {
+		onView = func(string) {}
+	}
+	a := &App{
+		policy:   settings.NewPolicy(cfg.Store),
+		clock:    cfg.Clock,
+		onView:   onView,
+		cat:      i18n.For(cfg.Locale),
+		statuses: make(map[key]client.Status),
+		last:     make(map[key]string),
+		wake:     make(chan struct{}, 1),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if cfg.Settings != nil {
+		s, err := settings.Parse(cfg.Settings)
+		if err != nil {
+			return nil, errors.New("app: settings: " + err.Error())
+		}
+		a.policy.SetSettings(s)
+	}
+	c, err := client.New(client.Config{
+		RelayURL:    cfg.RelayURL,
+		Dial:        cfg.Dial,
+		Clock:       cfg.Clock,
+		Debounce:    cfg.Debounce,
+		IdleTimeout: cfg.IdleTimeout,
+		Policy:      a.policy,
+		Configs:     a.policy,
+		OnStatus:    a.record,
+		Version:     cfg.Version,
+		Logf:        cfg.Logf,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.client = c
+	go a.emitter()
+	return a, nil
+}
+
+// OpenDocument opens a document (see client.Client.OpenDocument); whether it
+// connects is decided by the auto-start set, a remembered manual start and
+// this runtime's explicit stops.
+func (a *App) OpenDocument(sessionID, relPath string, src client.TextSource, sink client.MarkerSink) (*client.Document, error) {
+	return a.client.OpenDocument(sessionID, relPath, src, sink)
+}
+
+// Start is the user's explicit Start: remembered in local storage, lifting a
+// Stop in this runtime, and connecting the pair.
+func (a *App) Start(sessionID string, lang wire.Language) {
+	a.policy.Start(sessionID, lang)
+	a.client.Start(sessionID, lang)
+}
+
+// Retry reconnects a failed pair with a new connection generation.
+func (a *App) Retry(sessionID string, lang wire.Language) {
+	a.policy.Retry(sessionID, lang)
+	a.client.Start(sessionID, lang)
+}
+
+// Stop is the user's explicit Stop: auto-start stays suppressed for the pair
+// in this runtime until Start, effective when Stop returns; the server shuts
+// down in the background.
+func (a *App) Stop(sessionID string, lang wire.Language) {
+	a.policy.Stop(sessionID, lang)
+	go func() {
+		ctx, cancel := client.WithTimeout(10 * time.Second)
+		defer cancel()
+		_ = a.client.Stop(ctx, sessionID, lang)
+	}()
+}
+
+// SetSettings replaces the user settings (the relay's settings JSON). A
+// language whose configuration changed gets workspace/didChangeConfiguration
+// on its live connections — no new process — and pairs that are off and now
+// allowed to auto-start connect.
+func (a *App) SetSettings(data []byte) error {
+	s, err := settings.Parse(data)
+	if err != nil {
+		return err
+	}
+	old := a.policy.SetSettings(s)
+	for _, l := range wire.Languages {
+		if settings.ConfigChanged(old, s, l.Language) {
+			a.client.PushConfiguration(l.Language)
+		}
+	}
+	a.client.Reconsider()
+	return nil
+}
+
+// SetLocale switches the status texts' locale (re-rendering every view) and
+// returns the locale in use.
+func (a *App) SetLocale(tag string) string {
+	a.mu.Lock()
+	a.cat = i18n.For(tag)
+	loc := a.cat.Locale()
+	a.mu.Unlock()
+	a.kick()
+	return loc
+}
+
+// View returns the current view of a pair, rendered now, as JSON, or "null"
+// for an unknown language. With seenOnly, a pair this window never saw is
+// "null" too; otherwise it is off with Start.
+func (a *App) View(sessionID string, lang wire.Language, seenOnly bool) string {
+	if _, ok := wire.Lookup(string(lang)); !ok || sessionID == "" {
+		return "null"
+	}
+	k := key{sessionID, lang}
+	a.mu.Lock()
+	s, ok := a.statuses[k]
+	cat := a.cat
+	a.mu.Unlock()
+	if !ok {
+		if s, ok = a.client.Status(sessionID, lang); !ok {
+			if seenOnly {
+				return "null"
+			}
+			s = client.Status{SessionID: sessionID, Language: string(lang), State: client.StateOff}
+		}
+	}
+	return status.Build(s, cat, a.clock.Now()).JSON()
+}
+
+// Close stops every connection and the emitter; it waits for them or ctx.
+func (a *App) Close(ctx context.Context) error {
+	err := a.client.Close(ctx)
+	a.mu.Lock()
+	select {
+	case <-a.stop:
+	default:
+		close(a.stop)
+	}
+	a.mu.Unlock()
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return err
+}
+
+// record is the client's status callback: it only stores and wakes the
+// emitter, so the client never waits on JavaScript.
+func (a *App) record(s client.Status) {
+	a.mu.Lock()
+	a.statuses[key{s.SessionID, wire.Language(s.Language)}] = s
+	a.mu.Unlock()
+	a.kick()
+}
+
+func (a *App) kick() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// emitter renders every pair when woken, delivers the views whose JSON
+// changed, and keeps a one-second tick scheduled while any view shows
+// elapsed time; with nothing elapsing no timer is left.
+func (a *App) emitter() {
+	defer close(a.done)
+	for {
+		select {
+		case <-a.wake:
+		case <-a.stop:
+			return
+		}
+		now := a.clock.Now()
+		var out []string
+		a.mu.Lock()
+		tick := false
+		for k, s := range a.statuses {
+			v := status.Build(s, a.cat, now)
+			tick = tick || v.Tick
+			if js := v.JSON(); a.last[k] != js {
+				a.last[k] = js
+				out = append(out, js)
+			}
+		}
+		if tick && !a.ticking {
+			a.ticking = true
+			a.clock.AfterFunc(TickInterval, func() {
+				a.mu.Lock()
+				a.ticking = false
+				a.mu.Unlock()
+				a.kick()
+			})
+		}
+		a.mu.Unlock()
+		for _, js := range out {
+			a.onView(js)
+		}
+	}
+}

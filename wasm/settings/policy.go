@@ -1,0 +1,106 @@
+package settings
+
+import (
+	"sync"
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// Store is browser local storage as the policy needs it. The binding
+// implements it over window.localStorage; tests use a map.
+type Store interface {
+	Get(key string) (string, bool)
+	Set(key, value string)
+	Remove(key string)
+}
+
+// ManualKey is the localStorage key remembering a manual Start.
+func ManualKey(sessionID string, lang wire.Language) string {
+	return "kandev.lsp.manual." + sessionID + "." + string(lang)
+}
+
+// Policy decides whether a just-opened document may connect:
+//
+//	!stoppedThisRuntime && (autoStart[language] || manualStartInLocalStorage)
+//
+// Its methods are safe for concurrent use.
+type Policy struct {
+	store Store // nil: manual starts are not remembered
+
+	mu       sync.Mutex
+	settings Settings
+	stopped  map[string]bool // ManualKey → stopped in this runtime
+}
+
+// NewPolicy returns a policy over a local-storage store (may be nil).
+func NewPolicy(store Store) *Policy {
+	return &Policy{store: store, stopped: make(map[string]bool)}
+}
+
+// SetSettings replaces the user settings and returns the previous ones.
+func (p *Policy) SetSettings(s Settings) (old Settings) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old, p.settings = p.settings, s
+	return old
+}
+
+// Config returns a language's configuration object, or nil.
+func (p *Policy) Config(lang wire.Language) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.settings.Config(lang)
+}
+
+// ShouldConnect is the decision for a just-opened document, a remounted
+// editor or a settings change.
+func (p *Policy) ShouldConnect(sessionID string, lang wire.Language) bool {
+	key := ManualKey(sessionID, lang)
+	p.mu.Lock()
+	stopped, auto := p.stopped[key], p.settings.AutoStarts(lang)
+	p.mu.Unlock()
+	if stopped {
+		return false
+	}
+	if auto {
+		return true
+	}
+	if p.store == nil {
+		return false
+	}
+	v, ok := p.store.Get(key)
+	return ok && v == "1"
+}
+
+// Start records an explicit Start: remembered in local storage and lifting
+// this runtime's Stop.
+func (p *Policy) Start(sessionID string, lang wire.Language) {
+	key := ManualKey(sessionID, lang)
+	p.mu.Lock()
+	delete(p.stopped, key)
+	p.mu.Unlock()
+	if p.store != nil {
+		p.store.Set(key, "1")
+	}
+}
+
+// Retry lifts this runtime's Stop without remembering a manual start: the
+// user asked for this connection again, not for every future page load.
+func (p *Policy) Retry(sessionID string, lang wire.Language) {
+	p.mu.Lock()
+	delete(p.stopped, ManualKey(sessionID, lang))
+	p.mu.Unlock()
+}
+
+// Stop records an explicit Stop: auto-start is suppressed for the session
+// and language in this runtime (memory only, so another window or a reload
+// is unaffected) and the remembered manual start is forgotten.
+func (p *Policy) Stop(sessionID string, lang wire.Language) {
+	key := ManualKey(sessionID, lang)
+	p.mu.Lock()
+	p.stopped[key] = true
+	p.mu.Unlock()
+	if p.store != nil {
+		p.store.Remove(key)
+	}
+}

@@ -1,0 +1,153 @@
+package settings
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	s, err := Parse([]byte(`{"lsp_auto_start_languages":["go"],"lsp_auto_install_languages":["python"],` +
+		`"lsp_server_configs":{"go":{"gopls":{"staticcheck":true}},"rust":null},"lsp_status_location":"nowhere","other":1}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"go"}, s.AutoStart)
+	require.Equal(t, []string{"python"}, s.AutoInstall)
+	require.True(t, s.AutoStarts(wire.Go))
+	require.False(t, s.AutoStarts(wire.Python))
+	require.Equal(t, wire.StatusLocationToolbar, s.StatusLocation)
+	require.Nil(t, s.Config(wire.Rust))
+	require.JSONEq(t, `{"gopls":{"staticcheck":true}}`, string(s.Config(wire.Go)))
+
+	s, err = Parse([]byte(`{"lsp_status_location":"status_bar"}`))
+	require.NoError(t, err)
+	require.Equal(t, wire.StatusLocationStatusBar, s.StatusLocation)
+	_, err = Parse([]byte(`[`))
+	require.Error(t, err)
+}
+
+// workspace/configuration is answered item by item, never with the whole
+// object for a named section.
+func TestSection(t *testing.T) {
+	t.Parallel()
+	cfg := json.RawMessage(`{"gopls":{"staticcheck":true,"ui":{"semanticTokens":true}},"python":{"analysis":{"typeCheckingMode":"strict"}},"flag":3}`)
+	cases := []struct {
+		config  json.RawMessage
+		section string
+		want    string
+	}{
+		{cfg, "", string(cfg)},
+		{cfg, "gopls", `{"staticcheck":true,"ui":{"semanticTokens":true}}`},
+		{cfg, "gopls.ui.semanticTokens", `true`},
+		{cfg, "python.analysis", `{"typeCheckingMode":"strict"}`},
+		{cfg, "python.analysis.missing", `null`},
+		{cfg, "go", `null`},
+		{cfg, "flag.deeper", `null`},
+		{nil, "gopls", `null`},
+		{nil, "", `null`},
+		{json.RawMessage(`null`), "", `null`},
+	}
+	for _, c := range cases {
+		require.JSONEq(t, c.want, string(Section(c.config, c.section)), c.section)
+	}
+}
+
+func TestConfigChanged(t *testing.T) {
+	t.Parallel()
+	a := Settings{Configs: map[string]json.RawMessage{"go": json.RawMessage(`{"a":1}`)}}
+	b := Settings{Configs: map[string]json.RawMessage{"go": json.RawMessage(`{"a":1}`)}}
+	c := Settings{Configs: map[string]json.RawMessage{"go": json.RawMessage(`{"a":2}`)}}
+	require.False(t, ConfigChanged(a, b, wire.Go))
+	require.True(t, ConfigChanged(a, c, wire.Go))
+	require.True(t, ConfigChanged(a, Settings{}, wire.Go))
+	require.False(t, ConfigChanged(a, c, wire.Python))
+}
+
+// mapStore is localStorage in memory.
+type mapStore struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (s *mapStore) Get(k string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[k]
+	return v, ok
+}
+func (s *mapStore) Set(k, v string) { s.mu.Lock(); s.m[k] = v; s.mu.Unlock() }
+func (s *mapStore) Remove(k string) { s.mu.Lock(); delete(s.m, k); s.mu.Unlock() }
+
+// ShouldConnect = !stoppedThisRuntime && (autoStart || manualInLocalStorage).
+func TestPolicyDecision(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		auto    bool
+		stored  bool   // a manual start already in local storage (e.g. from before a reload)
+		actions string // s = Start, x = Stop, r = Retry, in order
+		want    bool
+		stored2 bool // local storage afterwards
+	}{
+		{name: "nothing", want: false},
+		{name: "auto-start", auto: true, want: true},
+		{name: "manual start survives reload", stored: true, want: true, stored2: true},
+		{name: "start", actions: "s", want: true, stored2: true},
+		{name: "stop suppresses auto-start", auto: true, actions: "x", want: false},
+		{name: "stop forgets manual start", stored: true, actions: "x", want: false},
+		{name: "start after stop", auto: true, actions: "xs", want: true, stored2: true},
+		{name: "retry lifts stop but is not remembered", actions: "xr", want: false},
+		{name: "retry with auto-start", auto: true, actions: "xr", want: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			st := &mapStore{m: map[string]string{}}
+			key := ManualKey("s1", wire.Go)
+			require.Equal(t, "kandev.lsp.manual.s1.go", key)
+			if c.stored {
+				st.m[key] = "1"
+			}
+			p := NewPolicy(st)
+			if c.auto {
+				p.SetSettings(Settings{AutoStart: []string{"go"}})
+			}
+			for _, a := range c.actions {
+				switch a {
+				case 's':
+					p.Start("s1", wire.Go)
+				case 'x':
+					p.Stop("s1", wire.Go)
+				case 'r':
+					p.Retry("s1", wire.Go)
+				}
+			}
+			require.Equal(t, c.want, p.ShouldConnect("s1", wire.Go))
+			_, ok := st.Get(key)
+			require.Equal(t, c.stored2, ok)
+			// Another session or language is untouched.
+			require.Equal(t, c.auto, p.ShouldConnect("s2", wire.Go))
+			require.False(t, p.ShouldConnect("s1", wire.Python))
+		})
+	}
+}
+
+// The stop is runtime-only: a new policy over the same storage (a reload or
+// another window) does not inherit it, while a settings change does not lift it.
+func TestStopIsRuntimeOnly(t *testing.T) {
+	t.Parallel()
+	st := &mapStore{m: map[string]string{}}
+	p := NewPolicy(st)
+	p.SetSettings(Settings{AutoStart: []string{"go"}})
+	p.Stop("s", wire.Go)
+	p.SetSettings(Settings{AutoStart: []string{"go", "python"}})
+	require.False(t, p.ShouldConnect("s", wire.Go))
+
+	other := NewPolicy(st)
+	other.SetSettings(Settings{AutoStart: []string{"go"}})
+	require.True(t, other.ShouldConnect("s", wire.Go))
+}

@@ -1,0 +1,288 @@
+// Package status builds the view-model the page renders for one (session,
+// language) pair: the lifecycle state, a short localized summary for a
+// toolbar or status bar, detail lines for a popover, the one available action
+// (Start, Stop, Retry), and structured progress. No presentation logic is
+// left to the page: close codes become localized categories here, elapsed
+// time is formatted from the locale's catalog, and transport prose never
+// reaches a text.
+package status
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/i18n"
+)
+
+// LongInit is when a pending initialize turns into the long-running
+// warning. It changes only the presentation: the connection, the request
+// and the server are left alone.
+const LongInit = 60 * time.Second
+
+// Actions the view offers.
+const (
+	ActionStart = "start"
+	ActionStop  = "stop"
+	ActionRetry = "retry"
+)
+
+// View is the status of one pair as the UI renders it. Its JSON form is what
+// kandevLSP.view() and onStatus deliver.
+type View struct {
+	SessionID string `json:"sessionId"`
+	Language  string `json:"language"`
+	State     string `json:"state"`
+	// Summary is one short line for a toolbar or status bar.
+	Summary string `json:"summary"`
+	// Details are the lines of the popover or drawer, in order.
+	Details []string `json:"details"`
+	// Action is "start", "stop", "retry", or null when none applies.
+	Action *string `json:"action"`
+	// Progress is the primary server-reported work item, or null.
+	Progress *Progress `json:"progress"`
+	// Initializing is set while initialize is pending after launch.
+	Initializing *Initializing `json:"initializing"`
+	// Finished is the last server-reported work item that ended, or null.
+	Finished *Finished `json:"finished"`
+	// CloseCode is the close code that ended the connection, or null.
+	CloseCode *int `json:"closeCode"`
+	// Message is server or task-host text shown verbatim (an install
+	// failure detail, an initialize error message); omitted when empty.
+	Message      string `json:"message,omitempty"`
+	Experimental bool   `json:"experimental"`
+	// Documents counts the pair's open documents.
+	Documents int `json:"documents"`
+	// Tick is true while the view changes with time alone (elapsed time),
+	// so the owner re-renders it every second.
+	Tick bool `json:"-"`
+}
+
+// Progress is the primary work item: server title and message verbatim,
+// percentage (0–100, null when the server reports none), locally measured
+// elapsed time, and how many other items are active.
+type Progress struct {
+	Title      string `json:"title"`
+	Message    string `json:"message"`
+	Percentage *int   `json:"percentage"`
+	ElapsedMs  int64  `json:"elapsedMs"`
+	Others     int    `json:"others"`
+}
+
+// Initializing is the pending initialize: elapsed time measured in this
+// browser and whether it counts as long-running.
+type Initializing struct {
+	ElapsedMs int64 `json:"elapsedMs"`
+	Long      bool  `json:"long"`
+}
+
+// Finished is the last ended work item.
+type Finished struct {
+	Title   string `json:"title"`
+	Message string `json:"message"`
+}
+
+// JSON encodes the view for JavaScript (parsed once with JSON.parse).
+func (v View) JSON() string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+// Server is the binary name of a language's server, as users know it.
+func Server(lang string) string {
+	switch wire.Language(lang) {
+	case wire.Go:
+		return "gopls"
+	case wire.TypeScript:
+		return "typescript-language-server"
+	case wire.Python:
+		return "pyright-langserver"
+	case wire.Rust:
+		return "rust-analyzer"
+	case wire.Kotlin:
+		return "kotlin-lsp"
+	}
+	return lang
+}
+
+// DisplayName is a language's name for texts.
+func DisplayName(lang string) string {
+	switch wire.Language(lang) {
+	case wire.Go:
+		return "Go"
+	case wire.TypeScript:
+		return "TypeScript/JavaScript"
+	case wire.Python:
+		return "Python"
+	case wire.Rust:
+		return "Rust"
+	case wire.Kotlin:
+		return "Kotlin"
+	}
+	return lang
+}
+
+// Build derives the view of s at local time now (Clock milliseconds) in the
+// catalog's locale.
+//
+// It is table-like on purpose (lsp.wasm pays for every call site): each
+// branch only picks catalog keys, joined by "|", and one loop turns them into
+// text. Two keys are special: "=" is s.Message verbatim (a task host's
+// install detail, which may contain anything, "|" included) and "#" is the
+// count of other work items.
+func Build(s client.Status, cat *i18n.Catalog, now int64) View {
+	v := View{
+		SessionID:    s.SessionID,
+		Language:     s.Language,
+		State:        string(s.State),
+		Documents:    s.Documents,
+		Experimental: s.Language == string(wire.Kotlin),
+	}
+	if s.CloseCode != 0 {
+		code := s.CloseCode
+		v.CloseCode = &code
+	}
+	// Placeholder values, filled as the branches learn them.
+	a := []string{"server", Server(s.Language), "language", DisplayName(s.Language),
+		"elapsed", "", "since", "", "title", "", "message", s.Message, "pct", ""}
+	const elapsedAt, sinceAt, titleAt, messageAt, pctAt = 5, 7, 9, 11, 13
+
+	summary, act, keys := "", "", ""
+	work := s.Progress.Primary
+	switch s.State {
+	case client.StateOff:
+		summary, act, keys = "state.off", ActionStart, "off.detail|off.start"
+	case client.StateConnecting:
+		summary, act, keys = "state.connecting", ActionStop, "connecting.detail"
+	case client.StateInstalling:
+		summary, act, keys = "state.installing", ActionStop, "installing.detail"
+	case client.StateStarting:
+		act = ActionStop // kept through the long-running warning
+		if !s.Launched || s.InitSince == 0 {
+			summary, keys, work = "state.starting", "starting.detail", nil
+			break
+		}
+		el := max(now-s.InitSince, 0)
+		long := el >= LongInit.Milliseconds()
+		v.Initializing = &Initializing{ElapsedMs: el, Long: long}
+		a[elapsedAt] = cat.Elapsed(el)
+		summary, keys = "init.summary", "init.launched|init.elapsed"
+		if long {
+			summary, keys = "init.long.summary", keys+"|init.long"
+			if v.Experimental {
+				keys += "|init.long.kotlin"
+			}
+		}
+	case client.StateReady:
+		summary, act, keys = "state.ready", ActionStop, "ready.detail"
+		f := s.Progress.Finished
+		switch {
+		case work != nil:
+		case f != nil:
+			v.Finished = &Finished{Title: f.Title, Message: f.Message}
+			a[titleAt], a[messageAt] = f.Title, f.Message
+			if f.Message != "" {
+				keys += "|work.finished.msg|work.finished.note|ready.investigate"
+			} else {
+				keys += "|work.finished|work.finished.note|ready.investigate"
+			}
+		default:
+			keys += "|ready.noProgress|ready.investigate"
+		}
+	case client.StateStopping:
+		summary, keys, work = "state.stopping", "stopping.detail", nil
+	default: // error, unavailable
+		summary, keys = failure(&v, s)
+		work = nil
+		if s.CloseCode != int(wire.CloseExecutorUnsupported) {
+			act = ActionRetry
+		}
+	}
+
+	if work != nil {
+		el := max(now-work.Started, 0)
+		p := &Progress{Title: work.Title, Message: work.Message, ElapsedMs: el, Others: s.Progress.Others}
+		v.Progress = p
+		a[titleAt], a[messageAt], a[sinceAt] = work.Title, work.Message, cat.Elapsed(el)
+		keys += "|work.title"
+		if work.Message != "" {
+			keys += "|work.message"
+		}
+		summary = "work.summary"
+		if work.Percentage >= 0 {
+			pct := work.Percentage
+			p.Percentage = &pct
+			a[pctAt] = cat.N("percent", pct)
+			summary, keys = "work.summary.pct", keys+"|work.percent"
+		} else {
+			keys += "|work.indeterminate"
+		}
+		keys += "|work.elapsed"
+		if p.Others > 0 {
+			keys += "|#"
+		}
+		keys += "|work.incomplete"
+	}
+	if v.Experimental {
+		keys += "|experimental"
+	}
+
+	v.Summary = cat.T(summary, a...)
+	if work != nil && s.Progress.Others > 0 {
+		v.Summary = cat.T("work.withMore", "summary", v.Summary, "more", cat.N("work.more", s.Progress.Others))
+	}
+	v.Details = []string{}
+	for start, i := 0, 0; i <= len(keys); i++ {
+		if i < len(keys) && keys[i] != '|' {
+			continue
+		}
+		k := keys[start:i]
+		start = i + 1
+		switch k {
+		case "=":
+			k = s.Message
+		case "#":
+			k = cat.N("work.others", s.Progress.Others)
+		default:
+			k = cat.T(k, a...)
+		}
+		v.Details = append(v.Details, k)
+	}
+	if act != "" {
+		v.Action = &act
+	}
+	v.Tick = v.Initializing != nil || v.Progress != nil
+	return v
+}
+
+// failure picks the keys of an error or unavailable state from its close
+// code; the server's own initialize error and a task host's install detail
+// are kept verbatim, transport prose is never shown.
+func failure(v *View, s client.Status) (summary, keys string) {
+	code := s.CloseCode
+	switch {
+	case code == 0 && s.Message != "":
+		v.Message = s.Message
+		return "init.failed", "init.failed.detail"
+	case code >= 4001 && code <= 4008:
+		key := "close." + strconv.Itoa(code)
+		switch {
+		case code == int(wire.CloseInstallFailed) && s.Message != "":
+			v.Message = s.Message
+			return key, "="
+		case code == int(wire.CloseNoInstaller) && s.Language == string(wire.Kotlin):
+			return key, key + ".kotlin"
+		case code == int(wire.CloseNoInstaller) && s.Language == string(wire.Rust):
+			return key, key + ".rust"
+		}
+		return key, key + ".detail"
+	case code == 1000 || code == 1001:
+		return "close.closed", "close.closed.detail"
+	}
+	return "close.lost", "close.lost.detail"
+}
