@@ -1,0 +1,288 @@
+package docsync
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/kandev/lsp/wasm/lsptypes"
+)
+
+// DefaultDebounce is how long a document stays quiet before its changes go
+// out as one didChange.
+const DefaultDebounce = 200 * time.Millisecond
+
+// Sender writes one notification on the document's connection. Calls for
+// one connection must reach the server in call order.
+type Sender func(method string, params any) error
+
+// TextSource reads the model's whole current text (model.getValue()).
+type TextSource interface {
+	Text() string
+}
+
+// TextFunc adapts a function to TextSource.
+type TextFunc func() string
+
+// Text calls f.
+func (f TextFunc) Text() string { return f() }
+
+// MonacoRange is Monaco's IRange: 1-based lines and 1-based UTF-16 columns.
+type MonacoRange struct {
+	StartLineNumber uint32 `json:"startLineNumber"`
+	StartColumn     uint32 `json:"startColumn"`
+	EndLineNumber   uint32 `json:"endLineNumber"`
+	EndColumn       uint32 `json:"endColumn"`
+}
+
+// Change is Monaco's IModelContentChange: range and offsets refer to the
+// text before the change, counted in UTF-16 code units.
+type Change struct {
+	Range       MonacoRange `json:"range"`
+	RangeOffset int         `json:"rangeOffset"`
+	RangeLength int         `json:"rangeLength"`
+	Text        string      `json:"text"`
+}
+
+// Event is Monaco's IModelContentChangedEvent, as the binding stringifies
+// it in model.onDidChangeContent:
+//
+//	JSON.stringify({versionId: e.versionId, isFlush: e.isFlush,
+//	  isEolChange: e.isEolChange, changes: e.changes})
+//
+// Monaco orders changes from the end of the document to the beginning, so
+// applying them in sequence is correct — exactly LSP's rule for the
+// contentChanges of one didChange, so they are forwarded in that order.
+type Event struct {
+	VersionID   int      `json:"versionId"`
+	IsFlush     bool     `json:"isFlush"`
+	IsEolChange bool     `json:"isEolChange"`
+	Changes     []Change `json:"changes"`
+}
+
+// ParseEvent decodes the binding's event JSON.
+func ParseEvent(js string) (Event, error) {
+	var e Event
+	err := json.Unmarshal([]byte(js), &e)
+	return e, err
+}
+
+// ToLSP converts a Monaco change to an LSP ranged change. Monaco and LSP
+// both count UTF-16 code units, so lines and columns shift by one and no
+// text is needed, whatever surrogate pairs or CRLF the line holds.
+func (c Change) ToLSP() lsptypes.TextDocumentContentChangeEvent {
+	r := lsptypes.Range{
+		Start: lsptypes.Position{Line: dec(c.Range.StartLineNumber), Character: dec(c.Range.StartColumn)},
+		End:   lsptypes.Position{Line: dec(c.Range.EndLineNumber), Character: dec(c.Range.EndColumn)},
+	}
+	return lsptypes.TextDocumentContentChangeEvent{Range: &r, Text: c.Text}
+}
+
+func dec(n uint32) uint32 {
+	if n == 0 {
+		return 0
+	}
+	return n - 1
+}
+
+// Config describes one document on one connection.
+type Config struct {
+	// URI is the clean task-host file:// URI the server sees.
+	URI string
+	// LanguageID is didOpen's languageId.
+	LanguageID string
+	// Model is the session-scoped Monaco model URI, the save identity.
+	Model string
+	// Scope names the task host whose file this is: saves notify matching
+	// documents of the same scope only (two Docker tasks may both have
+	// file:///workspace/a.go). Empty matches every scope.
+	Scope string
+	// Sync is the server's resolved textDocumentSync capability.
+	Sync lsptypes.SyncOptions
+	// Send writes notifications; required.
+	Send Sender
+	// Source reads the model text; required.
+	Source TextSource
+	// Clock and Debounce schedule didChange; nil and 0 mean the wall clock
+	// and DefaultDebounce.
+	Clock    Clock
+	Debounce time.Duration
+	// Logf reports send errors; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Doc is one open document on one connection. Its version counter is its
+// own, so the same model on two connections is versioned independently.
+type Doc struct {
+	cfg Config
+
+	mu       sync.Mutex
+	open     bool // didOpen sent, not closed
+	closed   bool
+	version  int32
+	pending  []lsptypes.TextDocumentContentChangeEvent // incremental mode
+	dirty    bool                                      // changes not yet sent
+	timer    Timer
+	timerGen uint64
+	live     int // Monaco versionId of the last event seen
+}
+
+// NewDoc returns a document that has sent nothing yet; call Open.
+func NewDoc(cfg Config) *Doc {
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Debounce <= 0 {
+		cfg.Debounce = DefaultDebounce
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	return &Doc{cfg: cfg}
+}
+
+// URI is the server's document URI.
+func (d *Doc) URI() string { return d.cfg.URI }
+
+// Version is the last version sent to the server.
+func (d *Doc) Version() int32 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.version
+}
+
+// Open sends didOpen (version 1) with the current text, when the server
+// wants open/close notifications; liveVersion is the model's versionId.
+// Either way the document starts tracking changes.
+func (d *Doc) Open(liveVersion int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.open || d.closed {
+		return
+	}
+	d.open = true
+	d.version = 1
+	d.live = liveVersion
+	if !d.cfg.Sync.OpenClose {
+		return
+	}
+	d.send(lsptypes.MethodDidOpen, lsptypes.DidOpenTextDocumentParams{TextDocument: lsptypes.TextDocumentItem{
+		URI: d.cfg.URI, LanguageID: d.cfg.LanguageID, Version: d.version, Text: d.cfg.Source.Text(),
+	}})
+}
+
+// Changed records one Monaco content-change event and (re)starts the
+// debounce. The binding must call it synchronously inside Monaco's
+// listener: a flush or EOL change reads the model text at that moment.
+func (d *Doc) Changed(e Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.open || d.closed {
+		return
+	}
+	if e.VersionID != 0 {
+		d.live = e.VersionID
+	}
+	switch d.cfg.Sync.Change {
+	case lsptypes.SyncNone:
+		return
+	case lsptypes.SyncIncremental:
+		switch {
+		case e.IsFlush && len(e.Changes) == 1:
+			// setValue: the one change carries the whole new text.
+			d.pending = append(d.pending[:0], lsptypes.TextDocumentContentChangeEvent{Text: e.Changes[0].Text})
+		case e.IsFlush || e.IsEolChange:
+			d.pending = append(d.pending[:0], lsptypes.TextDocumentContentChangeEvent{Text: d.cfg.Source.Text()})
+		default:
+			for _, c := range e.Changes {
+				d.pending = append(d.pending, c.ToLSP())
+			}
+		}
+	}
+	d.dirty = true
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.timerGen++
+	gen := d.timerGen
+	d.timer = d.cfg.Clock.AfterFunc(d.cfg.Debounce, func() { d.flushGen(gen) })
+}
+
+// Flush sends any pending change now, cancelling the debounce.
+func (d *Doc) Flush() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.flushLocked()
+}
+
+func (d *Doc) flushGen(gen uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if gen != d.timerGen {
+		return // superseded by a later change, a flush or a close
+	}
+	d.flushLocked()
+}
+
+func (d *Doc) flushLocked() {
+	d.stopTimer()
+	if !d.open || d.closed || !d.dirty {
+		return
+	}
+	d.dirty = false
+	var changes []lsptypes.TextDocumentContentChangeEvent
+	switch d.cfg.Sync.Change {
+	case lsptypes.SyncFull:
+		changes = []lsptypes.TextDocumentContentChangeEvent{{Text: d.cfg.Source.Text()}}
+	case lsptypes.SyncIncremental:
+		changes, d.pending = d.pending, nil
+	default:
+		return
+	}
+	d.version++
+	d.send(lsptypes.MethodDidChange, lsptypes.DidChangeTextDocumentParams{
+		TextDocument:   lsptypes.VersionedTextDocumentIdentifier{URI: d.cfg.URI, Version: d.version},
+		ContentChanges: changes,
+	})
+}
+
+// Close sends didClose (if the server wants it) and stops tracking.
+// Pending changes are dropped: the server forgets the document anyway.
+// Idempotent.
+func (d *Doc) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	wasOpen := d.open
+	d.closed, d.open = true, false
+	d.stopTimer()
+	d.pending, d.dirty = nil, false
+	if wasOpen && d.cfg.Sync.OpenClose {
+		d.send(lsptypes.MethodDidClose, lsptypes.DidCloseTextDocumentParams{TextDocument: lsptypes.TextDocumentIdentifier{URI: d.cfg.URI}})
+	}
+}
+
+// Detach stops tracking without sending anything: the connection ended.
+func (d *Doc) Detach() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closed, d.open = true, false
+	d.stopTimer()
+	d.pending, d.dirty = nil, false
+}
+
+func (d *Doc) stopTimer() {
+	if d.timer != nil {
+		d.timer.Stop()
+		d.timer = nil
+	}
+	d.timerGen++
+}
+
+func (d *Doc) send(method string, params any) {
+	if err := d.cfg.Send(method, params); err != nil {
+		d.cfg.Logf("lsp: %s %s: %v", method, d.cfg.URI, err)
+	}
+}

@@ -1,0 +1,105 @@
+package docsync
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// manualClock fires timers only when the test says so.
+type manualClock struct {
+	mu     sync.Mutex
+	timers []*manualTimer
+}
+
+type manualTimer struct {
+	c       *manualClock
+	f       func()
+	stopped bool
+	fired   bool
+}
+
+func (c *manualClock) AfterFunc(_ time.Duration, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &manualTimer{c: c, f: f}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *manualTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.stopped && !t.fired
+	t.stopped = true
+	return was
+}
+
+// fire runs every live timer, as if the debounce elapsed.
+func (c *manualClock) fire() {
+	c.mu.Lock()
+	var run []func()
+	for _, t := range c.timers {
+		if !t.stopped && !t.fired {
+			t.fired = true
+			run = append(run, t.f)
+		}
+	}
+	c.timers = nil
+	c.mu.Unlock()
+	for _, f := range run {
+		f()
+	}
+}
+
+// sent is one recorded notification, params re-decoded from JSON.
+type sent struct {
+	conn   string
+	method string
+	params map[string]any
+	raw    string
+}
+
+// recorder records the notifications of every connection in one order.
+type recorder struct {
+	mu  sync.Mutex
+	log []sent
+}
+
+func (r *recorder) sender(conn string) Sender {
+	return func(method string, params any) error {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return err
+		}
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		r.mu.Lock()
+		r.log = append(r.log, sent{conn: conn, method: method, params: m, raw: string(b)})
+		r.mu.Unlock()
+		return nil
+	}
+}
+
+func (r *recorder) take() []sent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.log
+	r.log = nil
+	return out
+}
+
+// model is a fake Monaco model: text plus versionId.
+type model struct {
+	mu      sync.Mutex
+	text    string
+	version int
+}
+
+func (m *model) Text() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.text
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -1,0 +1,272 @@
+package docsync
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/kandev/lsp/wasm/lsptypes"
+)
+
+func TestDecideSave(t *testing.T) {
+	withText := lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental, Save: true, IncludeText: true}
+	noText := lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental, Save: true}
+	noSave := lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental}
+	cases := []struct {
+		name            string
+		ok              bool
+		sync            lsptypes.SyncOptions
+		same            bool
+		persisted, live int
+		want            SaveAction
+	}{
+		{"failed write sends nothing", false, withText, true, 5, 5, SaveAction{}},
+		{"includeText, snapshot current", true, withText, true, 5, 5, SaveAction{Flush: true, DidSave: true, IncludeText: true}},
+		{"includeText, typed during save: no stale text", true, withText, true, 5, 7, SaveAction{Flush: true, DidSave: true}},
+		{"save without includeText", true, noText, true, 5, 5, SaveAction{Flush: true, DidSave: true}},
+		{"server without save: only the final change", true, noSave, true, 5, 5, SaveAction{Flush: true}},
+		{"another model of the same file: no text", true, withText, false, 5, 5, SaveAction{Flush: true, DidSave: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := DecideSave(c.ok, c.sync, c.same, c.persisted, c.live); got != c.want {
+				t.Errorf("got %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
+
+// saveRig is one window: a hub and documents on recorded connections.
+type saveRig struct {
+	t     *testing.T
+	hub   *Hub
+	clock *manualClock
+	rec   *recorder
+}
+
+func newRig(t *testing.T) *saveRig {
+	return &saveRig{t: t, hub: NewHub(), clock: &manualClock{}, rec: &recorder{}}
+}
+
+func (r *saveRig) open(conn, scope, modelURI, uri string, sync lsptypes.SyncOptions, src *model) *Doc {
+	d := NewDoc(Config{URI: uri, LanguageID: "go", Model: modelURI, Scope: scope, Sync: sync, Send: r.rec.sender(conn), Source: src, Clock: r.clock})
+	d.Open(src.version)
+	r.hub.Add(d)
+	return d
+}
+
+// type edits the fake model and reports the Monaco event to d.
+func typeText(d *Doc, m *model, col uint32, s string) {
+	m.mu.Lock()
+	m.text = m.text[:col-1] + s + m.text[col-1:]
+	m.version++
+	v := m.version
+	m.mu.Unlock()
+	d.Changed(Event{VersionID: v, Changes: []Change{{Range: MonacoRange{1, col, 1, col}, Text: s}}})
+}
+
+type note struct{ conn, method, text string }
+
+func notes(log []sent) []note {
+	var out []note
+	for _, s := range log {
+		n := note{conn: s.conn, method: s.method}
+		switch s.method {
+		case lsptypes.MethodDidSave:
+			if txt, ok := s.params["text"].(string); ok {
+				n.text = "text=" + txt
+			} else {
+				n.text = "no text"
+			}
+		case lsptypes.MethodDidChange:
+			n.text = s.raw
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+var (
+	syncIncludeText = lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental, Save: true, IncludeText: true}
+	syncSaveOnly    = lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental, Save: true}
+	syncNoSave      = lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental}
+)
+
+func TestSaveFlushesThenDidSaveWithText(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
+	r.rec.take()
+	typeText(d, m, 3, "c") // debounced, not sent
+	// The page persists snapshot S = "abc" at version 2, and the write succeeds.
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 2, LiveVersion: 2})
+	got := notes(r.rec.take())
+	want := []note{
+		{"c", "textDocument/didChange", `{"textDocument":{"uri":"file:///w/a.go","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":2},"end":{"line":0,"character":2}},"text":"c"}]}`},
+		{"c", "textDocument/didSave", "text=abc"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	if out.Dirty || out.JSON() != `{"dirty":false}` {
+		t.Errorf("outcome %+v", out)
+	}
+	// The debounce that was pending has nothing left to send.
+	r.clock.fire()
+	if n := len(r.rec.take()); n != 0 {
+		t.Errorf("debounce sent %d after the save's flush", n)
+	}
+}
+
+func TestSaveServerWithoutIncludeText(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncSaveOnly, m)
+	r.rec.take()
+	typeText(d, m, 1, "x")
+	text := "xab"
+	r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 2, LiveVersion: 2, Text: &text})
+	got := notes(r.rec.take())
+	if len(got) != 2 || got[0].method != lsptypes.MethodDidChange || got[1] != (note{"c", "textDocument/didSave", "no text"}) {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestSaveServerWithoutSave(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncNoSave, m)
+	r.rec.take()
+	typeText(d, m, 1, "x")
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 2, LiveVersion: 2})
+	got := notes(r.rec.take())
+	if len(got) != 1 || got[0].method != lsptypes.MethodDidChange || out.Notified != 0 {
+		t.Errorf("got %v, notified %d", got, out.Notified)
+	}
+}
+
+func TestSaveFastTypistDuringSave(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
+	r.rec.take()
+	typeText(d, m, 3, "c") // v2 = "abc": the snapshot the page writes
+	snapshot, snapV := m.Text(), m.version
+	typeText(d, m, 4, "d") // typed while the write is in flight
+	typeText(d, m, 5, "e") // v4 = "abcde"
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: snapV, LiveVersion: m.version, Text: &snapshot})
+	if !out.Dirty || out.JSON() != `{"dirty":true}` {
+		t.Errorf("newer buffer must stay dirty: %+v", out)
+	}
+	log := r.rec.take()
+	got := notes(log)
+	if len(got) != 2 || got[0].method != lsptypes.MethodDidChange || got[1] != (note{"c", "textDocument/didSave", "no text"}) {
+		t.Fatalf("got %v", got)
+	}
+	// The server's document is the newest buffer, not the persisted one.
+	var p struct {
+		ContentChanges []lsptypes.TextDocumentContentChangeEvent `json:"contentChanges"`
+	}
+	if err := jsonUnmarshal(log[0].raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	server, err := ApplyChanges("ab", p.ContentChanges)
+	if err != nil || server != "abcde" {
+		t.Errorf("server text %q, %v", server, err)
+	}
+}
+
+func TestSaveFailedWriteSendsNothing(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
+	r.rec.take()
+	typeText(d, m, 1, "x")
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: false, PersistedVersion: 2, LiveVersion: 2})
+	if n := len(r.rec.take()); n != 0 {
+		t.Errorf("failed write sent %d notifications", n)
+	}
+	if !out.Dirty {
+		t.Error("failed write reported clean")
+	}
+	// The edit itself still reaches the server on its own debounce.
+	r.clock.fire()
+	if got := notes(r.rec.take()); len(got) != 1 || got[0].method != lsptypes.MethodDidChange {
+		t.Errorf("after the debounce: %v", got)
+	}
+}
+
+func TestSaveTwoConnectionsSameDocument(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	other := &model{text: "ab", version: 1}
+	a := r.open("A", "task", "kandev://s1/a.go", "file:///w/a.go", syncIncludeText, m)
+	b := r.open("B", "task", "kandev://s1/a.go", "file:///w/a.go", syncSaveOnly, m)
+	// Another session of the same task has the same file in its own model.
+	c := r.open("C", "task", "kandev://s2/a.go", "file:///w/a.go", syncIncludeText, other)
+	// A different task host whose file has the same clean URI.
+	r.open("D", "other-task", "kandev://s3/a.go", "file:///w/a.go", syncIncludeText, &model{text: "zz", version: 1})
+	// An unrelated file.
+	r.open("A", "task", "kandev://s1/b.go", "file:///w/b.go", syncIncludeText, &model{text: "", version: 1})
+	r.rec.take()
+	m.mu.Lock()
+	m.text, m.version = "abc", 2
+	m.mu.Unlock()
+	ev := Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 3, 1, 3}, Text: "c"}}}
+	a.Changed(ev)
+	b.Changed(ev)
+	typeText(c, other, 1, "q")
+	out := r.hub.Saved(Saved{Model: "kandev://s1/a.go", OK: true, PersistedVersion: 2, LiveVersion: 2})
+	var got []string
+	for _, n := range notes(r.rec.take()) {
+		s := n.conn + " " + n.method
+		if n.method == lsptypes.MethodDidSave {
+			s += " " + n.text
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"A textDocument/didChange", "A textDocument/didSave text=abc",
+		"B textDocument/didChange", "B textDocument/didSave no text",
+		"C textDocument/didChange", "C textDocument/didSave no text",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if out.Notified != 3 || out.Dirty {
+		t.Errorf("outcome %+v", out)
+	}
+	// Each connection versions its own document.
+	if a.Version() != 2 || b.Version() != 2 || c.Version() != 2 {
+		t.Errorf("versions %d %d %d", a.Version(), b.Version(), c.Version())
+	}
+}
+
+func TestSaveOutOfOrderCompletion(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
+	r.rec.take()
+	r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 7, LiveVersion: 7})
+	r.rec.take()
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 5, LiveVersion: 7})
+	if n := len(r.rec.take()); n != 0 || !out.Dirty {
+		t.Errorf("older save completing late sent %d, outcome %+v", n, out)
+	}
+}
+
+func TestSaveClosedDocument(t *testing.T) {
+	r := newRig(t)
+	m := &model{text: "ab", version: 1}
+	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
+	d.Close()
+	r.hub.Remove(d)
+	r.rec.take()
+	r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 1, LiveVersion: 1})
+	if n := len(r.rec.take()); n != 0 {
+		t.Errorf("closed document got %d notifications", n)
+	}
+	s, err := ParseSaved(`{"model":"m","ok":true,"persistedVersion":3,"liveVersion":4,"text":"x"}`)
+	if err != nil || s.Model != "m" || !s.OK || s.PersistedVersion != 3 || s.LiveVersion != 4 || *s.Text != "x" {
+		t.Errorf("ParseSaved %+v %v", s, err)
+	}
+}

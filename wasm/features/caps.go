@@ -1,0 +1,453 @@
+package features
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/kandev/lsp/wasm/lsptypes"
+)
+
+// Feature is one editor feature a server may provide. Features are bits so
+// a Set is one integer.
+type Feature uint8
+
+// The wired editor features. Diagnostics are not here: they are pushed by
+// the server (publishDiagnostics) and need no capability.
+const (
+	Completion Feature = 1 << iota
+	Hover
+	Definition
+	References
+	SignatureHelp
+	SemanticTokens
+)
+
+// All lists every feature in a stable order.
+var All = []Feature{Completion, Hover, Definition, References, SignatureHelp, SemanticTokens}
+
+// String is the feature's name in every JSON this package and suppress
+// produce: completion, hover, definition, references, signatureHelp,
+// semanticTokens.
+func (f Feature) String() string {
+	switch f {
+	case Completion:
+		return "completion"
+	case Hover:
+		return "hover"
+	case Definition:
+		return "definition"
+	case References:
+		return "references"
+	case SignatureHelp:
+		return "signatureHelp"
+	case SemanticTokens:
+		return "semanticTokens"
+	}
+	return ""
+}
+
+// Method is the LSP request a feature sends.
+func (f Feature) Method() string {
+	switch f {
+	case Completion:
+		return lsptypes.MethodCompletion
+	case Hover:
+		return lsptypes.MethodHover
+	case Definition:
+		return lsptypes.MethodDefinition
+	case References:
+		return lsptypes.MethodReferences
+	case SignatureHelp:
+		return lsptypes.MethodSignatureHelp
+	case SemanticTokens:
+		return lsptypes.MethodSemanticTokensFull
+	}
+	return ""
+}
+
+// Set is a set of features.
+type Set uint8
+
+// Has reports whether f is in the set.
+func (s Set) Has(f Feature) bool { return s&Set(f) != 0 }
+
+// With returns the set plus f.
+func (s Set) With(f Feature) Set { return s | Set(f) }
+
+// Legend is the semantic-token legend, Monaco's SemanticTokensLegend.
+type Legend struct {
+	TokenTypes     []string `json:"tokenTypes"`
+	TokenModifiers []string `json:"tokenModifiers"`
+}
+
+// Providers is what a server provides for one language: the features to
+// register with Monaco and their options. A feature outside Set is never
+// registered and its method is never sent.
+type Providers struct {
+	Set Set
+	// CompletionTriggerCharacters start completion automatically.
+	CompletionTriggerCharacters []string
+	// CompletionResolve: the server answers completionItem/resolve.
+	CompletionResolve bool
+	// SignatureTriggerCharacters and SignatureRetriggerCharacters are the
+	// signature-help provider's characters.
+	SignatureTriggerCharacters   []string
+	SignatureRetriggerCharacters []string
+	// Legend is the semantic-token legend (with SemanticTokens).
+	Legend Legend
+	// Sync is how documents are synchronized.
+	Sync lsptypes.SyncOptions
+}
+
+// Allows reports whether a request for f may be sent. The binding checks it
+// before every request, so even a stale Monaco provider sends nothing for
+// a capability the server withdrew.
+func (p Providers) Allows(f Feature) bool { return p.Set.Has(f) }
+
+// serverCaps is the part of ServerCapabilities the features read.
+type serverCaps struct {
+	TextDocumentSync   json.RawMessage `json:"textDocumentSync"`
+	CompletionProvider json.RawMessage `json:"completionProvider"`
+	HoverProvider      json.RawMessage `json:"hoverProvider"`
+	DefinitionProvider json.RawMessage `json:"definitionProvider"`
+	ReferencesProvider json.RawMessage `json:"referencesProvider"`
+	SignatureHelp      json.RawMessage `json:"signatureHelpProvider"`
+	SemanticTokens     json.RawMessage `json:"semanticTokensProvider"`
+}
+
+// options is the union of the option objects the features read, static
+// or dynamic registration alike.
+type options struct {
+	TriggerCharacters   []string        `json:"triggerCharacters"`
+	RetriggerCharacters []string        `json:"retriggerCharacters"`
+	ResolveProvider     bool            `json:"resolveProvider"`
+	Legend              *Legend         `json:"legend"`
+	Full                json.RawMessage `json:"full"`
+	IncludeText         bool            `json:"includeText"`
+	SyncKind            *int            `json:"syncKind"`
+	DocumentSelector    json.RawMessage `json:"documentSelector"`
+}
+
+// advertised reports whether a provider capability is advertised: true or
+// an options object; false, null, absent or anything else is not.
+func advertised(raw json.RawMessage) (options, bool) {
+	if len(raw) == 0 {
+		return options{}, false
+	}
+	switch raw[0] {
+	case 't':
+		return options{}, string(raw) == "true"
+	case '{':
+		var o options
+		if json.Unmarshal(raw, &o) != nil {
+			return options{}, false
+		}
+		return o, true
+	}
+	return options{}, false
+}
+
+// fullAdvertised reports whether semantic tokens "full" is on: true or an
+// object ({delta}); absent or false is off (range-only is not wired).
+func fullAdvertised(raw json.RawMessage) bool {
+	return len(raw) > 0 && (string(raw) == "true" || raw[0] == '{')
+}
+
+// ParseCapabilities resolves the server's initialize capabilities (the
+// "capabilities" member of InitializeResult).
+func ParseCapabilities(raw json.RawMessage) (Providers, error) {
+	var c serverCaps
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return Providers{}, err
+		}
+	}
+	var p Providers
+	p.Sync = lsptypes.ParseSync(c.TextDocumentSync)
+	if o, ok := advertised(c.CompletionProvider); ok {
+		p.add(Completion, o)
+	}
+	if o, ok := advertised(c.HoverProvider); ok {
+		p.add(Hover, o)
+	}
+	if o, ok := advertised(c.DefinitionProvider); ok {
+		p.add(Definition, o)
+	}
+	if o, ok := advertised(c.ReferencesProvider); ok {
+		p.add(References, o)
+	}
+	if o, ok := advertised(c.SignatureHelp); ok {
+		p.add(SignatureHelp, o)
+	}
+	if o, ok := advertised(c.SemanticTokens); ok {
+		p.add(SemanticTokens, o)
+	}
+	return p, nil
+}
+
+// add merges one feature's options into p. Semantic tokens count only with
+// "full" and a legend: Monaco cannot decode tokens without one.
+func (p *Providers) add(f Feature, o options) {
+	switch f {
+	case Completion:
+		p.CompletionTriggerCharacters = union(p.CompletionTriggerCharacters, o.TriggerCharacters)
+		p.CompletionResolve = p.CompletionResolve || o.ResolveProvider
+	case SignatureHelp:
+		p.SignatureTriggerCharacters = union(p.SignatureTriggerCharacters, o.TriggerCharacters)
+		p.SignatureRetriggerCharacters = union(p.SignatureRetriggerCharacters, o.RetriggerCharacters)
+	case SemanticTokens:
+		if !fullAdvertised(o.Full) || o.Legend == nil {
+			return
+		}
+		if !p.Set.Has(SemanticTokens) {
+			p.Legend = Legend{TokenTypes: nonNil(o.Legend.TokenTypes), TokenModifiers: nonNil(o.Legend.TokenModifiers)}
+		}
+	}
+	p.Set = p.Set.With(f)
+}
+
+// union appends the members of b missing from a, keeping order.
+func union(a, b []string) []string {
+	for _, s := range b {
+		found := false
+		for _, t := range a {
+			if s == t {
+				found = true
+				break
+			}
+		}
+		if !found {
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// registration is one client/registerCapability entry still in force.
+type registration struct {
+	method string
+	opts   options
+	raw    json.RawMessage // registerOptions, for the save options
+}
+
+// Registry is one connection's capabilities: the static ones from
+// initialize plus the dynamic registrations the server made since. It is
+// safe for concurrent use.
+type Registry struct {
+	mu     sync.Mutex
+	static Providers
+	dyn    map[string]registration // by registration id
+	order  []string                // ids in registration order
+}
+
+// NewRegistry starts from the initialize capabilities.
+func NewRegistry(capabilities json.RawMessage) (*Registry, error) {
+	p, err := ParseCapabilities(capabilities)
+	if err != nil {
+		return nil, err
+	}
+	return &Registry{static: p, dyn: make(map[string]registration)}, nil
+}
+
+// featureOf maps a registration method to its feature (0 for sync methods
+// and anything unwired).
+func featureOf(method string) Feature {
+	switch method {
+	case lsptypes.MethodCompletion:
+		return Completion
+	case lsptypes.MethodHover:
+		return Hover
+	case lsptypes.MethodDefinition:
+		return Definition
+	case lsptypes.MethodReferences:
+		return References
+	case lsptypes.MethodSignatureHelp:
+		return SignatureHelp
+	case lsptypes.MethodSemanticTokens, lsptypes.MethodSemanticTokensFull:
+		return SemanticTokens
+	}
+	return 0
+}
+
+// Register applies the params of a client/registerCapability request.
+// Methods the client does not wire are kept and ignored.
+func (r *Registry) Register(params json.RawMessage) error {
+	var p struct {
+		Registrations []struct {
+			ID              string          `json:"id"`
+			Method          string          `json:"method"`
+			RegisterOptions json.RawMessage `json:"registerOptions"`
+		} `json:"registrations"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, reg := range p.Registrations {
+		var o options
+		if len(reg.RegisterOptions) > 0 && reg.RegisterOptions[0] == '{' {
+			if err := json.Unmarshal(reg.RegisterOptions, &o); err != nil {
+				return err
+			}
+		}
+		if _, ok := r.dyn[reg.ID]; !ok {
+			r.order = append(r.order, reg.ID)
+		}
+		r.dyn[reg.ID] = registration{method: reg.Method, opts: o, raw: reg.RegisterOptions}
+	}
+	return nil
+}
+
+// Unregister applies the params of client/unregisterCapability (whose
+// array is famously misspelled "unregisterations" in LSP 3.17).
+func (r *Registry) Unregister(params json.RawMessage) error {
+	var p struct {
+		Unregisterations []struct {
+			ID string `json:"id"`
+		} `json:"unregisterations"`
+		Unregistrations []struct {
+			ID string `json:"id"`
+		} `json:"unregistrations"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, u := range append(p.Unregisterations, p.Unregistrations...) {
+		delete(r.dyn, u.ID)
+	}
+	kept := r.order[:0]
+	for _, id := range r.order {
+		if _, ok := r.dyn[id]; ok {
+			kept = append(kept, id)
+		}
+	}
+	r.order = kept
+	return nil
+}
+
+// For returns the providers in force for documents of one LSP language id
+// (the languageId of didOpen): the static capabilities plus every dynamic
+// registration whose documentSelector matches that language.
+func (r *Registry) For(languageID string) Providers {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.static
+	// Copy the slices so the caller owns its value.
+	p.CompletionTriggerCharacters = append([]string(nil), p.CompletionTriggerCharacters...)
+	p.SignatureTriggerCharacters = append([]string(nil), p.SignatureTriggerCharacters...)
+	p.SignatureRetriggerCharacters = append([]string(nil), p.SignatureRetriggerCharacters...)
+	for _, id := range r.order {
+		reg := r.dyn[id]
+		if !selectorMatches(reg.opts.DocumentSelector, languageID) {
+			continue
+		}
+		switch reg.method {
+		case lsptypes.MethodDidOpen, lsptypes.MethodDidClose:
+			p.Sync.OpenClose = true
+		case lsptypes.MethodDidChange:
+			if reg.opts.SyncKind != nil {
+				switch k := lsptypes.TextDocumentSyncKind(*reg.opts.SyncKind); k {
+				case lsptypes.SyncFull, lsptypes.SyncIncremental:
+					p.Sync.Change = k
+				default:
+					p.Sync.Change = lsptypes.SyncNone
+				}
+			}
+		case lsptypes.MethodDidSave:
+			p.Sync.Save = true
+			p.Sync.IncludeText = p.Sync.IncludeText || reg.opts.IncludeText
+		default:
+			if f := featureOf(reg.method); f != 0 {
+				p.add(f, reg.opts)
+			}
+		}
+	}
+	return p
+}
+
+// selectorMatches reports whether a documentSelector selects documents of
+// languageID. null or absent selects every document; a filter matches when
+// its language is absent or equal and its scheme is absent or "file" (the
+// server sees only file:// URIs). Glob patterns are not evaluated: a filter
+// with only a pattern matches, erring towards registering the provider.
+func selectorMatches(sel json.RawMessage, languageID string) bool {
+	if len(sel) == 0 || string(sel) == "null" {
+		return true
+	}
+	var filters []json.RawMessage
+	if json.Unmarshal(sel, &filters) != nil {
+		return false
+	}
+	for _, f := range filters {
+		var lang string
+		if json.Unmarshal(f, &lang) == nil { // pre-3.17 plain language string
+			if lang == languageID {
+				return true
+			}
+			continue
+		}
+		var df struct {
+			Language string `json:"language"`
+			Scheme   string `json:"scheme"`
+		}
+		if json.Unmarshal(f, &df) != nil {
+			continue
+		}
+		if (df.Language == "" || df.Language == languageID) && (df.Scheme == "" || df.Scheme == "file") {
+			return true
+		}
+	}
+	return false
+}
+
+// Changed lists the features whose Monaco registration must be redone
+// (disposed if registered, then registered again if still in next) when the
+// providers go from prev to next: added, removed, or with other options.
+func Changed(prev, next Providers) []Feature {
+	var out []Feature
+	for _, f := range All {
+		a, b := prev.Set.Has(f), next.Set.Has(f)
+		if a != b {
+			out = append(out, f)
+			continue
+		}
+		if !a {
+			continue
+		}
+		same := true
+		switch f {
+		case Completion:
+			same = equal(prev.CompletionTriggerCharacters, next.CompletionTriggerCharacters) && prev.CompletionResolve == next.CompletionResolve
+		case SignatureHelp:
+			same = equal(prev.SignatureTriggerCharacters, next.SignatureTriggerCharacters) && equal(prev.SignatureRetriggerCharacters, next.SignatureRetriggerCharacters)
+		case SemanticTokens:
+			same = equal(prev.Legend.TokenTypes, next.Legend.TokenTypes) && equal(prev.Legend.TokenModifiers, next.Legend.TokenModifiers)
+		}
+		if !same {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

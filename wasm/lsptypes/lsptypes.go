@@ -1,0 +1,147 @@
+// Package lsptypes holds the Language Server Protocol types shared by the
+// editor-feature packages of lsp.wasm (features, docsync, navigate).
+//
+// The types follow LSP 3.17
+// (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/).
+// Only the fields those packages read or write are declared: every field
+// costs reflection metadata in lsp.wasm. Values passed through without
+// interpretation stay json.RawMessage.
+package lsptypes
+
+// Method names of the editor features.
+const (
+	MethodCompletion            = "textDocument/completion"
+	MethodCompletionResolve     = "completionItem/resolve"
+	MethodHover                 = "textDocument/hover"
+	MethodDefinition            = "textDocument/definition"
+	MethodReferences            = "textDocument/references"
+	MethodSignatureHelp         = "textDocument/signatureHelp"
+	MethodSemanticTokensFull    = "textDocument/semanticTokens/full"
+	MethodSemanticTokens        = "textDocument/semanticTokens" // the dynamic-registration method
+	MethodSemanticTokensRefresh = "workspace/semanticTokens/refresh"
+	MethodPublishDiagnostics    = "textDocument/publishDiagnostics"
+	MethodRegisterCapability    = "client/registerCapability"
+	MethodUnregisterCapability  = "client/unregisterCapability"
+
+	MethodDidOpen   = "textDocument/didOpen"
+	MethodDidChange = "textDocument/didChange"
+	MethodDidSave   = "textDocument/didSave"
+	MethodDidClose  = "textDocument/didClose"
+)
+
+// Position is a zero-based line and UTF-16 code-unit offset in that line.
+type Position struct {
+	Line      uint32 `json:"line"`
+	Character uint32 `json:"character"`
+}
+
+// Range is a half-open span between two positions.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Location is a range in a document.
+type Location struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// LocationLink is a Location with the origin and the target's selection.
+type LocationLink struct {
+	OriginSelectionRange *Range `json:"originSelectionRange,omitempty"`
+	TargetURI            string `json:"targetUri"`
+	TargetRange          Range  `json:"targetRange"`
+	TargetSelectionRange Range  `json:"targetSelectionRange"`
+}
+
+// TextEdit replaces a range with new text.
+type TextEdit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"newText"`
+}
+
+// MarkupContent is text in a markup kind ("plaintext" or "markdown").
+type MarkupContent struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+}
+
+// TextDocumentIdentifier names a document.
+type TextDocumentIdentifier struct {
+	URI string `json:"uri"`
+}
+
+// VersionedTextDocumentIdentifier names a document at a version.
+type VersionedTextDocumentIdentifier struct {
+	URI     string `json:"uri"`
+	Version int32  `json:"version"`
+}
+
+// TextDocumentItem is a document as didOpen transfers it.
+type TextDocumentItem struct {
+	URI        string `json:"uri"`
+	LanguageID string `json:"languageId"`
+	Version    int32  `json:"version"`
+	Text       string `json:"text"`
+}
+
+// TextDocumentPositionParams names a position in a document; hover and
+// definition send exactly this.
+type TextDocumentPositionParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+	Position     Position               `json:"position"`
+}
+
+// TextDocumentContentChangeEvent is one change. Without Range it replaces
+// the whole text (full sync); with it, the changes of one didChange apply
+// in order, each to the text the previous one produced.
+type TextDocumentContentChangeEvent struct {
+	Range *Range `json:"range,omitempty"`
+	Text  string `json:"text"`
+}
+
+// DidOpenTextDocumentParams is the payload of textDocument/didOpen.
+type DidOpenTextDocumentParams struct {
+	TextDocument TextDocumentItem `json:"textDocument"`
+}
+
+// DidChangeTextDocumentParams is the payload of textDocument/didChange.
+type DidChangeTextDocumentParams struct {
+	TextDocument   VersionedTextDocumentIdentifier  `json:"textDocument"`
+	ContentChanges []TextDocumentContentChangeEvent `json:"contentChanges"`
+}
+
+// DidSaveTextDocumentParams is the payload of textDocument/didSave. Text is
+// sent only to servers that asked for includeText.
+type DidSaveTextDocumentParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+	Text         *string                `json:"text,omitempty"`
+}
+
+// DidCloseTextDocumentParams is the payload of textDocument/didClose.
+type DidCloseTextDocumentParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+}
+
+// TextDocumentSyncKind is how a server wants document changes.
+type TextDocumentSyncKind int
+
+// Sync kinds.
+const (
+	SyncNone        TextDocumentSyncKind = 0
+	SyncFull        TextDocumentSyncKind = 1
+	SyncIncremental TextDocumentSyncKind = 2
+)
+
+// SyncOptions is a server's resolved textDocumentSync capability.
+type SyncOptions struct {
+	// OpenClose: the server wants didOpen and didClose.
+	OpenClose bool
+	// Change is how didChange carries edits; SyncNone sends none.
+	Change TextDocumentSyncKind
+	// Save: the server wants didSave.
+	Save bool
+	// IncludeText: didSave should carry the saved text.
+	IncludeText bool
+}

@@ -1,0 +1,77 @@
+package suppress
+
+// GuardSymbol is the Symbol.for key that marks Kandev's own providers. A
+// provider object carrying provider[Symbol.for(GuardSymbol)] === true is
+// registered untouched, whatever the suppression state: the registration
+// guard does not depend on suppression.
+const GuardSymbol = "kandev.lsp.provider"
+
+// WrapperJS is the JavaScript that wraps Monaco's register*Provider
+// functions for the replaceable built-in features. The binding evaluates it
+// once per Monaco namespace, as soon as it is handed Monaco (configure) —
+// before Monaco's lazy TypeScript mode registers its providers on the first
+// TypeScript/JavaScript model, and whether or not an LSP handshake already
+// happened — and keeps the returned control object:
+//
+//	const ctl = new Function('return ' + WrapperJS)()(monaco);
+//	ctl.set(JSON.parse(state.Snapshot()));   // after every state change
+//	ctl.mark(provider);                      // on each of our providers
+//
+// Installing twice on the same namespace returns the same control object.
+// A wrapped built-in asks the snapshot (a Map lookup, no Go crossing) on
+// every call and answers empty — {suggestions: []}, null or [] — for a
+// suppressed (model, feature); otherwise it calls the original provider.
+// Only providers registered for the typescript or javascript languages are
+// wrapped; ours, marked with the guard, never are.
+const WrapperJS = `(function (monaco) {
+  const L = monaco.languages;
+  const WRAPPED = Symbol.for('kandev.lsp.wrapped');
+  if (L[WRAPPED]) return L[WRAPPED];
+  const GUARD = Symbol.for('` + GuardSymbol + `');
+  let suppressed = new Map();
+  const isSuppressed = (model, feature) => {
+    if (!model || !model.uri) return false;
+    const set = suppressed.get(model.uri.toString());
+    return !!set && set.has(feature);
+  };
+  const LANGS = new Set(['typescript', 'javascript']);
+  const selects = (sel) => {
+    if (typeof sel === 'string') return LANGS.has(sel);
+    if (Array.isArray(sel)) return sel.some(selects);
+    return !!sel && typeof sel.language === 'string' && LANGS.has(sel.language);
+  };
+  const table = [
+    ['registerCompletionItemProvider', 'completion', 'provideCompletionItems', () => ({ suggestions: [] })],
+    ['registerHoverProvider', 'hover', 'provideHover', () => null],
+    ['registerDefinitionProvider', 'definition', 'provideDefinition', () => null],
+    ['registerReferenceProvider', 'references', 'provideReferences', () => []],
+    ['registerSignatureHelpProvider', 'signatureHelp', 'provideSignatureHelp', () => null],
+  ];
+  for (const [name, feature, method, empty] of table) {
+    const original = L[name];
+    if (typeof original !== 'function') continue;
+    L[name] = function (selector, provider, ...rest) {
+      if (!provider || provider[GUARD] === true || !selects(selector) || typeof provider[method] !== 'function') {
+        return original.call(this, selector, provider, ...rest);
+      }
+      const wrapped = Object.create(provider);
+      wrapped[method] = function (model, ...args) {
+        if (isSuppressed(model, feature)) return empty();
+        return provider[method].call(provider, model, ...args);
+      };
+      return original.call(this, selector, wrapped, ...rest);
+    };
+  }
+  const ctl = {
+    guard: GUARD,
+    set(snapshot) {
+      const next = new Map();
+      for (const uri of Object.keys(snapshot || {})) next.set(uri, new Set(snapshot[uri]));
+      suppressed = next;
+    },
+    mark(provider) { provider[GUARD] = true; return provider; },
+    isSuppressed,
+  };
+  Object.defineProperty(L, WRAPPED, { value: ctl });
+  return ctl;
+})`
