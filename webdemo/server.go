@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+
+	"github.com/kandev/lsp/internal/wire"
 )
 
 //go:embed static
@@ -36,6 +38,9 @@ type Config struct {
 func Handler(cfg Config) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /lsp/", cfg.Relay)
+	mux.Handle("GET "+wire.RelaySettingsPath, cfg.Relay)
+	mux.Handle("PUT "+wire.RelaySettingsPath, cfg.Relay)
+	mux.Handle("GET "+wire.RelayRuntimePath, cfg.Relay)
 	files := agentProxy(cfg.AgentURL, cfg.AgentToken)
 	mux.Handle("GET /api/v1/workspace/", files)
 	mux.Handle("PUT /api/v1/workspace/", files)

@@ -51,6 +51,11 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, body, _ := get("GET", "/lsp/demo?language=go"); code != 200 || body != "relay /lsp/demo" {
 		t.Errorf("relay route: %d %q", code, body)
 	}
+	for _, r := range []struct{ method, path string }{{"GET", "/api/v1/user/settings"}, {"PUT", "/api/v1/user/settings"}, {"GET", "/api/v1/lsp/runtime"}} {
+		if code, body, _ := get(r.method, r.path); code != 200 || body != "relay "+r.path {
+			t.Errorf("%s %s: %d %q", r.method, r.path, code, body)
+		}
+	}
 	if code, body, _ := get("GET", "/api/v1/workspace/files"); code != 200 || body != `["main.go"]` || agentAuth != "Bearer secret" || agentPath != "/api/v1/workspace/files" {
 		t.Errorf("files route: %d %q auth=%q path=%q", code, body, agentAuth, agentPath)
 	}

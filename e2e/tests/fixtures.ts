@@ -2,6 +2,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
+import fs from 'node:fs';
+import os from 'node:os';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -25,6 +27,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     '-assets', path.join(root, 'bin'),
     '-monaco', path.join(root, 'webdemo', 'node_modules', 'monaco-editor', 'min'),
     '-sample', path.join(root, opts.sample ?? 'webdemo/sample'),
+    // A fresh settings database per demo: tests never see each other's saves.
+    '-db', path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-')), 'settings.db'),
   ];
   if (opts.fake) args.push('-fake-lsp', path.join(root, 'bin', 'fakelsp'));
   const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,14 +59,53 @@ export async function stopDemo(demo: Demo) {
   await exited;
 }
 
-export const test = base.extend<{}, { demo: Demo }>({
-  demo: [async ({}, use) => {
-    const demo = await startDemo();
-    await use(demo);
-    await stopDemo(demo);
-  }, { scope: 'worker' }],
-  baseURL: async ({ demo }, use) => use(demo.url),
-});
+function demoTest(opts: DemoOptions) {
+  return base.extend<{}, { demo: Demo }>({
+    demo: [async ({}, use) => {
+      const demo = await startDemo(opts);
+      await use(demo);
+      await stopDemo(demo);
+    }, { scope: 'worker' }],
+    baseURL: async ({ demo }, use) => use(demo.url),
+  });
+}
+
+/** Specs against the Go sample and real gopls. */
+export const test = demoTest({});
+
+/** Specs against the fake server standing in for rust-analyzer and kotlin-lsp. */
+export const fakeTest = demoTest({ sample: 'e2e/workspaces/fake', fake: true });
+
+/** writeScript sets the fake server's behaviour for the next connection. */
+export function writeScript(demo: Demo, script: object) {
+  fs.writeFileSync(path.join(demo.workspace, '.fakelsp.json'), JSON.stringify(script));
+}
+
+/** readRecord returns the lines the fake server recorded. */
+export function readRecord(file: string): any[] {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** putSettings saves a partial settings update through the relay's API. */
+export async function putSettings(page: Page, patch: object) {
+  const res = await page.request.put('/api/v1/user/settings', { data: patch });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+/** view reads lsp.wasm's status view-model for the page's session. */
+export function view(page: Page, language: string) {
+  return page.evaluate((lang) => {
+    const d = (window as any).demo;
+    return d.lsp.view(d.sessionId, lang);
+  }, language);
+}
+
+/** openFile clicks a file in the Files list. */
+export async function openFile(page: Page, path: string) {
+  await page.getByRole('button', { name: path, exact: true }).click();
+  await expect(page.locator('#current-file')).toHaveText(path);
+}
 
 export { expect };
 

@@ -10,15 +10,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
+	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/settings"
 	"github.com/kandev/lsp/webdemo"
 )
 
@@ -35,6 +39,7 @@ func run() error {
 	assets := flag.String("assets", "bin", "folder holding lsp.wasm and wasm_exec.js")
 	monacoDir := flag.String("monaco", "webdemo/node_modules/monaco-editor/min", "monaco-editor's min/ folder")
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
+	dbPath := flag.String("db", "", "the settings database (default: a demo database under the user's config folder)")
 	fakeLSP := flag.String("fake-lsp", "", "the fake language server binary, to stand in for rust-analyzer and kotlin-lsp (tests)")
 	flag.Parse()
 
@@ -69,8 +74,15 @@ func run() error {
 	}
 	defer agent.Stop()
 
+	store, err := openSettings(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
 	const sessionID = "demo"
 	rl := relay.New(relay.Config{
+		Settings: store,
 		Sessions: relay.StaticSessions(relay.Session{
 			ID: sessionID, Executor: "local_pc", Workspace: workspace,
 			Agent: relay.AgentRef{URL: agent.URL.String(), Token: token},
@@ -106,7 +118,37 @@ func run() error {
 	// Hijacked WebSockets are not tracked by Shutdown; stopping the agent
 	// closes them from the task-host side with 1001.
 	agent.Stop()
+	rl.Close(shutdown)
 	return srv.Shutdown(shutdown)
+}
+
+// openSettings opens the demo's settings database. A new database starts
+// with Go, TypeScript and Python set to auto-start, so the demo shows
+// intelligence as soon as a file opens; what the user saves is kept.
+func openSettings(path string) (*settings.SQLite, error) {
+	if path == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, err
+		}
+		path = filepath.Join(dir, "kandev", "demo-settings.db")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	_, statErr := os.Stat(path)
+	store, err := settings.OpenSQLite(path)
+	if err != nil {
+		return nil, err
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		auto := []string{string(wire.Go), string(wire.TypeScript), string(wire.Python)}
+		if _, err := store.Update(context.Background(), settings.Patch{AutoStartLanguages: &auto}); err != nil {
+			store.Close()
+			return nil, err
+		}
+	}
+	return store, nil
 }
 
 func randomToken() (string, error) {

@@ -1,0 +1,3 @@
+fn main() {
+    println!("served by the fake language server standing in for rust-analyzer");
+}
