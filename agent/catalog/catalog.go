@@ -46,6 +46,10 @@ type Server struct {
 	Packages []string
 	// Release is the pinned release tag (InstallRelease).
 	Release string
+	// Managed is the server's directory name in the managed cache
+	// (InstallNPM, InstallRelease): the one agent/install publishes into,
+	// so discovery on later starts finds what an install left there.
+	Managed string
 }
 
 // servers is the table. gopls and rust-analyzer serve stdio by default;
@@ -57,12 +61,13 @@ var servers = map[wire.Language]Server{
 	wire.Go: {Language: wire.Go, Command: "gopls", Installer: InstallGo,
 		Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}},
 	wire.TypeScript: {Language: wire.TypeScript, Command: "typescript-language-server", Args: []string{"--stdio"}, Installer: InstallNPM,
-		Packages: []string{"typescript-language-server@5.3.0", "typescript@6.0.3"}},
+		Packages: []string{"typescript-language-server@5.3.0", "typescript@6.0.3"}, Managed: "typescript-language-server"},
 	wire.Python: {Language: wire.Python, Command: "pyright-langserver", Args: []string{"--stdio"}, Installer: InstallNPM,
-		Packages: []string{"pyright@1.1.414"}},
-	// The release tag is a placeholder pin for issue 4 (installers) to
-	// confirm together with a checksum per target.
-	wire.Rust:   {Language: wire.Rust, Command: "rust-analyzer", Installer: InstallRelease, Release: "2025-08-25"},
+		Packages: []string{"pyright@1.1.414"}, Managed: "pyright"},
+	// The tag is agent/install's RustAnalyzerTag (a test there keeps the
+	// two equal); its checksums are pinned there.
+	wire.Rust: {Language: wire.Rust, Command: "rust-analyzer", Installer: InstallRelease, Release: "2026-07-13",
+		Managed: "rust-analyzer"},
 	wire.Kotlin: {Language: wire.Kotlin, Command: "kotlin-lsp", Args: []string{"--stdio"}},
 }
 
@@ -122,10 +127,10 @@ func ManagedRoot(env *taskenv.Env) string {
 // directory.
 func (s Server) ManagedDir(env *taskenv.Env) string {
 	root := ManagedRoot(env)
-	if root == "" || (s.Installer != InstallNPM && s.Installer != InstallRelease) {
+	if root == "" || s.Managed == "" {
 		return ""
 	}
-	return env.Join(root, string(s.Language))
+	return env.Join(root, s.Managed)
 }
 
 // AutoInstallable reports whether this task host could install the server:

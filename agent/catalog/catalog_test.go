@@ -80,14 +80,14 @@ func TestLocateManagedCache(t *testing.T) {
 	_, err := ts.Locate(env)
 	require.ErrorIs(t, err, taskenv.ErrNotFound)
 
-	npmBin := filepath.Join(home, ".kandev", "lsp-servers", "typescript", "node_modules", ".bin")
+	npmBin := filepath.Join(home, ".kandev", "lsp-servers", "typescript-language-server", "node_modules", ".bin")
 	require.NoError(t, os.MkdirAll(npmBin, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(npmBin, "typescript-language-server"), []byte("#!/bin/sh\n"), 0o755))
 	got, err := ts.Locate(env)
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(npmBin, "typescript-language-server"), got)
 
-	rdir := filepath.Join(home, ".kandev", "lsp-servers", "rust")
+	rdir := filepath.Join(home, ".kandev", "lsp-servers", "rust-analyzer")
 	require.NoError(t, os.MkdirAll(rdir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(rdir, "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
 	got, err = rust.Locate(env)
@@ -96,8 +96,8 @@ func TestLocateManagedCache(t *testing.T) {
 
 	// A relative HOME (say, the repository) supplies nothing.
 	ws := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".kandev", "lsp-servers", "rust"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".kandev", "lsp-servers", "rust", "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".kandev", "lsp-servers", "rust-analyzer"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".kandev", "lsp-servers", "rust-analyzer", "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
 	rel := taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": "."})
 	_, err = rust.Locate(rel)
 	require.ErrorIs(t, err, taskenv.ErrNotFound)
@@ -111,7 +111,7 @@ func TestInstallDirsWindows(t *testing.T) {
 	ts, _ := Lookup("typescript")
 	g, _ := Lookup("go")
 	k, _ := Lookup("kotlin")
-	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\typescript\node_modules\.bin`}, ts.InstallDirs(env))
+	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\typescript-language-server\node_modules\.bin`}, ts.InstallDirs(env))
 	require.Equal(t, []string{`C:\Users\dev\go\bin`}, g.InstallDirs(env))
 	require.Empty(t, k.InstallDirs(env))
 }

@@ -26,11 +26,18 @@ const DefaultReleaseBaseURL = "https://github.com/rust-lang/rust-analyzer/releas
 
 // DefaultReleaseChecksums are the SHA-256 sums of the pinned release's
 // gzip assets. An asset without a sum here is never installed: an unchecked
-// download would run whatever the network handed us.
+// download would run whatever the network handed us. Such an install fails
+// before any download (ErrNoChecksum: an install_failed frame saying so,
+// then 4003), and the installers route says so in its guidance.
 //
-// The linux x86_64 sum comes from a published lock of this tag (asset sha256
-// 5ee1754a…, decompressed 73dc265a…) and was not re-hashed on this build
-// machine, which cannot reach GitHub; the other targets still need theirs.
+// TO CONFIRM before release: the linux x86_64 sum comes from a published
+// lock of this tag (asset sha256 5ee1754a…, decompressed 73dc265a…) and has
+// not been re-hashed from the GitHub asset, which this build machine cannot
+// reach. Confirm it (sha256sum of the downloaded .gz) and add the other
+// published targets (aarch64-unknown-linux-gnu, x86_64-apple-darwin,
+// aarch64-apple-darwin) the same way; until then those hosts refuse to
+// auto-install rust-analyzer. Tests inject their own sums through
+// Config.ReleaseChecksums and never depend on these values.
 var DefaultReleaseChecksums = map[string]string{
 	"rust-analyzer-x86_64-unknown-linux-gnu.gz": "5ee1754afa7a1eb7f56606847b61328e6fac2f316e40ebf314dcefb30263df4d",
 }

@@ -3,9 +3,10 @@
 // prerequisites, where the result goes, or why not) and whether the server
 // is already there, so the UI can show manual guidance.
 //
-// The install plan comes from a Planner. StaticPlan, here, derives it from
-// the catalog's pins alone; the installer package (issue 4) can supply its
-// own, so the route always describes what an install would really do.
+// The install plan comes from a Planner. The agent plugs in its install
+// Manager's Describe (agent/server), so the route describes what an install
+// would really do; StaticPlan, here, derives a plan from the catalog's pins
+// alone, for callers without a Manager.
 // Discovery (Command, Found, Path) is always this package's.
 //
 // Everything is derived from the task environment (taskenv.Env, with its

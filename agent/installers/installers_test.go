@@ -49,9 +49,9 @@ func TestDescribeLinux(t *testing.T) {
 	require.Equal(t, wire.InstallerInfo{
 		Language: wire.TypeScript, Command: "typescript-language-server", Installable: true, Kind: wire.InstallerNPM,
 		InstallCommand: []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "typescript-language-server@5.3.0", "typescript@6.0.3"},
-		WorkDir:        filepath.Join(cache, "typescript"),
+		WorkDir:        filepath.Join(cache, "typescript-language-server"),
 		Prerequisites:  []wire.Prerequisite{{Name: "node", Found: true}, {Name: "npm", Found: false}},
-		Destination:    filepath.Join(cache, "typescript", "node_modules", ".bin"),
+		Destination:    filepath.Join(cache, "typescript-language-server", "node_modules", ".bin"),
 	}, m[wire.TypeScript])
 	require.Equal(t, []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "pyright@1.1.414"}, m[wire.Python].InstallCommand)
 	require.Equal(t, wire.InstallerInfo{
@@ -64,7 +64,7 @@ func TestDescribeLinux(t *testing.T) {
 	require.True(t, rust.Installable)
 	require.Equal(t, wire.InstallerRelease, rust.Kind)
 	require.Regexp(t, `^https://github\.com/rust-lang/rust-analyzer/releases/download/[0-9-]+/rust-analyzer-aarch64-unknown-linux-gnu\.gz$`, rust.Download)
-	require.Equal(t, filepath.Join(cache, "rust"), rust.Destination)
+	require.Equal(t, filepath.Join(cache, "rust-analyzer"), rust.Destination)
 	requireKotlinManual(t, m[wire.Kotlin])
 }
 
@@ -90,7 +90,7 @@ func TestDescribeWindows(t *testing.T) {
 	require.Contains(t, rust.Guidance, "rust-analyzer")
 	require.Empty(t, rust.Download)
 	requireKotlinManual(t, m[wire.Kotlin])
-	require.Equal(t, `C:\Users\dev\.kandev\lsp-servers\typescript\node_modules\.bin`, m[wire.TypeScript].Destination)
+	require.Equal(t, `C:\Users\dev\.kandev\lsp-servers\typescript-language-server\node_modules\.bin`, m[wire.TypeScript].Destination)
 	require.Equal(t, `C:\Users\dev\go\bin`, m[wire.Go].Destination)
 	require.True(t, m[wire.Go].Installable)
 }

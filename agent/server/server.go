@@ -13,8 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/kandev/lsp/agent/auth"
 	"github.com/kandev/lsp/agent/files"
+	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/installers"
 	"github.com/kandev/lsp/agent/stream"
 	"github.com/kandev/lsp/agent/taskenv"
@@ -53,14 +56,20 @@ type Config struct {
 	// StopTimeout bounds the stop route's Shutdown (default 15 s).
 	StopTimeout time.Duration
 	// InstallPlan answers the install part of the installers route; nil
-	// is installers.StaticPlan. The installer package plugs in here.
+	// is the agent's install Manager's Describe, so the route says what an
+	// install would really do on this host.
 	InstallPlan installers.Planner
+	// Install configures the agent's one install Manager (release base
+	// URL and checksums, the installer runner's graces, lock polling).
+	// An empty GOARCH takes the task host's (GOARCH above).
+	Install install.Config
 }
 
 // Server is the agent's HTTP surface.
 type Server struct {
 	mux         *http.ServeMux
 	stream      *stream.Handler
+	installs    *install.Manager
 	root        *workspace.Root
 	token       string
 	stopTimeout time.Duration
@@ -94,20 +103,31 @@ func New(cfg Config) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	icfg := cfg.Install
+	if icfg.GOARCH == "" {
+		icfg.GOARCH = env.GOARCH
+	}
+	// One Manager for the whole agent: it is what serialises installs of
+	// one destination across connections, and what task stop drains.
+	mgr := install.New(icfg)
+	plan := cfg.InstallPlan
+	if plan == nil {
+		plan = mgr.Describe
+	}
 	st := stream.New(stream.Config{
-		Workspace: root, Token: cfg.Token, Env: env,
+		Workspace: root, Token: cfg.Token, Env: env, Installs: mgr,
 		Logger: cfg.Logger, ServerStderr: cfg.ServerStderr,
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 	})
 	fh := files.New(root, cfg.Token, cfg.Logger)
 	s := &Server{
-		stream: st, root: root, token: cfg.Token, stopTimeout: cfg.StopTimeout, logger: logger,
+		stream: st, installs: mgr, root: root, token: cfg.Token, stopTimeout: cfg.StopTimeout, logger: logger,
 		stopped: make(chan struct{}),
 	}
 	mux := http.NewServeMux()
 	mux.Handle(wire.AgentStreamPath, st)
-	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Token, cfg.InstallPlan))
+	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Token, plan))
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
@@ -118,14 +138,21 @@ func New(cfg Config) (*Server, error) {
 // ServeHTTP routes to the agent's handlers.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-// Shutdown is task stop: close admission, reap every owned process tree and
-// close every stream with 1001, waiting at most until ctx ends. Call it
-// before http.Server.Shutdown, which does not wait for upgraded connections.
+// Shutdown is task stop: close admission, cancel and drain every install,
+// reap every owned process tree and close every stream with 1001, waiting
+// at most until ctx ends. Call it before http.Server.Shutdown, which does
+// not wait for upgraded connections.
 //
 // Shutdown may be called more than once (the stop route, then the binary's
 // own shutdown); later calls wait like the first.
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.stream.Shutdown(ctx)
+	// Both at once: the Manager cancels installs and waits until each has
+	// killed its tree and removed its partial files, while the streams
+	// waiting on those installs close with 1001 as they return.
+	var g errgroup.Group
+	g.Go(func() error { return s.installs.Close(ctx) })
+	g.Go(func() error { return s.stream.Shutdown(ctx) })
+	err := g.Wait()
 	if err == nil {
 		s.closeRoot.Do(func() { s.root.Close() })
 	}

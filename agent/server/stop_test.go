@@ -102,8 +102,9 @@ func TestStopRoute(t *testing.T) {
 }
 
 // The installers route is wired behind the token, and an injected Windows
-// host answers for Windows: rust-analyzer has no installer there, and a
-// rust stream closes 4007 rather than 4001.
+// host answers for Windows: rust-analyzer has no installer there (the
+// route says why), and a rust stream closes 4007 rather than 4001, with or
+// without autoInstall; so does kotlin, which is never installed.
 func TestInstallersAndWindowsHost(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -126,6 +127,8 @@ func TestInstallersAndWindowsHost(t *testing.T) {
 		case wire.Rust:
 			require.False(t, l.Installable)
 			require.Equal(t, wire.NotInstallableOS, l.Reason)
+			require.Contains(t, l.Guidance, "Windows")
+			require.Empty(t, l.Download)
 		case wire.Kotlin:
 			require.False(t, l.Installable)
 			require.Equal(t, wire.NotInstallableManual, l.Reason)
@@ -136,7 +139,10 @@ func TestInstallersAndWindowsHost(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	for lang, code := range map[string]wire.CloseCode{"rust": wire.CloseNoInstaller, "go": wire.CloseBinaryMissing} {
+	for lang, code := range map[string]wire.CloseCode{
+		"rust": wire.CloseNoInstaller, "rust&autoInstall=true": wire.CloseNoInstaller,
+		"kotlin&autoInstall=true": wire.CloseNoInstaller, "go": wire.CloseBinaryMissing,
+	} {
 		c := dial(t, ctx, hs, lang)
 		_, _, err := c.Read(ctx)
 		var ce websocket.CloseError

@@ -4,12 +4,15 @@ package stream
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
 )
 
 // TestNoGoroutineLeak runs sessions to each kind of end and checks that the
@@ -41,6 +44,28 @@ func TestNoGoroutineLeak(t *testing.T) {
 		c.CloseNow()
 		require.NoError(t, g.h.Shutdown(ctx))
 		g.srv.Close()
+
+		// Installs: one that completes and bridges, one cancelled by a
+		// disconnect, one failed; the pending read and the watcher of each
+		// must be gone with the session.
+		k := newInstallFixture(t, "ok")
+		c = k.dialLang(t, "typescript", true)
+		requireStatuses(t, c, "typescript", wire.StatusInstalling, wire.StatusInstalled, wire.StatusReady)
+		initialize(t, c, 1)
+		require.NoError(t, c.Close(websocket.StatusNormalClosure, ""))
+		require.NoError(t, os.RemoveAll(k.cache))
+		k.mode(t, "hang")
+		c = k.dialLang(t, "typescript", true)
+		requireStatuses(t, c, "typescript", wire.StatusInstalling)
+		k.installerPids(t)
+		c.CloseNow()
+		k.mode(t, "fail")
+		c = k.dialLang(t, "typescript", true)
+		requireStatuses(t, c, "typescript", wire.StatusInstalling, wire.StatusInstallFailed)
+		closeStatus(t, c)
+		c.CloseNow()
+		require.NoError(t, k.h.Shutdown(ctx))
+		k.srv.Close()
 	}()
 	// http.Client keep-alive and the test servers' goroutines wind down
 	// asynchronously; poll rather than sleep.

@@ -23,34 +23,65 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 const maxPooled = 4 << 20
 
+// inbound is one message read from the peer, or why there is none.
+type inbound struct {
+	// buf holds the message (from bufPool; hand it back with putBuf), or
+	// is nil when the read ended the stream.
+	buf *bytes.Buffer
+	// code is how the stream ends when buf is nil.
+	code websocket.StatusCode
+}
+
+// readInbound reads the next message from the peer into a pooled buffer.
+func (s *session) readInbound() inbound {
+	// No context: the socket closing (by the peer or by teardown) is what
+	// ends this read, and a cancelled read context would make the library
+	// drop the connection without a close frame.
+	_, r, err := s.sock.ws.Reader(context.Background())
+	if err != nil {
+		return inbound{code: closeNow} // the peer closed or the socket failed
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	n, err := buf.ReadFrom(io.LimitReader(r, wire.MaxMessageSize+1))
+	switch {
+	case err != nil: // the socket failed mid-message
+		putBuf(buf)
+		return inbound{code: closeNow}
+	case n > wire.MaxMessageSize:
+		putBuf(buf)
+		return inbound{code: websocket.StatusMessageTooBig}
+	}
+	return inbound{buf: buf}
+}
+
+// putBuf returns a message buffer to the pool unless it grew too large.
+func putBuf(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooled {
+		bufPool.Put(buf)
+	}
+}
+
 // socketToStdin forwards each socket message to stdin as one Content-Length
-// frame. It returns the close code for how it ended.
+// frame. The first message is the one the install's pending read kept, if
+// there was an install (see readAhead). It returns the close code for how
+// it ended.
 func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
+	first := s.takeReadAhead()
 	for {
-		// No context: the socket closing (by the peer or by teardown) is
-		// what ends this read, and a cancelled read context would make the
-		// library drop the connection without a close frame.
-		_, r, err := s.sock.ws.Reader(context.Background())
-		if err != nil {
-			return closeNow // the peer closed or the socket failed
+		var in inbound
+		if first != nil {
+			in, first = first.wait(), nil
+		} else {
+			in = s.readInbound()
 		}
-		buf := bufPool.Get().(*bytes.Buffer)
-		buf.Reset()
-		n, err := buf.ReadFrom(io.LimitReader(r, wire.MaxMessageSize+1))
-		code, ok := closeNow, false
-		switch {
-		case err != nil: // the socket failed mid-message
-		case n > wire.MaxMessageSize:
-			code = websocket.StatusMessageTooBig
-		default:
-			ok = s.writeStdin(p, buf.Bytes())
-			code = websocket.StatusCode(wire.CloseServerExited)
+		if in.buf == nil {
+			return in.code
 		}
-		if buf.Cap() <= maxPooled {
-			bufPool.Put(buf)
-		}
+		ok := s.writeStdin(p, in.buf.Bytes())
+		putBuf(in.buf)
 		if !ok {
-			return code
+			return websocket.StatusCode(wire.CloseServerExited)
 		}
 	}
 }

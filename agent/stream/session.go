@@ -43,6 +43,9 @@ type session struct {
 	// but no longer forwarded, so the answer to our own shutdown request
 	// never reaches the peer.
 	ending atomic.Bool
+	// ahead is the read left pending during an install, whose message the
+	// bridge forwards first; nil when there was no install.
+	ahead *readAhead
 }
 
 // stop asks the session to end with 1001. It may come before the session
@@ -64,6 +67,9 @@ func (s *session) stopping() bool {
 // before run does.
 func (s *session) run(srv catalog.Server, path string) {
 	cfg := s.h.cfg
+	// Every path below has closed the socket by the time it returns, which
+	// ends a pending read the bridge did not take.
+	defer s.dropReadAhead()
 	if s.stopping() {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
 		return
@@ -97,8 +103,8 @@ func (s *session) run(srv catalog.Server, path string) {
 	s.bridge(p)
 }
 
-// sendStatus writes one status frame within the write timeout. Installing,
-// installed and install_failed frames go through here too (issue 4).
+// sendStatus writes one status frame within the write timeout: ready, and
+// the installing, installed and install_failed frames of an install.
 func (s *session) sendStatus(st wire.Status) error {
 	b, err := json.Marshal(st)
 	if err != nil {

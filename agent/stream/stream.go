@@ -3,6 +3,11 @@
 // workspace and bridges it, one JSON-RPC message per text frame on the
 // socket and one Content-Length frame on stdio.
 //
+// A missing server is installed when the request asks for it
+// (autoinstall.go): status frames report the install, and the one read
+// left pending meanwhile (readahead.go) both cancels it when the peer
+// leaves and becomes the bridge's first inbound message.
+//
 // The route decides everything it can before upgrading — unknown language
 // (HTTP 400), missing token (HTTP 401), shutting down (HTTP 503) — so a
 // rejected request never starts a process. After the upgrade every failure
@@ -33,6 +38,7 @@ import (
 
 	"github.com/kandev/lsp/agent/auth"
 	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/agent/workspace"
 	"github.com/kandev/lsp/internal/wire"
@@ -51,6 +57,12 @@ type Config struct {
 	Logger *slog.Logger
 	// ServerStderr receives the servers' stderr. Nil discards it.
 	ServerStderr io.Writer
+	// Installs installs a missing server when the request asks for it
+	// (autoInstall=true). It is the agent's one Manager, shared by every
+	// connection, so installs of one destination are serialised and task
+	// stop can drain them all. Nil is a build without installers: a missing
+	// server closes 4001 or 4007 as the catalog says.
+	Installs *install.Manager
 
 	// WriteTimeout bounds each WebSocket write (wire.WriteTimeout).
 	WriteTimeout time.Duration
@@ -157,22 +169,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tuneSocket(hc.conn)
 
 	if locateErr != nil {
-		code := missingCode(srv, h.cfg.Env.GOOS, autoInstall)
-		s.logger.Info("language server not found", "command", srv.Command, "code", code)
-		_ = s.sock.close(websocket.StatusCode(code))
-		return
+		var ok bool
+		if path, ok = s.missing(srv, autoInstall); !ok {
+			return
+		}
 	}
 	s.run(srv, path)
-}
-
-// missingCode picks the close code for a server that is not installed.
-// Installers are not part of this build yet, so a requested auto-install
-// is answered like a host without an installer.
-func missingCode(srv catalog.Server, goos string, autoInstall bool) wire.CloseCode {
-	if srv.AutoInstallable(goos) && !autoInstall {
-		return wire.CloseBinaryMissing
-	}
-	return wire.CloseNoInstaller
 }
 
 // admit registers a new session, or returns nil once Shutdown has begun.

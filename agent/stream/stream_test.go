@@ -232,7 +232,7 @@ func TestMissingServer(t *testing.T) {
 	f := newFixture(t, "")
 	for lang, code := range map[string]int{
 		"go":                  int(wire.CloseBinaryMissing),
-		"go&autoInstall=true": int(wire.CloseNoInstaller), // no installers in this build
+		"go&autoInstall=true": int(wire.CloseNoInstaller), // a handler without installers (Config.Installs nil)
 		"kotlin":              int(wire.CloseNoInstaller),
 	} {
 		c, _, err := dial(t, f, lang, token)

@@ -6,8 +6,17 @@
 // Its first stdout line is "listening on http://HOST:PORT" with the bound
 // port, so a parent that passed port 0 can read where to connect. SIGTERM,
 // SIGINT or a POST to the stop route (wire.AgentTaskStopPath) is task stop:
-// admission closes, streams close with 1001, every language-server process
-// tree is reaped, and the agent exits 0.
+// admission closes, installs are cancelled and drained (nothing half-made is
+// published), streams close with 1001, every language-server process tree
+// is reaped, and the agent exits 0.
+//
+// A missing language server is installed when the stream request asks for
+// it (npm and go from the task PATH, rust-analyzer as a checksummed release
+// download). KANDEV_RELEASE_BASE_URL, when set, replaces the release
+// download base URL (the directory holding the pinned release's assets,
+// e.g. a mirror, or a loopback server in tests); downloads are still
+// checked against the pinned SHA-256 sums, so it cannot change what is
+// installed, only where it comes from.
 //
 // Language servers run under a re-execution of this binary (the reaper
 // shim of package proc), which kills a server's whole tree if the agent
@@ -28,12 +37,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/server"
 	"github.com/kandev/lsp/agent/taskenv"
 )
 
 // tokenEnv names the variable carrying the bearer token.
 const tokenEnv = "KANDEV_AGENT_TOKEN"
+
+// releaseBaseEnv names the variable overriding the release download base
+// URL (install.DefaultReleaseBaseURL).
+const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
@@ -52,8 +66,11 @@ func run(addr, dir string) error {
 	if token == "" {
 		return fmt.Errorf("%s is required", tokenEnv)
 	}
-	// The token is the agent's, not the task's: servers must not see it.
+	// The token and the download setting are the agent's, not the
+	// task's: servers and installers must not see them.
 	delete(env, tokenEnv)
+	releaseBase := env[releaseBaseEnv]
+	delete(env, releaseBaseEnv)
 	if dir == "" {
 		return errors.New("-workspace is required")
 	}
@@ -68,6 +85,7 @@ func run(addr, dir string) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,
+		Install: install.Config{ReleaseBaseURL: releaseBase},
 	})
 	if err != nil {
 		return err

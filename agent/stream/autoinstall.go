@@ -1,0 +1,161 @@
+package stream
+
+import (
+	"context"
+	"errors"
+
+	"github.com/coder/websocket"
+
+	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/install"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// missing handles a request whose server is not installed. It returns the
+// executable to start when an install produced one; otherwise it has closed
+// the socket with the code that says why and returns ok false.
+//
+// The order is the spec's: a host with no installer for the language
+// closes 4007 whatever the request asked (so the UI can point to manual
+// installation before the preference is enabled), then a request without
+// autoInstall closes 4001, and only then does an install begin.
+func (s *session) missing(srv catalog.Server, autoInstall bool) (path string, ok bool) {
+	mgr := s.h.cfg.Installs
+	if mgr == nil {
+		code := missingCode(srv, s.h.cfg.Env.GOOS, autoInstall)
+		s.logger.Info("language server not found", "command", srv.Command, "code", code)
+		_ = s.sock.close(websocket.StatusCode(code))
+		return "", false
+	}
+	job, err := mgr.Prepare(s.h.cfg.Env, srv.Language)
+	switch {
+	case errors.Is(err, install.ErrUnsupported):
+		s.logger.Info("language server not found; no installer on this host", "command", srv.Command, "why", err)
+		_ = s.sock.close(websocket.StatusCode(wire.CloseNoInstaller))
+		return "", false
+	case !autoInstall:
+		s.logger.Info("language server not found; auto-install not requested", "command", srv.Command)
+		_ = s.sock.close(websocket.StatusCode(wire.CloseBinaryMissing))
+		return "", false
+	case err != nil:
+		// The task cannot host an install at all (no absolute HOME):
+		// a failed install, with the reason as its detail.
+		s.failInstall(srv.Language, err)
+		return "", false
+	}
+	return s.install(srv.Language, job)
+}
+
+// missingCode picks the close code for a server that is not installed when
+// the handler has no installers (Config.Installs nil): a requested
+// auto-install is answered like a host without an installer.
+func missingCode(srv catalog.Server, goos string, autoInstall bool) wire.CloseCode {
+	if srv.AutoInstallable(goos) && !autoInstall {
+		return wire.CloseBinaryMissing
+	}
+	return wire.CloseNoInstaller
+}
+
+// install runs job while the peer watches: "installing" first, then one
+// pending read for the whole install, then "installed" or
+// "install_failed" and 4003. A peer that leaves, and task stop, cancel the
+// install; Run has then killed the installer's tree, removed its partial
+// files and released its locks before it returns.
+func (s *session) install(lang wire.Language, job *install.Job) (path string, ok bool) {
+	if s.stopping() {
+		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
+		return "", false
+	}
+	// Delivered before any install work is acquired: a peer that cannot
+	// take this frame within the write timeout can neither see nor cancel
+	// the install, so none is started for it.
+	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalling, Language: string(lang)}); err != nil {
+		s.logger.Info("installing frame not delivered; not installing", "err", err)
+		_ = s.sock.close(closeNow)
+		return "", false
+	}
+	ahead := s.startReadAhead()
+	ctx, cancel := context.WithCancel(context.Background())
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		s.watchInstall(ctx, cancel, ahead)
+	}()
+	s.logger.Info("installing language server")
+	res, err := job.Run(ctx)
+	cancel()
+	<-watched
+
+	if err != nil {
+		s.endInstall(lang, err, ahead)
+		return "", false
+	}
+	s.logger.Info("language server installed", "path", res.Path, "reused", res.Reused)
+	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalled, Language: string(lang)}); err != nil {
+		s.logger.Info("installed frame not delivered", "err", err)
+		_ = s.sock.close(closeNow)
+		s.dropReadAhead()
+		return "", false
+	}
+	return res.Path, true
+}
+
+// watchInstall cancels the install when the pending read ends the stream
+// (the peer closed, went away or sent an oversized message) or at task
+// stop. A message that arrives is kept for the bridge; only task stop can
+// cancel after that, since nothing reads the socket any more.
+func (s *session) watchInstall(ctx context.Context, cancel context.CancelFunc, ahead *readAhead) {
+	select {
+	case <-ahead.done:
+		if ahead.in.buf == nil {
+			cancel()
+			return
+		}
+	case <-s.shutdown:
+		cancel()
+		return
+	case <-ctx.Done():
+		return
+	}
+	select {
+	case <-s.shutdown:
+		cancel()
+	case <-ctx.Done():
+	}
+}
+
+// endInstall closes a stream whose install did not produce a server. The
+// pending read is drained once the socket is closed.
+func (s *session) endInstall(lang wire.Language, err error, ahead *readAhead) {
+	defer s.dropReadAhead()
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, install.ErrClosed) {
+		s.failInstall(lang, err)
+		return
+	}
+	select {
+	case <-ahead.done:
+		if in := ahead.in; in.buf == nil && !s.stopping() {
+			// The peer left (closeNow) or broke the frame limit (1009).
+			s.logger.Info("install cancelled: the peer went away")
+			_ = s.sock.close(in.code)
+			return
+		}
+	default:
+	}
+	// Task stop: 1001 with no prose, the browser shows its own copy.
+	s.logger.Info("install cancelled by task stop")
+	_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
+}
+
+// failInstall reports a failed install: the installer's own diagnosis in
+// an install_failed frame, then 4003 with no reason.
+func (s *session) failInstall(lang wire.Language, err error) {
+	s.logger.Warn("install failed", "err", err)
+	st := wire.Status{Status: wire.StatusInstallFailed, Language: string(lang), Error: install.Detail(err)}
+	if err := s.sendStatus(st); err != nil {
+		s.logger.Info("install_failed frame not delivered", "err", err)
+		_ = s.sock.close(closeNow)
+		return
+	}
+	_ = s.sock.close(websocket.StatusCode(wire.CloseInstallFailed))
+}

@@ -1,0 +1,215 @@
+//go:build linux
+
+package stream
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/agent/install"
+	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// Spec: auto-install through npm into the task's managed cache. The peer
+// sees installing, installed, ready in that order, then the installed
+// server answers initialize through the bridge; a later connection finds
+// the launcher in the cache and starts it without installing again.
+func TestAutoInstallThenBridge(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "ok")
+	c := k.dialLang(t, "typescript", true)
+	requireStatuses(t, c, "typescript", wire.StatusInstalling, wire.StatusInstalled, wire.StatusReady)
+	resp := initialize(t, c, 1)
+	require.Contains(t, resp, "result")
+	require.Equal(t, []string{"typescript-language-server"}, k.cacheEntries(t), "published, nothing half-made beside it")
+	require.Equal(t, 1, k.npmRuns())
+	require.Contains(t, readOrEmpty(k.npmLog), k.cache+"/.staging-typescript-language-server-", "npm ran in a staging directory of the task HOME's cache")
+
+	again := k.dialLang(t, "typescript", true)
+	requireStatuses(t, again, "", wire.StatusReady)
+	require.Contains(t, initialize(t, again, 1), "result")
+	require.Equal(t, 1, k.npmRuns(), "the cache is found on later starts")
+}
+
+// Spec: the one pending read during an install becomes the bridge's first
+// inbound frame. initialize sent right after "installing", while npm is
+// still running, reaches the server first and is answered.
+func TestFrameDuringInstallIsFirstBridged(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "gate")
+	c := k.dialLang(t, "typescript", true)
+	requireStatuses(t, c, "typescript", wire.StatusInstalling)
+	waitFor(t, func() bool { return k.npmRuns() == 1 })
+	sendJSON(t, c, map[string]any{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": map[string]any{}})
+	require.NoError(t, os.WriteFile(k.gate, nil, 0o644))
+	requireStatuses(t, c, "typescript", wire.StatusInstalled, wire.StatusReady)
+	sendJSON(t, c, map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})
+	_, b, err := c.Read(testCtx(t))
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"id":7`)
+	waitFor(t, func() bool { return len(k.records(t)) >= 3 })
+	var seq []string
+	for _, r := range k.records(t) {
+		if r.Kind != "event" {
+			seq = append(seq, r.Kind+":"+r.Method)
+		}
+	}
+	require.Equal(t, []string{"request:initialize", "notification:initialized"}, seq[:2])
+}
+
+// Spec: installer failure. install_failed carries the installer's own
+// diagnosis (the tail of a bounded capture: 2 MB of output arrive as at
+// most install.TailSize), then 4003 with no reason; nothing is published.
+func TestInstallFailureDetailThen4003(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "fail")
+	c := k.dialLang(t, "typescript", true)
+	requireStatuses(t, c, "typescript", wire.StatusInstalling)
+	st := readStatus(t, c)
+	require.Equal(t, wire.StatusInstallFailed, st.Status)
+	require.Equal(t, "typescript", st.Language)
+	require.Contains(t, st.Error, "npm error code E404")
+	require.Contains(t, st.Error, "404 Not Found - GET https://registry.example/typescript-language-server")
+	require.Less(t, len(st.Error), install.TailSize+1024, "the tail, not 2 MB")
+	requireClose(t, c, int(wire.CloseInstallFailed))
+	require.Empty(t, k.cacheEntries(t), "no staging directory, no destination")
+}
+
+// Spec: unread install status. When "installing" cannot be delivered
+// within the write timeout (here one nanosecond, so the write always
+// misses it), the stream closes and the installer never starts.
+func TestUndeliveredInstallingStartsNothing(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "ok", func(c *Config) { c.WriteTimeout = time.Nanosecond })
+	c := k.dialLang(t, "typescript", true)
+	_, _, err := c.Read(testCtx(t))
+	require.Error(t, err)
+	require.Equal(t, websocket.StatusCode(-1), websocket.CloseStatus(err), "dropped, no close frame")
+	// The handler has returned once Shutdown does; only then is "never"
+	// observable.
+	require.NoError(t, k.h.Shutdown(testCtx(t)))
+	require.Zero(t, k.npmRuns(), "npm never ran")
+	_, err = os.Stat(k.cache)
+	require.ErrorIs(t, err, os.ErrNotExist, "no install work was acquired")
+}
+
+// Spec: browser disconnect during auto-install. Dropping the socket
+// cancels that connection's install: npm and its TERM-ignoring child are
+// gone, the partial node_modules is removed, and the lock is released, so
+// the next connection installs at once.
+func TestDisconnectCancelsInstall(t *testing.T) {
+	t.Parallel()
+	for name, leave := range map[string]func(*websocket.Conn){
+		"drop":  func(c *websocket.Conn) { c.CloseNow() },
+		"close": func(c *websocket.Conn) { _ = c.Close(websocket.StatusNormalClosure, "") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			k := newInstallFixture(t, "hang")
+			c := k.dialLang(t, "typescript", true)
+			requireStatuses(t, c, "typescript", wire.StatusInstalling)
+			pids := k.installerPids(t)
+			leave(c)
+			waitFor(t, func() bool { return !alive(pids[0]) && !alive(pids[1]) })
+			waitFor(t, func() bool { return len(k.cacheEntries(t)) == 0 })
+
+			k.mode(t, "ok")
+			again := k.dialLang(t, "typescript", true)
+			requireStatuses(t, again, "typescript", wire.StatusInstalling, wire.StatusInstalled, wire.StatusReady)
+			require.Equal(t, 2, k.npmRuns())
+		})
+	}
+}
+
+// Spec: instance teardown during auto-install. Shutdown cancels the
+// install and waits for it: the stream closes 1001 with no prose, the
+// installer tree is gone and nothing was published by the time Shutdown
+// returns.
+func TestShutdownDuringInstall(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "hang")
+	c := k.dialLang(t, "typescript", true)
+	requireStatuses(t, c, "typescript", wire.StatusInstalling)
+	pids := k.installerPids(t)
+	done := make(chan error, 1)
+	go func() { done <- k.h.Shutdown(testCtx(t)) }()
+	requireClose(t, c, int(wire.CloseGoingAway))
+	require.NoError(t, <-done)
+	require.False(t, alive(pids[0]) || alive(pids[1]), "tree reaped before Shutdown returns")
+	require.Empty(t, k.cacheEntries(t), "nothing published, no partial files")
+}
+
+// Spec: installs of one destination are serialised. Two connections ask
+// for the same missing server at once: npm runs once, both get ready.
+func TestRacingConnectionsInstallOnce(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "gate")
+	a := k.dialLang(t, "typescript", true)
+	b := k.dialLang(t, "typescript", true)
+	requireStatuses(t, a, "typescript", wire.StatusInstalling)
+	requireStatuses(t, b, "typescript", wire.StatusInstalling)
+	waitFor(t, func() bool { return k.npmRuns() == 1 })
+	require.NoError(t, os.WriteFile(k.gate, nil, 0o644))
+	for _, c := range []*websocket.Conn{a, b} {
+		requireStatuses(t, c, "typescript", wire.StatusInstalled, wire.StatusReady)
+		require.Contains(t, initialize(t, c, 1), "result")
+	}
+	require.Equal(t, 1, k.npmRuns())
+}
+
+// Spec: close codes for a missing server with installers present. Kotlin
+// is never installed (4007, even when asked); a request without
+// autoInstall closes 4001 and runs nothing; an injected Windows host has
+// no rust-analyzer installer (4007).
+func TestMissingServerWithInstallers(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		goos, lang string
+		auto       bool
+		code       wire.CloseCode
+	}{
+		{"linux", "kotlin", true, wire.CloseNoInstaller},
+		{"linux", "typescript", false, wire.CloseBinaryMissing},
+		{"linux", "rust", false, wire.CloseBinaryMissing},
+		{"windows", "rust", true, wire.CloseNoInstaller},
+		{"windows", "rust", false, wire.CloseNoInstaller},
+		{"windows", "kotlin", true, wire.CloseNoInstaller},
+	} {
+		k := newInstallFixture(t, "ok", func(cfg *Config) { cfg.Env.GOOS = c.goos })
+		conn := k.dialLang(t, c.lang, c.auto)
+		requireClose(t, conn, int(c.code))
+		require.Zero(t, k.npmRuns(), "%s/%s", c.goos, c.lang)
+	}
+}
+
+// A task without an absolute HOME has nowhere to install to: the request
+// fails as an install (install_failed saying why, then 4003).
+func TestNoHomeIsInstallFailure(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "ok", func(c *Config) { c.Env = withVar(c.Env, "HOME", "relative") })
+	c := k.dialLang(t, "typescript", true)
+	st := readStatus(t, c)
+	require.Equal(t, wire.StatusInstallFailed, st.Status)
+	require.Contains(t, st.Error, "HOME")
+	requireClose(t, c, int(wire.CloseInstallFailed))
+	require.Zero(t, k.npmRuns())
+}
+
+func readOrEmpty(p string) string {
+	b, _ := os.ReadFile(p)
+	return string(b)
+}
+
+// withVar returns env with one variable set.
+func withVar(env *taskenv.Env, name, value string) *taskenv.Env {
+	vars := taskenv.Parse(env.List())
+	vars[name] = value
+	out := taskenv.New(vars)
+	out.GOOS, out.GOARCH = env.GOOS, env.GOARCH
+	return out
+}
