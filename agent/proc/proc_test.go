@@ -123,8 +123,10 @@ func TestStopKillsTree(t *testing.T) {
 	}
 }
 
-// Descendants that outlive the leader are still reached through the group.
-func TestStopKillsOrphans(t *testing.T) {
+// Descendants that outlive the leader do not outlive the shim: when the
+// server exits, the shim ends what it left in the group before it reports,
+// so an agent that dies right then leaves nothing behind either.
+func TestServerExitEndsLeftovers(t *testing.T) {
 	t.Parallel()
 	p := start(t, "sleep 1000 & echo $!", 50*time.Millisecond, time.Second)
 	line := make([]byte, 32)
@@ -132,10 +134,21 @@ func TestStopKillsOrphans(t *testing.T) {
 	require.NoError(t, err)
 	child, err := strconv.Atoi(strings.TrimSpace(string(line[:n])))
 	require.NoError(t, err)
-	<-p.Done() // the shell exits at once; sleep lives on
-	require.True(t, alive(child))
-
+	<-p.Done() // the shell exits at once; the shim reaps sleep before it exits
+	require.False(t, alive(child), "the server's leftover outlived the shim")
 	require.NoError(t, p.Stop(context.Background()))
+}
+
+// A leftover that ignores TERM is killed after the grace period.
+func TestServerExitKillsTermIgnoringLeftover(t *testing.T) {
+	t.Parallel()
+	p := start(t, `(trap "" TERM; sleep 1000) & echo $!`, 50*time.Millisecond, 200*time.Millisecond)
+	line := make([]byte, 32)
+	n, err := p.Stdout().Read(line)
+	require.NoError(t, err)
+	child, err := strconv.Atoi(strings.TrimSpace(string(line[:n])))
+	require.NoError(t, err)
+	<-p.Done()
 	waitFor(t, 5*time.Second, func() bool { return !alive(child) })
 }
 
@@ -195,7 +208,7 @@ func TestCloseStdinUnblocksWrite(t *testing.T) {
 	p := start(t, "exec sleep 1000", 10*time.Millisecond, time.Second) // never reads stdin
 	errc := make(chan error, 1)
 	go func() {
-		big := make([]byte, 1<<20) // more than a pipe buffer
+		big := make([]byte, 8<<20) // more than a pipe buffer, even one raised to 1 MiB
 		_, err := p.Stdin().Write(big)
 		errc <- err
 	}()

@@ -66,7 +66,8 @@ func runReaper(graceArg string, argv []string) int {
 	os.Stdout.Close()
 
 	exited := make(chan syscall.WaitStatus, 1)
-	go reapChildren(server.Pid, exited)
+	drained := make(chan struct{})
+	go reapChildren(server.Pid, exited, drained)
 	orphaned := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(io.Discard, lifeline) // never written: returns when the agent's end closes
@@ -75,6 +76,11 @@ func runReaper(graceArg string, argv []string) int {
 	for {
 		select {
 		case ws := <-exited:
+			// Whatever the server left behind is ours now (we are its
+			// subreaper): end it before reporting, or a child that
+			// ignores TERM would outlive the server — and, if the agent
+			// is dying too, everything.
+			endLeftovers(grace, drained)
 			return exitLike(ws)
 		case <-sigs:
 		case <-orphaned:
@@ -84,8 +90,10 @@ func runReaper(graceArg string, argv []string) int {
 }
 
 // reapChildren waits for every child (the server and, as a subreaper, any
-// orphan adopted) and reports the server's status.
-func reapChildren(server int, exited chan<- syscall.WaitStatus) {
+// orphan adopted), reports the server's status, and closes drained when no
+// child is left.
+func reapChildren(server int, exited chan<- syscall.WaitStatus, drained chan<- struct{}) {
+	defer close(drained)
 	for {
 		var ws syscall.WaitStatus
 		pid, err := syscall.Wait4(-1, &ws, 0, nil)
@@ -112,6 +120,23 @@ func killGroup(grace time.Duration, exited <-chan syscall.WaitStatus) int {
 	}
 	_ = syscall.Kill(-pgrp, syscall.SIGKILL)
 	return 137 // not reached: SIGKILL cannot be caught
+}
+
+// endLeftovers runs after the server exited: TERM the group (the shim
+// itself handles TERM), give the leftovers the grace period to go, then
+// KILL the group. With nothing left, drained closes at once and this costs
+// nothing. If KILL is needed it ends the shim too, so the agent sees 137
+// instead of the server's own status — the server had exited either way.
+func endLeftovers(grace time.Duration, drained <-chan struct{}) {
+	pgrp := syscall.Getpgrp()
+	_ = syscall.Kill(-pgrp, syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-drained:
+	case <-t.C:
+		_ = syscall.Kill(-pgrp, syscall.SIGKILL)
+	}
 }
 
 // exitLike ends the shim the way the server ended, so the agent's Wait sees
