@@ -419,3 +419,21 @@ func TestScriptFromEnv(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, script.Script{}, s, "no file is a plain server")
 }
+
+// TestAnswers: a scripted answer is the result of every request of its
+// method; other methods stay unknown.
+func TestAnswers(t *testing.T) {
+	t.Parallel()
+	c := startFake(t, script.Script{Answers: map[string]json.RawMessage{
+		"textDocument/completion": json.RawMessage(`{"isIncomplete":true,"items":[{"label":"a"}]}`),
+	}}, "--stdio")
+	require.Nil(t, c.initialize(nil).Error)
+	c.notify("initialized", map[string]any{})
+	for id := 1; id <= 2; id++ {
+		c.request(id, "textDocument/completion", map[string]any{})
+		m := c.next()
+		require.JSONEq(t, `{"isIncomplete":true,"items":[{"label":"a"}]}`, string(m.Result))
+	}
+	c.request(3, "textDocument/signatureHelp", map[string]any{})
+	require.Equal(t, -32601, c.next().Error.Code)
+}

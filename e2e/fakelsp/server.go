@@ -162,6 +162,10 @@ func (sv *server) request(m message) {
 		}
 		sv.reply(m.ID, map[string]any{"contents": map[string]string{"kind": "markdown", "value": sv.s.Hover}}, nil)
 	default:
+		if ans, ok := sv.s.Answers[m.Method]; ok {
+			sv.reply(m.ID, ans, nil)
+			return
+		}
 		sv.reply(m.ID, nil, errMethodNotFound)
 	}
 }

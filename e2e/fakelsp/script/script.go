@@ -81,6 +81,10 @@ type Script struct {
 	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
 	// Hover, when set, is the markdown answer to every hover request.
 	Hover string `json:"hover,omitempty"`
+	// Answers are canned results by request method (e.g.
+	// "textDocument/completion"), answered to every such request; other
+	// unknown methods get MethodNotFound.
+	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 	// Progress are work-done progress steps, run in order per trigger.
 	Progress []ProgressStep `json:"progress,omitempty"`
 	// SpawnChildIgnoringTERM forks, at start, a child in the fake's process
