@@ -15,6 +15,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/i18n"
 	"github.com/kandev/lsp/wasm/settings"
 	"github.com/kandev/lsp/wasm/status"
@@ -44,6 +45,9 @@ type Config struct {
 	Version string
 	// Logf receives developer diagnostics; nil discards them.
 	Logf func(format string, args ...any)
+	// Editor receives Monaco provider registrations, semantic-token
+	// refreshes and suppression snapshots; nil means none.
+	Editor client.Editor
 }
 
 type key struct {
@@ -109,6 +113,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		OnStatus:    a.record,
 		Version:     cfg.Version,
 		Logf:        cfg.Logf,
+		Editor:      cfg.Editor,
 	})
 	if err != nil {
 		return nil, err
@@ -124,6 +129,17 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 func (a *App) OpenDocument(sessionID, relPath string, src client.TextSource, sink client.MarkerSink) (*client.Document, error) {
 	return a.client.OpenDocument(sessionID, relPath, src, sink)
 }
+
+// Provide answers one Monaco provider call (see client.Client.Provide).
+func (a *App) Provide(ctx context.Context, connID string, f features.Feature, req string) (string, error) {
+	return a.client.Provide(ctx, connID, f, req)
+}
+
+// Saved reports a finished write (see client.Client.Saved).
+func (a *App) Saved(js string) (string, error) { return a.client.Saved(js) }
+
+// Navigate resolves an editor-opener target (see client.Client.Navigate).
+func (a *App) Navigate(js string) string { return a.client.Navigate(js) }
 
 // Start is the user's explicit Start: remembered in local storage, lifting a
 // Stop in this runtime, and connecting the pair.

@@ -26,10 +26,13 @@ import (
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
+	"github.com/kandev/lsp/wasm/navigate"
 	"github.com/kandev/lsp/wasm/progress"
 	"github.com/kandev/lsp/wasm/protocol"
+	"github.com/kandev/lsp/wasm/suppress"
 )
 
 // DefaultDebounce is how long a document stays quiet before its text is sent.
@@ -94,6 +97,9 @@ type Config struct {
 	Version string
 	// Logf receives diagnostics for developers; nil discards them.
 	Logf func(format string, args ...any)
+	// Editor receives provider registrations, semantic-token refreshes and
+	// suppression snapshots; nil means none (no Monaco providers).
+	Editor Editor
 }
 
 type connKey struct {
@@ -124,6 +130,13 @@ type Client struct {
 	closed bool
 
 	deliverMu sync.Mutex // one delivery at a time, so order holds
+
+	conns      map[string]*connection        // initialized connections by id; guarded by mu
+	workspaces map[string]navigate.Workspace // by lower-case session; guarded by mu
+	suppress   *suppress.State
+	hub        *docsync.Hub
+	supMu      sync.Mutex // orders suppression snapshots
+	supGen     uint64     // the generation last published; guarded by supMu
 }
 
 // New returns a Client; it dials nothing until a document opens or Start.
@@ -152,7 +165,14 @@ func New(cfg Config) (*Client, error) {
 	if cfg.OnStatus == nil {
 		cfg.OnStatus = func(Status) {}
 	}
-	return &Client{cfg: cfg, pairs: make(map[connKey]*pair)}, nil
+	return &Client{
+		cfg:        cfg,
+		pairs:      make(map[connKey]*pair),
+		conns:      make(map[string]*connection),
+		workspaces: make(map[string]navigate.Workspace),
+		suppress:   suppress.New(),
+		hub:        docsync.NewHub(),
+	}, nil
 }
 
 // ErrNoLanguage is returned by OpenDocument for a file no server serves.
@@ -201,6 +221,15 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 		languageID: languageID(rel, string(info.Language)),
 		src:        src,
 		sink:       sink,
+	}
+	d.model, d.monacoID = navigate.ModelURI(sessionID, rel), d.languageID
+	if mi, ok := src.(ModelInfo); ok {
+		if m := mi.ModelURI(); m != "" {
+			d.model = m
+		}
+		if l := mi.MonacoLanguage(); l != "" {
+			d.monacoID = l
+		}
 	}
 	p.docs[d] = struct{}{}
 	if p.idle != nil {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -71,11 +72,17 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	open2 := a.recvMethod("textDocument/didOpen")
 	require.Contains(t, string(open2.Params), `"uri":"file:///work/my%20task/util.go"`)
 
-	// Several edits inside the debounce window become one didChange.
+	// Several edits inside the debounce window become one incremental
+	// didChange (gopls asks for change 2), with no read of the text.
 	readsBefore := mainGo.reads
-	for i, text := range []string{"package main\n\nf", "package main\n\nfu", "package main\n\nfunc"} {
-		mainGo.set(text)
-		doc.MarkDirty()
+	edits := []struct {
+		text string
+		col  int
+		ins  string
+	}{{"package main\n\nf", 1, "f"}, {"package main\n\nfu", 2, "u"}, {"package main\n\nfunc", 3, "nc"}}
+	for i, e := range edits {
+		mainGo.set(e.text)
+		require.NoError(t, doc.Changed(fmt.Sprintf(`{"versionId":%d,"changes":[{"range":{"startLineNumber":3,"startColumn":%d,"endLineNumber":3,"endColumn":%d},"rangeOffset":0,"rangeLength":0,"text":%q}]}`, i+2, e.col, e.col, e.ins)))
 		if i < 2 {
 			h.clock.Advance(150 * time.Millisecond)
 		}
@@ -85,8 +92,11 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	a.nothingQueued()
 	h.clock.Advance(time.Millisecond)
 	change := a.recvMethod("textDocument/didChange")
-	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":2},"contentChanges":[{"text":"package main\n\nfunc"}]}`, string(change.Params))
-	require.Equal(t, readsBefore+1, mainGo.reads)
+	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":2},"contentChanges":[`+
+		`{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":0}},"text":"f"},`+
+		`{"range":{"start":{"line":2,"character":1},"end":{"line":2,"character":1}},"text":"u"},`+
+		`{"range":{"start":{"line":2,"character":2},"end":{"line":2,"character":2}},"text":"nc"}]}`, string(change.Params))
+	require.Equal(t, readsBefore, mainGo.reads)
 	a.nothingQueued()
 
 	mainGo.set("package main\n\nfunc main() {}\n")

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/progress"
 	"github.com/kandev/lsp/wasm/protocol"
 	"github.com/kandev/lsp/wasm/settings"
@@ -46,7 +48,11 @@ type connection struct {
 	workspace string               // absolute task-host workspace path
 	ready     bool                 // initialized sent; documents may open
 	caps      json.RawMessage      // the server's capabilities, for providers
+	reg       *features.Registry   // static and dynamic capabilities, once initialized
+	sync      lsptypes.SyncOptions // the server's textDocumentSync
 	ended     bool
+
+	provMu sync.Mutex // orders provider registrations and their disposal
 }
 
 func newConnection(cl *Client, p *pair, gen uint64) *connection {
@@ -137,7 +143,9 @@ func (c *connection) run() {
 	c.mu.Lock()
 	c.ready = true
 	c.caps = res.Capabilities
+	c.sync = lsptypes.ParseSync(capabilityMember(res.Capabilities, "textDocumentSync"))
 	c.mu.Unlock()
+	c.editorReady(res.Capabilities, ready)
 	// Ready, and the pair's documents open here, only if this generation
 	// is still the pair's current one.
 	docs, _ := c.cl.update(c, StateReady, 0)
@@ -266,6 +274,7 @@ func (c *connection) finish(endErr error, detail string) {
 	}
 	cl.mu.Unlock()
 
+	c.editorEnded() // this connection's providers and suppression only
 	for _, d := range docs {
 		d.detach(c) // only documents still open on this generation
 	}
@@ -286,11 +295,8 @@ func (c *connection) initializeParams(rootURI, workspace, token string) protocol
 				Configuration:          true,
 				DidChangeConfiguration: &protocol.DynamicRegistration{},
 			},
-			TextDocument: &protocol.TextDocumentClientCapabilities{
-				Synchronization:    &protocol.TextDocumentSyncClientCapabilities{DidSave: true},
-				PublishDiagnostics: &protocol.PublishDiagnosticsClientCapabilities{},
-			},
-			Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true},
+			TextDocument: json.RawMessage(textDocumentCapabilities),
+			Window:       &protocol.WindowClientCapabilities{WorkDoneProgress: true},
 		},
 		WorkDoneToken: json.RawMessage(strconv.Quote(token)),
 	}
@@ -310,9 +316,13 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (any, error
 	case protocol.MethodWorkDoneProgressCreate, protocol.MethodProgress:
 		c.trackProgress(req.Method == protocol.MethodWorkDoneProgressCreate, req.Params)
 		return nil, nil
-	case protocol.MethodRegisterCapability,
-		protocol.MethodUnregisterCapability,
-		protocol.MethodSemanticTokensRefresh:
+	case protocol.MethodRegisterCapability, protocol.MethodUnregisterCapability:
+		c.registration(req.Method == protocol.MethodRegisterCapability, req.Params)
+		return nil, nil
+	case protocol.MethodSemanticTokensRefresh:
+		if e := c.cl.cfg.Editor; e != nil {
+			e.SemanticRefresh(c.id())
+		}
 		return nil, nil
 	}
 	if req.IsNotification() {
@@ -379,3 +389,33 @@ func (c *connection) publishDiagnostics(raw json.RawMessage) {
 		d.diagnostics(c, p.Diagnostics)
 	}
 }
+
+// capabilityMember returns one member of the capabilities object, or nil.
+func capabilityMember(caps json.RawMessage, name string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(caps, &m) != nil {
+		return nil
+	}
+	return m[name]
+}
+
+// textDocumentCapabilities are the editor features this client wires, as
+// sent in initialize: document sync with didSave, diagnostics, and the
+// completion, hover, definition, references, signature-help and full
+// semantic-token providers (dynamic registration accepted for each, so
+// servers that only register dynamically still offer them).
+const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
+	`"publishDiagnostics":{},` +
+	`"completion":{"dynamicRegistration":true,"contextSupport":true,"completionItem":{"snippetSupport":true,"insertReplaceSupport":true,` +
+	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]}},` +
+	`"completionItemKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]},` +
+	`"completionList":{"itemDefaults":["editRange","insertTextFormat","commitCharacters","data"]}},` +
+	`"hover":{"dynamicRegistration":true,"contentFormat":["markdown","plaintext"]},` +
+	`"definition":{"dynamicRegistration":true,"linkSupport":true},` +
+	`"references":{"dynamicRegistration":true},` +
+	`"signatureHelp":{"dynamicRegistration":true,"contextSupport":true,"signatureInformation":{"documentationFormat":["markdown","plaintext"],` +
+	`"parameterInformation":{"labelOffsetSupport":true},"activeParameterSupport":true}},` +
+	`"semanticTokens":{"dynamicRegistration":true,"requests":{"full":true},` +
+	`"tokenTypes":["namespace","type","class","enum","interface","struct","typeParameter","parameter","variable","property","enumMember","event","function","method","macro","keyword","modifier","comment","string","number","regexp","operator","decorator"],` +
+	`"tokenModifiers":["declaration","definition","readonly","static","deprecated","abstract","async","modification","documentation","defaultLibrary"],` +
+	`"formats":["relative"],"overlappingTokenSupport":false,"multilineTokenSupport":false}}`

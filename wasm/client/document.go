@@ -2,9 +2,12 @@ package client
 
 import (
 	"path"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/protocol"
 )
@@ -14,13 +17,16 @@ import (
 // each new generation of the pair opens it again with its current text.
 //
 // Its state changes only under mu, and every notification for it is sent
-// while mu is held, so didOpen, didChange and didClose leave in order. Lock
-// order: Document.mu, then Client.mu, then connection.mu.
+// while mu is held (by its docsync.Doc), so didOpen, didChange, didSave and
+// didClose leave in order. Lock order: Document.mu, then Client.mu, then
+// connection.mu.
 type Document struct {
 	cl         *Client
 	p          *pair
 	rel        string // cleaned workspace-relative path
 	languageID string
+	model      string // the Monaco model URI (session-scoped)
+	monacoID   string // the Monaco language id of the model
 	src        TextSource
 	sink       MarkerSink
 
@@ -29,10 +35,7 @@ type Document struct {
 	closed     bool        // Close called
 	abs        string      // absolute task-host path, while open
 	uri        protocol.DocumentURI
-	version    int32
-	dirty      bool  // edited since the last didOpen/didChange
-	timer      Timer // pending debounced flush
-	timerGen   uint64
+	sd         *docsync.Doc // the server's copy, while open
 	hasMarkers bool
 }
 
@@ -41,6 +44,9 @@ func (d *Document) Path() string { return d.rel }
 
 // SessionID returns the session the document belongs to.
 func (d *Document) SessionID() string { return d.p.key.sessionID }
+
+// Model returns the Monaco model URI of the document.
+func (d *Document) Model() string { return d.model }
 
 // URI returns the document URI sent to the server, or "" while not open.
 func (d *Document) URI() string {
@@ -52,21 +58,44 @@ func (d *Document) URI() string {
 // Language returns the language whose server serves the document.
 func (d *Document) Language() wire.Language { return d.p.key.language }
 
-// MarkDirty records an edit. It is cheap, reads no text and may be called
-// for every keystroke: the text is read once when the debounce expires.
+// MarkDirty records an edit without its details: the next didChange carries
+// the whole text (read once when the debounce expires).
 func (d *Document) MarkDirty() {
+	d.changed(docsync.Event{IsFlush: true})
+}
+
+// Changed records one Monaco content-change event, as the binding
+// stringifies it synchronously inside model.onDidChangeContent (see
+// docsync.Event). Edits go out debounced, incrementally or in full as the
+// server asked, or not at all for a server without change sync.
+func (d *Document) Changed(eventJSON string) error {
+	e, err := docsync.ParseEvent(eventJSON)
+	if err != nil {
+		return err
+	}
+	d.changed(e)
+	return nil
+}
+
+func (d *Document) changed(e docsync.Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.on == nil || d.closed {
+	if d.sd == nil || d.closed {
 		return // didOpen, when it comes, reads the text then
 	}
-	d.dirty = true
-	if d.timer != nil {
-		d.timer.Stop()
+	d.sd.Changed(e)
+}
+
+// flushForRequest sends pending edits before a request on c and returns the
+// server URI, or "" when the document is not open on c.
+func (d *Document) flushForRequest(c *connection) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.on != c || d.sd == nil {
+		return ""
 	}
-	d.timerGen++
-	gen := d.timerGen
-	d.timer = d.cl.cfg.Clock.AfterFunc(d.cl.cfg.Debounce, func() { d.flush(gen) })
+	d.sd.Flush()
+	return string(d.uri)
 }
 
 // Close sends didClose, clears the markers and releases the document's
@@ -78,23 +107,24 @@ func (d *Document) Close() {
 		return
 	}
 	d.closed = true
-	d.stopTimer()
 	if c := d.on; c != nil {
 		d.on = nil
 		c.mu.Lock()
-		rpc := c.rpc
 		if c.byPath[d.abs] == d {
 			delete(c.byPath, d.abs)
 		}
 		c.mu.Unlock()
-		if err := c.notify(rpc, protocol.MethodDidClose, protocol.DidCloseTextDocumentParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: d.uri},
-		}); err != nil {
-			d.cl.cfg.Logf("lsp: didClose %s: %v", d.rel, err)
+		if d.sd != nil {
+			d.sd.Close()
+			d.cl.hub.Remove(d.sd)
+			d.sd = nil
 		}
+		d.cl.suppress.Disown(c.id(), d.model)
 	}
+	d.cl.hub.Forget(d.model)
 	d.clearMarkers()
 	d.mu.Unlock()
+	d.cl.publishSuppression()
 	d.cl.release(d)
 }
 
@@ -119,6 +149,7 @@ func (d *Document) open(c *connection) {
 		return
 	}
 	rpc := c.rpc
+	sync := c.sync
 	abs := path.Join(c.workspace, d.rel)
 	c.byPath[abs] = d // before didOpen: diagnostics may follow at once
 	c.mu.Unlock()
@@ -126,44 +157,35 @@ func (d *Document) open(c *connection) {
 	if d.on != nil {
 		d.forget(d.on) // a replaced generation that has not finished yet
 	}
-	d.stopTimer()
 	d.on = c
 	d.abs = abs
 	d.uri = protocol.DocumentURI(wire.FileURI(abs))
-	d.dirty = false
-	d.version = 1
-	if err := c.notify(rpc, protocol.MethodDidOpen, protocol.DidOpenTextDocumentParams{
-		TextDocument: protocol.TextDocumentItem{
-			URI:        d.uri,
-			LanguageID: d.languageID,
-			Version:    d.version,
-			Text:       d.src.Text(),
+	d.sd = docsync.NewDoc(docsync.Config{
+		URI:        string(d.uri),
+		LanguageID: d.languageID,
+		Model:      d.model,
+		Scope:      strings.ToLower(d.p.key.sessionID),
+		Sync:       sync,
+		Send: func(method string, params any) error {
+			return c.notify(rpc, method, params)
 		},
-	}); err != nil {
-		cl.cfg.Logf("lsp: didOpen %s: %v", d.rel, err)
+		Source:   d.src,
+		Clock:    docClock{cl.cfg.Clock},
+		Debounce: cl.cfg.Debounce,
+		Logf:     cl.cfg.Logf,
+	})
+	d.sd.Open(0)
+	cl.hub.Add(d.sd)
+	if cl.suppress.Own(c.id(), d.model, strings.ToLower(d.p.key.sessionID), d.monacoID) {
+		cl.publishSuppression()
 	}
 }
 
-// flush sends the debounced full-text didChange.
-func (d *Document) flush(gen uint64) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	c := d.on
-	if gen != d.timerGen || c == nil || d.closed || !d.dirty {
-		return // superseded, closed, or already sent
-	}
-	d.timer = nil
-	d.dirty = false
-	d.version++
-	c.mu.Lock()
-	rpc := c.rpc
-	c.mu.Unlock()
-	if err := c.notify(rpc, protocol.MethodDidChange, protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{URI: d.uri, Version: d.version},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: d.src.Text()}},
-	}); err != nil {
-		d.cl.cfg.Logf("lsp: didChange %s: %v", d.rel, err)
-	}
+// docClock adapts the client's Clock to docsync's.
+type docClock struct{ c Clock }
+
+func (k docClock) AfterFunc(dur time.Duration, f func()) docsync.Timer {
+	return k.c.AfterFunc(dur, f)
 }
 
 // diagnostics shows a publishDiagnostics list from generation c.
@@ -190,23 +212,20 @@ func (d *Document) detach(c *connection) {
 
 // forget drops the document's state on c. d.mu must be held.
 func (d *Document) forget(c *connection) {
-	d.stopTimer()
 	c.mu.Lock()
 	if c.byPath[d.abs] == d {
 		delete(c.byPath, d.abs)
 	}
 	c.mu.Unlock()
+	if d.sd != nil {
+		d.sd.Detach()
+		d.cl.hub.Remove(d.sd)
+		d.sd = nil
+	}
+	d.cl.suppress.Disown(c.id(), d.model)
 	d.on = nil
 	d.uri = ""
 	d.clearMarkers()
-}
-
-func (d *Document) stopTimer() {
-	if d.timer != nil {
-		d.timer.Stop()
-		d.timer = nil
-	}
-	d.timerGen++
 }
 
 // clearMarkers removes this document's markers if it has any.

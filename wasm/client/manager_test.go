@@ -213,7 +213,7 @@ func TestCrashThenRetryStartsCleanGeneration(t *testing.T) {
 	a2.send(`{"status":"ready","workspacePath":"/w"}`)
 	h.expectState(t, StateStarting)
 	init := a2.recvMethod("initialize")
-	a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{}}}`, init.ID)
+	a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, init.ID)
 	a2.recvMethod("initialized")
 	open := a2.recvMethod("textDocument/didOpen")
 	require.Contains(t, string(open.Params), `"text":"package main // edited\n"`)
@@ -326,7 +326,7 @@ func TestReplacedGenerationCannotInitializeReplacement(t *testing.T) {
 	handshake2 := func() {
 		a2.send(`{"status":"ready","workspacePath":"/w"}`)
 		init := a2.recvMethod("initialize")
-		a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{}}}`, init.ID)
+		a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, init.ID)
 		a2.recvMethod("initialized")
 		a2.recvMethod("textDocument/didOpen")
 	}
@@ -352,7 +352,7 @@ func TestReplacedGenerationIdleTimerCannotStopReplacement(t *testing.T) {
 	h.clock.Advance(time.Hour) // generation 1's timer was disarmed; gen 2 has a lease
 	a2.send(`{"status":"ready","workspacePath":"/w"}`)
 	init := a2.recvMethod("initialize")
-	a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{}}}`, init.ID)
+	a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, init.ID)
 	a2.recvMethod("initialized")
 	a2.recvMethod("textDocument/didOpen")
 	waitStatus(t, h.client, "s", wire.Go, "ready", func(s Status) bool { return s.State == StateReady && s.Gen == 2 })

@@ -13,6 +13,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/app"
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/features"
 )
 
 // GlobalName is the property of globalThis that holds the API object.
@@ -42,8 +43,11 @@ type api struct {
 
 	mu        sync.Mutex
 	app       *app.App
-	gen       int          // configurations so far
-	editor    safejs.Value // monaco.editor
+	gen       int           // configurations so far
+	editor    safejs.Value  // monaco.editor
+	bridge    *editorBridge // the current configuration's Monaco bridge
+	goCall    safejs.Value  // provide, created once
+	goNav     safejs.Value  // navigate, created once
 	listeners []listener
 	nextID    int
 }
@@ -77,6 +81,7 @@ func (a *api) object() (safejs.Value, error) {
 		{"view", a.view(false)},
 		{"status", a.view(true)},
 		{"onStatus", a.onStatus},
+		{"saved", a.saved},
 	}
 	for _, m := range methods {
 		fn, err := a.fns.add(m.fn)
@@ -88,6 +93,12 @@ func (a *api) object() (safejs.Value, error) {
 		}
 	}
 	if err := obj.Set("version", a.version); err != nil {
+		return obj, err
+	}
+	var err1, err2 error
+	a.goCall, err1 = a.fns.add(a.provide)
+	a.goNav, err2 = a.fns.add(a.navigate)
+	if err := errors.Join(err1, err2); err != nil {
 		return obj, err
 	}
 	return obj, nil
@@ -130,6 +141,8 @@ func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
 	if store != nil {
 		cfg.Store = store // a nil *localStore must not become a non-nil interface
 	}
+	bridge := newEditorBridge(opts.monaco, a.goCall, a.goNav, opts.readFile)
+	cfg.Editor = bridge
 	a.mu.Lock()
 	a.gen++
 	gen := a.gen
@@ -143,15 +156,21 @@ func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
 		}
 	})
 	if err != nil {
+		bridge.close()
 		consoleError("configure: %v", err)
 		return false
 	}
+	bridge.setOpener(opts.openTabs, opts.openFile)
 
 	a.mu.Lock()
-	old := a.app
+	old, oldBridge := a.app, a.bridge
 	a.app = x
+	a.bridge = bridge
 	a.editor = opts.editor
 	a.mu.Unlock()
+	if oldBridge != nil {
+		oldBridge.close()
+	}
 	if old != nil {
 		// Closing waits for sockets to close, which needs the event loop
 		// this callback is holding: never wait here.
@@ -244,7 +263,7 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 		return nil
 	}
 	a.mu.Lock()
-	x, editor := a.app, a.editor
+	x, editor, bridge := a.app, a.editor, a.bridge
 	a.mu.Unlock()
 	if x == nil {
 		consoleError("openDocument: call configure first")
@@ -253,7 +272,9 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 	if _, ok := wire.ForFile(opts.path); !ok {
 		return nil
 	}
-	m := &model{v: opts.model, editor: editor}
+	info, _ := wire.ForFile(opts.path)
+	m := &model{v: opts.model, editor: editor, owner: features.MarkerOwner(opts.sessionID, string(info.Language))}
+	m.describe()
 	d, err := x.OpenDocument(opts.sessionID, opts.path, m, m)
 	if err != nil {
 		if !errors.Is(err, client.ErrNoLanguage) {
@@ -261,7 +282,10 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 		}
 		return nil
 	}
-	obj, err := a.bindDocument(d, opts.model)
+	if bridge != nil {
+		bridge.claim(opts.model) // the page's model now, never a placeholder
+	}
+	obj, err := a.bindDocument(d, opts.model, bridge)
 	if err != nil {
 		d.Close()
 		consoleError("openDocument: %v", err)
@@ -271,7 +295,7 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 }
 
 // bindDocument hooks the model's events to d and builds the JS handle.
-func (a *api) bindDocument(d *client.Document, modelValue safejs.Value) (safejs.Value, error) {
+func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *editorBridge) (safejs.Value, error) {
 	fns := &funcSet{}
 	done := make(chan struct{})
 	fns.releaseWhen(done)
@@ -310,11 +334,31 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value) (safejs.
 		return nil
 	}
 
-	// Per keystroke: mark dirty, read nothing.
-	err = hook("onDidChangeContent", func(safejs.Value, []safejs.Value) any {
-		d.MarkDirty()
-		return nil
-	})
+	if bridge != nil && bridge.ok() {
+		// Per change: Monaco's event crosses as one JSON string, built
+		// synchronously inside the listener; the text is not read.
+		var cb safejs.Value
+		if cb, err = fns.add(func(_ safejs.Value, args []safejs.Value) any {
+			if s, ok := stringArg(args, 0); ok {
+				if err := d.Changed(s); err != nil {
+					consoleError("content change: %v", err)
+				}
+			}
+			return nil
+		}); err == nil {
+			var disp safejs.Value
+			if disp, err = bridge.hookChange(modelValue, cb); err == nil {
+				disposables = append(disposables, disp)
+			}
+		}
+	} else {
+		// Without the shim (no Monaco languages API): mark dirty, read
+		// nothing; the next didChange carries the whole text.
+		err = hook("onDidChangeContent", func(safejs.Value, []safejs.Value) any {
+			d.MarkDirty()
+			return nil
+		})
+	}
 	if err == nil && isFunc(modelValue, "onWillDispose") {
 		err = hook("onWillDispose", func(safejs.Value, []safejs.Value) any {
 			closeDoc()

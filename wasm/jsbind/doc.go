@@ -11,7 +11,7 @@
 // The full reference, with the view-model's fields, is wasm/API.md. main
 // sets globalThis.kandevLSP synchronously before it blocks:
 //
-//	lsp.configure({ monaco, relayURL, locale?, settings? }); // → true, or false (console.error)
+//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs? }); // → true, or false (console.error)
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
 //	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
 //	const doc = lsp.openDocument({ sessionId, path, model }); // → { sessionId, path, language, close() } or null
@@ -21,7 +21,15 @@
 //	lsp.view(sessionId, language);   // the status view-model object (null: unknown language)
 //	lsp.status(sessionId, language); // the same, null for a pair never seen
 //	const off = lsp.onStatus((view) => {}); // every view change, incl. a 1 s tick while time elapses
+//	lsp.saved({ model, ok, persistedVersion, liveVersion, text? }); // after a write → { dirty }
 //	lsp.version;
+//
+// configure also wraps Monaco's TypeScript/JavaScript built-in providers
+// (suppress.WrapperJS, once per namespace), evaluates the provider shim
+// (shim.go) and registers an editor opener that calls openFile(target).
+// Each initialized connection gets Monaco providers for what its server
+// advertises (editor.go); each provider call is one JSON string to Go and
+// one back.
 //
 // A view is { sessionId, language, state, summary, details[], action,
 // progress, initializing, finished, closeCode, message?, experimental,
@@ -35,10 +43,10 @@
 // Each JS↔Go crossing costs microseconds, so the binding moves one string
 // per message: WebSocket frames are strings, markers are encoded in Go as one
 // JSON array and parsed once with JSON.parse, status events likewise. A
-// content change only marks the document dirty; the debounced sender reads
-// model.getValue() once. Views cross as one JSON string each, delivered from
-// one Go goroutine that holds no lock, so a listener may call back into the
-// API.
+// content change crosses as one string (Monaco's event, stringified in
+// JavaScript); provider requests and answers are one string each way.
+// Views cross as one JSON string each, delivered from one Go goroutine that
+// holds no lock, so a listener may call back into the API.
 //
 // # Callbacks
 //

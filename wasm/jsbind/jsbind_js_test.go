@@ -195,7 +195,7 @@ func TestAPI(t *testing.T) {
 	waitFor(t, "initialize", func() bool { return sent() == 1 })
 	require.Contains(t, msg(0), `"method":"initialize"`)
 	require.Contains(t, msg(0), `"rootUri":"file:///work/t"`)
-	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"jsonrpc":"2.0","id":1,"result":{"capabilities":{}}}`}))
+	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"textDocumentSync":1}}}`}))
 	waitFor(t, "initialized + didOpen", func() bool { return sent() == 3 })
 	require.Contains(t, msg(1), `"method":"initialized"`)
 	require.Contains(t, msg(2), `"method":"textDocument/didOpen"`)

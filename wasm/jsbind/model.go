@@ -12,6 +12,29 @@ import (
 type model struct {
 	v      safejs.Value // the ITextModel
 	editor safejs.Value // monaco.editor
+	owner  string       // the marker owner ("" means monaco.MarkerOwner)
+	uri    string       // model.uri.toString(), "" when the model has none
+	lang   string       // model.getLanguageId(), "" when unknown
+}
+
+// ModelURI implements client.ModelInfo.
+func (m *model) ModelURI() string { return m.uri }
+
+// MonacoLanguage implements client.ModelInfo.
+func (m *model) MonacoLanguage() string { return m.lang }
+
+// describe reads the model's URI and language id once, at open.
+func (m *model) describe() {
+	if u, err := m.v.Get("uri"); err == nil && u.Type() == safejs.TypeObject {
+		if s, err := u.Call("toString"); err == nil {
+			m.uri, _ = s.String()
+		}
+	}
+	if isFunc(m.v, "getLanguageId") {
+		if s, err := m.v.Call("getLanguageId"); err == nil && s.Type() == safejs.TypeString {
+			m.lang, _ = s.String()
+		}
+	}
 }
 
 // Text reads the whole text: one crossing per debounced change.
@@ -32,7 +55,11 @@ func (m *model) Text() string {
 func (m *model) SetMarkers(ms []monaco.Marker) {
 	arr, err := parseJSON(monaco.MarkersJSON(ms))
 	if err == nil {
-		_, err = m.editor.Call("setModelMarkers", m.v, monaco.MarkerOwner, arr)
+		owner := m.owner
+		if owner == "" {
+			owner = monaco.MarkerOwner
+		}
+		_, err = m.editor.Call("setModelMarkers", m.v, owner, arr)
 	}
 	if err != nil {
 		consoleError("setModelMarkers: %v", err)

@@ -11,6 +11,10 @@ import (
 
 // configureOptions are the arguments of kandevLSP.configure.
 type configureOptions struct {
+	monaco   safejs.Value // the namespace
+	openFile safejs.Value // the page's navigation callback, or undefined
+	openTabs safejs.Value // the page's open-tabs callback, or undefined
+	readFile safejs.Value // the page's file reader, or undefined
 	editor   safejs.Value // monaco.editor
 	relayURL string
 	locale   string // "" means English
@@ -41,7 +45,16 @@ func parseConfigure(args []safejs.Value) (configureOptions, error) {
 	if err != nil {
 		return configureOptions{}, err
 	}
-	o := configureOptions{editor: editor, relayURL: relayURL}
+	o := configureOptions{monaco: monaco, editor: editor, relayURL: relayURL, openFile: safejs.Undefined(), openTabs: safejs.Undefined(), readFile: safejs.Undefined()}
+	if f, err := opts.Get("openFile"); err == nil && f.Type() == safejs.TypeFunction {
+		o.openFile = f
+	}
+	if f, err := opts.Get("openTabs"); err == nil && f.Type() == safejs.TypeFunction {
+		o.openTabs = f
+	}
+	if f, err := opts.Get("readFile"); err == nil && f.Type() == safejs.TypeFunction {
+		o.readFile = f
+	}
 	if l, err := opts.Get("locale"); err == nil && l.Type() == safejs.TypeString {
 		o.locale, _ = l.String()
 	}

@@ -104,9 +104,9 @@ type ProgressToken = json.RawMessage
 
 // ClientCapabilities lists what the client supports. Unset groups are omitted.
 type ClientCapabilities struct {
-	Workspace    *WorkspaceClientCapabilities    `json:"workspace,omitempty"`
-	TextDocument *TextDocumentClientCapabilities `json:"textDocument,omitempty"`
-	Window       *WindowClientCapabilities       `json:"window,omitempty"`
+	Workspace    *WorkspaceClientCapabilities `json:"workspace,omitempty"`
+	TextDocument json.RawMessage              `json:"textDocument,omitempty"`
+	Window       *WindowClientCapabilities    `json:"window,omitempty"`
 }
 
 // WorkspaceClientCapabilities is the workspace group.

@@ -1,0 +1,240 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/wasm/features"
+)
+
+// editorEvent is one call the client made on its Editor.
+type editorEvent struct {
+	kind   string // providers, refresh, suppress
+	connID string
+	regs   []Registration
+	snap   string
+}
+
+type recordingEditor chan editorEvent
+
+func (r recordingEditor) Providers(connID string, regs []Registration) {
+	r <- editorEvent{kind: "providers", connID: connID, regs: regs}
+}
+func (r recordingEditor) SemanticRefresh(connID string) {
+	r <- editorEvent{kind: "refresh", connID: connID}
+}
+func (r recordingEditor) Suppress(snapshot string) {
+	r <- editorEvent{kind: "suppress", snap: snapshot}
+}
+
+// next returns the next event of kind, skipping others.
+func (r recordingEditor) next(t *testing.T, kind string) editorEvent {
+	t.Helper()
+	for {
+		select {
+		case e := <-r:
+			if e.kind == kind {
+				return e
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s event", kind)
+		}
+	}
+}
+
+// none checks that no event of kind is queued.
+func (r recordingEditor) none(t *testing.T, kind string) {
+	t.Helper()
+	for {
+		select {
+		case e := <-r:
+			require.NotEqual(t, kind, e.kind, "%+v", e)
+		case <-time.After(50 * time.Millisecond):
+			return
+		}
+	}
+}
+
+func editorHarness(t *testing.T) (*harness, recordingEditor) {
+	h := newHarness(t)
+	rec := make(recordingEditor, 256)
+	h.client.cfg.Editor = rec
+	return h, rec
+}
+
+// provide runs Provide in the background: it waits for the server.
+func provide(h *harness, connID string, f features.Feature, req string) <-chan string {
+	out := make(chan string, 1)
+	go func() {
+		s, err := h.client.Provide(context.Background(), connID, f, req)
+		if err != nil {
+			s = "error: " + err.Error()
+		}
+		out <- s
+	}()
+	return out
+}
+
+func answer(t *testing.T, ch <-chan string) string {
+	t.Helper()
+	select {
+	case s := <-ch:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatal("no provider answer")
+		return ""
+	}
+}
+
+// Providers follow the advertised capabilities (static and dynamic);
+// requests go out only for them, after the model's pending edits, with the
+// server's clean URI; locations come back as session-scoped model URIs.
+func TestProvidersFollowCapabilities(t *testing.T) {
+	h, rec := editorHarness(t)
+	m := newModel("package main\n\nfunc main() {}\n")
+	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/work/t", "file:///work/t")
+	a.recvMethod("textDocument/didOpen")
+
+	ev := rec.next(t, "providers")
+	require.Len(t, ev.regs, 1)
+	require.Equal(t, "go", ev.regs[0].LanguageID)
+	var opts map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(ev.regs[0].JSON), &opts))
+	require.Contains(t, opts, "completion")
+	require.Contains(t, opts, "hover")
+	require.Contains(t, opts, "definition")
+	require.Contains(t, opts, "references")
+	require.NotContains(t, opts, "signatureHelp", "gopls here advertises none")
+	require.NotContains(t, opts, "semanticTokens")
+	id := ev.connID
+
+	// Unadvertised: answered empty, nothing sent.
+	require.Equal(t, "null", answer(t, provide(h, id, features.SignatureHelp, `{"uri":"kandev://s1/main.go","lineNumber":1,"column":1,"context":{"triggerKind":1}}`)))
+	require.Equal(t, `{"data":[]}`, answer(t, provide(h, id, features.SemanticTokens, `{"uri":"kandev://s1/main.go","lineNumber":1,"column":1}`)))
+	// A model this connection does not serve: the same.
+	require.Equal(t, "null", answer(t, provide(h, id, features.Hover, `{"uri":"kandev://s2/main.go","lineNumber":1,"column":1}`)))
+	a.nothingQueued()
+
+	// An edit inside the debounce goes out before the completion request.
+	require.NoError(t, doc.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":3,"startColumn":15,"endLineNumber":3,"endColumn":15},"rangeOffset":0,"rangeLength":0,"text":"x"}]}`))
+	got := provide(h, id, features.Completion, `{"uri":"kandev://s1/main.go","lineNumber":3,"column":16,"wordStart":15,"wordEnd":16,"triggerKind":1,"triggerCharacter":"."}`)
+	change := a.recvMethod("textDocument/didChange")
+	require.Contains(t, string(change.Params), `"version":2`)
+	req := a.recvMethod("textDocument/completion")
+	require.JSONEq(t, `{"textDocument":{"uri":"file:///work/t/main.go"},"position":{"line":2,"character":15},"context":{"triggerKind":2,"triggerCharacter":"."}}`, string(req.Params))
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"isIncomplete":true,"items":[{"label":"Hello","kind":3}]}}`, req.ID)
+	comp := answer(t, got)
+	require.Contains(t, comp, `"incomplete":true`)
+	require.Contains(t, comp, `"label":"Hello"`)
+	require.Contains(t, comp, `"range":{"startLineNumber":3,"startColumn":15,"endLineNumber":3,"endColumn":16}`)
+
+	// Definition: LocationLink into another file → this session's model URI.
+	got = provide(h, id, features.Definition, `{"uri":"kandev://s1/main.go","lineNumber":3,"column":6}`)
+	req = a.recvMethod("textDocument/definition")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":[{"targetUri":"file:///work/t/greet/greet.go","targetRange":{"start":{"line":4,"character":0},"end":{"line":6,"character":1}},"targetSelectionRange":{"start":{"line":4,"character":5},"end":{"line":4,"character":10}}}]}`, req.ID)
+	require.Contains(t, answer(t, got), `"uri":"kandev://s1/greet/greet.go"`)
+
+	// A dynamic registration adds signature help; the server's refresh
+	// reaches the semantic-token providers.
+	a.send(`{"jsonrpc":"2.0","id":"r1","method":"client/registerCapability","params":{"registrations":[{"id":"sig","method":"textDocument/signatureHelp","registerOptions":{"triggerCharacters":["("]}}]}}`)
+	ev = rec.next(t, "providers")
+	require.Equal(t, id, ev.connID)
+	require.Contains(t, ev.regs[0].JSON, `"signatureHelp":{"triggerCharacters":["("]`)
+	a.recvMethod("") // the answer to the registration
+	a.send(`{"jsonrpc":"2.0","id":"r2","method":"workspace/semanticTokens/refresh"}`)
+	require.Equal(t, id, rec.next(t, "refresh").connID)
+}
+
+// A stop or crash disposes only that connection's providers; the other
+// session's connection keeps its own.
+func TestCrashDisposesOnlyItsProviders(t *testing.T) {
+	h, rec := editorHarness(t)
+	m1, m2 := newModel("package a\n"), newModel("package b\n")
+	_, err := h.client.OpenDocument("s1", "a.go", m1, m1)
+	require.NoError(t, err)
+	a1 := h.agent(t)
+	handshake(t, h, a1, "/w1", "file:///w1")
+	id1 := rec.next(t, "providers").connID
+
+	_, err = h.client.OpenDocument("s2", "b.go", m2, m2)
+	require.NoError(t, err)
+	a2 := h.agent(t)
+	a2.send(`{"status":"ready","workspacePath":"/w2"}`)
+	init := a2.recvMethod("initialize")
+	a2.send(`{"jsonrpc":"2.0","id":%s,"result":%s}`, init.ID, goplsInitializeResult)
+	a2.recvMethod("initialized")
+	a2.recvMethod("textDocument/didOpen")
+	id2 := rec.next(t, "providers").connID
+	require.NotEqual(t, id1, id2)
+
+	a1.closeWith(4006)
+	ev := rec.next(t, "providers")
+	require.Equal(t, id1, ev.connID)
+	require.Empty(t, ev.regs)
+	rec.none(t, "providers")
+
+	// The survivor still answers.
+	got := provide(h, id2, features.Hover, `{"uri":"kandev://s2/b.go","lineNumber":1,"column":1}`)
+	req := a2.recvMethod("textDocument/hover")
+	a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"contents":{"kind":"markdown","value":"package b"}}}`, req.ID)
+	require.Contains(t, answer(t, got), "package b")
+	// The ended one answers empty, sending nothing.
+	require.Equal(t, "null", answer(t, provide(h, id1, features.Hover, `{"uri":"kandev://s1/a.go","lineNumber":1,"column":1}`)))
+}
+
+// Navigation resolves with the task host's workspace, activates an open
+// tab, and leaves targets outside the workspace unhandled — also after the
+// connection stopped.
+func TestNavigate(t *testing.T) {
+	h, _ := editorHarness(t)
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/work/t", "file:///work/t")
+
+	out := h.client.Navigate(`{"source":"kandev://s1/main.go","target":"kandev://s1/pkg/greet/greet.go","tabs":[]}`)
+	require.JSONEq(t, `{"handled":true,"path":"pkg/greet/greet.go","model":"kandev://s1/pkg/greet/greet.go","ancestors":["pkg","pkg/greet"],"sessionId":"s1"}`, out)
+	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///work/t/main.go","tabs":[{"id":"tab-7","path":"main.go"}]}`)
+	require.Contains(t, out, `"tabId":"tab-7"`)
+	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///etc/passwd"}`))
+	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://s9/main.go","target":"kandev://s9/x.go"}`))
+
+	h.client.Stop(context.Background(), "s1", "go")
+	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///work/t/a/b.go"}`)
+	require.True(t, strings.Contains(out, `"handled":true`), out)
+}
+
+// A save flushes the final didChange and sends didSave as the server asked;
+// a failed write sends nothing.
+func TestSavedSynchronizesServers(t *testing.T) {
+	h, _ := editorHarness(t)
+	m := newModel("package main\n")
+	doc, err := h.client.OpenDocument("s1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/work/t", "file:///work/t") // gopls: save {} without includeText
+	a.recvMethod("textDocument/didOpen")
+
+	require.NoError(t, doc.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":1},"rangeOffset":13,"rangeLength":0,"text":"//"}]}`))
+	out, err := h.client.Saved(`{"model":"kandev://s1/main.go","ok":false,"persistedVersion":2,"liveVersion":2}`)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"dirty":true}`, out)
+	a.nothingQueued()
+
+	out, err = h.client.Saved(`{"model":"kandev://s1/main.go","ok":true,"persistedVersion":2,"liveVersion":2,"text":"package main\n//"}`)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"dirty":false}`, out)
+	change := a.recvMethod("textDocument/didChange")
+	require.Contains(t, string(change.Params), `"text":"//"`)
+	save := a.recvMethod("textDocument/didSave")
+	require.JSONEq(t, `{"textDocument":{"uri":"file:///work/t/main.go"}}`, string(save.Params))
+}

@@ -1,0 +1,269 @@
+//go:build js && wasm
+
+package jsbind
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/suppress"
+)
+
+// editorBridge is the client's Editor for one configuration: it registers
+// each connection's Monaco providers through the shim, publishes the
+// suppression snapshot to the TypeScript built-in wrapper, and owns the
+// editor opener. With a Monaco namespace that has no languages API (tests'
+// fakes) it does nothing.
+type editorBridge struct {
+	helpers safejs.Value // the shim's {register, hookChange, opener}; undefined without Monaco languages
+	ctl     safejs.Value // the wrapper's control object
+
+	mu      sync.Mutex
+	handles map[string][]safejs.Value // connection id → registration handles
+	opener  safejs.Value              // the editor opener's disposable
+}
+
+// newEditorBridge evaluates the suppression wrapper (once per Monaco
+// namespace: before any TypeScript model makes Monaco register its
+// built-ins, and whatever the state of any LSP handshake) and the shim.
+// call and navigate are the api's Go functions; readFile is the page's
+// (undefined: no placeholder models).
+func newEditorBridge(monacoV, call, navigate, readFile safejs.Value) *editorBridge {
+	b := &editorBridge{handles: make(map[string][]safejs.Value), helpers: safejs.Undefined(), ctl: safejs.Undefined(), opener: safejs.Undefined()}
+	langs, err := monacoV.Get("languages")
+	if err != nil || langs.Type() != safejs.TypeObject {
+		return b
+	}
+	fn, err := safejs.Global().Get("Function")
+	if err != nil {
+		return b
+	}
+	wrap, err := fn.New("return " + suppress.WrapperJS)
+	if err == nil {
+		if wrap, err = wrap.Invoke(); err == nil {
+			b.ctl, err = wrap.Invoke(monacoV)
+		}
+	}
+	if err != nil {
+		consoleError("configure: TypeScript built-in wrapper: %v", err)
+		return b
+	}
+	guard, err := b.ctl.Get("guard")
+	if err != nil {
+		return b
+	}
+	mk, err := fn.New(shimJS)
+	if err == nil {
+		if mk, err = mk.Invoke(); err == nil {
+			b.helpers, err = mk.Invoke(monacoV, call, navigate, guard, readFile)
+		}
+	}
+	if err != nil {
+		consoleError("configure: provider shim: %v", err)
+		b.helpers = safejs.Undefined()
+	}
+	b.Suppress("{}")
+	return b
+}
+
+func (b *editorBridge) ok() bool { return b.helpers.Type() == safejs.TypeObject }
+
+// Providers implements client.Editor.
+func (b *editorBridge) Providers(connID string, regs []client.Registration) {
+	if !b.ok() {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, h := range b.handles[connID] {
+		dispose(h)
+	}
+	delete(b.handles, connID)
+	var hs []safejs.Value
+	for _, r := range regs {
+		h, err := b.helpers.Call("register", connID, r.LanguageID, r.JSON)
+		if err != nil {
+			consoleError("register providers for %s: %v", r.LanguageID, err)
+			continue
+		}
+		hs = append(hs, h)
+	}
+	if len(hs) > 0 {
+		b.handles[connID] = hs
+	}
+}
+
+// SemanticRefresh implements client.Editor.
+func (b *editorBridge) SemanticRefresh(connID string) {
+	b.mu.Lock()
+	hs := append([]safejs.Value(nil), b.handles[connID]...)
+	b.mu.Unlock()
+	for _, h := range hs {
+		if _, err := h.Call("refresh"); err != nil {
+			consoleError("semantic tokens refresh: %v", err)
+		}
+	}
+}
+
+// Suppress implements client.Editor.
+func (b *editorBridge) Suppress(snapshot string) {
+	if b.ctl.Type() != safejs.TypeObject {
+		return
+	}
+	v, err := parseJSON(snapshot)
+	if err == nil {
+		_, err = b.ctl.Call("set", v)
+	}
+	if err != nil {
+		consoleError("suppression: %v", err)
+	}
+}
+
+// setOpener registers the editor opener that routes navigation targets to
+// the page's openFile(target), asking tabs() for the open tabs.
+func (b *editorBridge) setOpener(tabs, open safejs.Value) {
+	if !b.ok() || open.Type() != safejs.TypeFunction {
+		return
+	}
+	if !isFunc(b.helpers, "opener") {
+		return
+	}
+	d, err := b.helpers.Call("opener", tabs, open)
+	if err != nil {
+		consoleError("registerEditorOpener: %v", err)
+		return
+	}
+	b.mu.Lock()
+	b.opener = d
+	b.mu.Unlock()
+}
+
+// claim tells the shim the page opened this model: it is not a placeholder
+// to dispose with a connection.
+func (b *editorBridge) claim(modelV safejs.Value) {
+	if b.ok() {
+		if _, err := b.helpers.Call("claim", modelV); err != nil {
+			consoleError("claim: %v", err)
+		}
+	}
+}
+
+// hookChange subscribes fn to the model's content changes, each event
+// stringified on the JavaScript side: one crossing per change.
+func (b *editorBridge) hookChange(modelV, fn safejs.Value) (safejs.Value, error) {
+	return b.helpers.Call("hookChange", modelV, fn)
+}
+
+// close disposes every registration and the opener (a new configure).
+func (b *editorBridge) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id, hs := range b.handles {
+		for _, h := range hs {
+			dispose(h)
+		}
+		delete(b.handles, id)
+	}
+	dispose(b.opener)
+	b.opener = safejs.Undefined()
+}
+
+// provide is the Go side of every provider call:
+// (connID, feature, requestJSON, resolve, reject). It returns at once; the
+// answer comes from a goroutine through resolve(string) or reject(message).
+func (a *api) provide(_ safejs.Value, args []safejs.Value) any {
+	connID, ok1 := stringArg(args, 0)
+	name, ok2 := stringArg(args, 1)
+	req, ok3 := stringArg(args, 2)
+	if !ok1 || !ok2 || !ok3 || len(args) < 5 {
+		return nil
+	}
+	resolve, reject := args[3], args[4]
+	x := a.current()
+	f, known := client.FeatureByName(name)
+	if x == nil || !known {
+		_, _ = resolve.Invoke("null")
+		return nil
+	}
+	go func() {
+		out, err := x.Provide(context.Background(), connID, f, req)
+		if err != nil {
+			_, _ = reject.Invoke(err.Error())
+			return
+		}
+		_, _ = resolve.Invoke(out)
+	}()
+	return nil
+}
+
+// navigate is the Go side of the editor opener: one JSON in, one out.
+func (a *api) navigate(_ safejs.Value, args []safejs.Value) any {
+	req, ok := stringArg(args, 0)
+	x := a.current()
+	if !ok || x == nil {
+		return `{"handled":false}`
+	}
+	return x.Navigate(req)
+}
+
+// saved({sessionId?, model, ok, persistedVersion, liveVersion, text?}) →
+// {dirty}: the page reports a finished write (see docsync.Saved).
+func (a *api) saved(_ safejs.Value, args []safejs.Value) any {
+	x := a.current()
+	if x == nil || len(args) < 1 {
+		consoleError("saved: call configure first, with the save report")
+		return nil
+	}
+	data, err := savedArg(args[0])
+	if err != nil {
+		consoleError("saved: %v", err)
+		return nil
+	}
+	out, err := x.Saved(string(data))
+	if err != nil {
+		consoleError("saved: %v", err)
+		return nil
+	}
+	v, err := parseJSON(out)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+// savedArg stringifies the save report, turning a model object into its
+// URI string first.
+func savedArg(v safejs.Value) ([]byte, error) {
+	if v.Type() == safejs.TypeObject {
+		// A copy: the page's object stays as it was.
+		o, err := safejs.Global().Get("Object")
+		if err == nil {
+			v, err = o.Call("assign", mustObject(), v)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m, err := v.Get("model"); err == nil && m.Type() == safejs.TypeObject {
+			if u, err := m.Get("uri"); err == nil && u.Type() == safejs.TypeObject {
+				if s, err := u.Call("toString"); err == nil {
+					if err := v.Set("model", s); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	return jsonArg(v)
+}
+
+// mustObject is a new empty object, or undefined if Object is unreachable.
+func mustObject() safejs.Value {
+	o, err := newObject()
+	if err != nil {
+		return safejs.Undefined()
+	}
+	return o
+}

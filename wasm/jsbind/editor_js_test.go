@@ -1,0 +1,180 @@
+//go:build js && wasm
+
+package jsbind
+
+import (
+	"testing"
+
+	"github.com/hack-pad/safejs"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/features"
+)
+
+// fakeMonacoLanguages is a Monaco namespace with the languages and editor
+// functions the shim uses; registrations are recorded, results land in out.
+const fakeMonacoLanguages = `(function () {
+	const regs = [];
+	const reg = (kind) => function (lang, provider) {
+		const r = { kind, lang, provider, disposed: false };
+		regs.push(r);
+		return { dispose() { r.disposed = true; } };
+	};
+	const languages = {};
+	for (const k of ['registerCompletionItemProvider', 'registerHoverProvider', 'registerDefinitionProvider',
+		'registerReferenceProvider', 'registerSignatureHelpProvider', 'registerDocumentSemanticTokensProvider']) languages[k] = reg(k);
+	const openers = [];
+	return {
+		regs, openers, out: {},
+		languages,
+		Uri: { parse(s) { return { parsed: s, toString() { return s; } }; } },
+		editor: {
+			setModelMarkers() {},
+			registerEditorOpener(o) { openers.push(o); return { dispose() { openers.length = 0; } }; },
+		},
+	};
+})()`
+
+// fakeCall answers every provider call from a table and records it.
+const fakeCall = `(function () {
+	const calls = [];
+	const answers = {
+		completion: '{"suggestions":[{"label":"Hello","kind":1,"insertText":"Hello","range":{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":2}}],"incomplete":true}',
+		definition: '[{"uri":"kandev://s/greet.go","range":{"startLineNumber":5,"startColumn":6,"endLineNumber":5,"endColumn":11}}]',
+		semanticTokens: '{"data":[0,5,5,12,0]}',
+	};
+	const f = function (id, feature, json, resolve) { calls.push([id, feature, json]); resolve(answers[feature] || 'null'); };
+	f.calls = calls;
+	return f;
+})()`
+
+func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
+	mon := jsEval(t, fakeMonacoLanguages)
+	callFn := jsEval(t, fakeCall)
+	nav := jsEval(t, `(function (json) { globalThis.navAsked = json; return '{"handled":true,"path":"greet.go","sessionId":"s"}'; })`)
+	b := newEditorBridge(mon, callFn, nav, safejs.Undefined())
+	require.True(t, b.ok())
+
+	p := features.Providers{
+		Set:                         features.Set(0).With(features.Completion).With(features.Definition).With(features.SemanticTokens),
+		CompletionTriggerCharacters: []string{"."},
+		Legend:                      features.Legend{TokenTypes: []string{"function"}, TokenModifiers: []string{}},
+	}
+	b.Providers("c1", []client.Registration{{LanguageID: "go", JSON: features.ProvidersJSON(p)}})
+	regs := get(t, mon, "regs")
+	require.Equal(t, 3, length(t, regs), "only the advertised features")
+	kinds := map[string]safejs.Value{}
+	for i := 0; i < length(t, regs); i++ {
+		r := index(t, regs, i)
+		kinds[str(t, get(t, r, "kind"))] = get(t, r, "provider")
+		require.Equal(t, "go", str(t, get(t, r, "lang")))
+	}
+	require.Contains(t, kinds, "registerCompletionItemProvider")
+	// Our providers carry the guard the TypeScript wrapper lets through.
+	guarded := jsEval(t, `(p) => p[Symbol.for('kandev.lsp.provider')] === true`)
+	ok, err := guarded.Invoke(kinds["registerCompletionItemProvider"])
+	require.NoError(t, err)
+	require.True(t, truthy(ok))
+	require.Equal(t, `["."]`, stringify(t, get(t, kinds["registerCompletionItemProvider"], "triggerCharacters")))
+
+	// One provider call: Monaco's arguments become one JSON string.
+	run := jsEval(t, `(function (mon, providers) {
+		const model = { uri: { toString() { return 'kandev://s/main.go'; } },
+			getWordUntilPosition() { return { startColumn: 3 }; }, getWordAtPosition() { return { endColumn: 7 }; } };
+		providers.c.provideCompletionItems(model, { lineNumber: 4, column: 5 }, { triggerKind: 1, triggerCharacter: '.' }, { isCancellationRequested: false })
+			.then((r) => { mon.out.completion = r; });
+		providers.d.provideDefinition(model, { lineNumber: 4, column: 5 }, {}).then((r) => { mon.out.definition = r; });
+		providers.s.provideDocumentSemanticTokens(model, null, {}).then((r) => { mon.out.tokens = r; });
+		providers.s.onDidChange(() => { mon.out.refreshed = (mon.out.refreshed || 0) + 1; });
+		// A cancelled request never reaches Go.
+		providers.c.provideCompletionItems(model, { lineNumber: 1, column: 1 }, { triggerKind: 0 }, { isCancellationRequested: true });
+	})`)
+	providers := obj(t, map[string]any{
+		"c": kinds["registerCompletionItemProvider"],
+		"d": kinds["registerDefinitionProvider"],
+		"s": kinds["registerDocumentSemanticTokensProvider"],
+	})
+	_, err = run.Invoke(mon, providers)
+	require.NoError(t, err)
+	out := get(t, mon, "out")
+	waitFor(t, "results", func() bool {
+		v, _ := out.Get("tokens")
+		w, _ := out.Get("definition")
+		return v.Type() == safejs.TypeObject && w.Type() == safejs.TypeObject
+	})
+	calls := get(t, callFn, "calls")
+	require.Equal(t, 3, length(t, calls))
+	first := index(t, calls, 0)
+	require.Equal(t, "c1", str(t, index(t, first, 0)))
+	require.Equal(t, "completion", str(t, index(t, first, 1)))
+	req, err := features.ParseCompletionRequest(str(t, index(t, first, 2)))
+	require.NoError(t, err)
+	require.Equal(t, features.CompletionRequest{PositionRequest: features.PositionRequest{URI: "kandev://s/main.go", LineNumber: 4, Column: 5},
+		WordStart: 3, WordEnd: 7, TriggerKind: 1, TriggerCharacter: "."}, req)
+	require.Equal(t, true, truthy(get(t, out, "completion", "incomplete")))
+	require.Equal(t, "kandev://s/greet.go", str(t, get(t, index(t, get(t, out, "definition"), 0), "uri", "parsed")))
+	isU32 := jsEval(t, `(x) => x instanceof Uint32Array && x.length === 5`)
+	u, err := isU32.Invoke(get(t, out, "tokens", "data"))
+	require.NoError(t, err)
+	require.True(t, truthy(u))
+
+	// A server refresh fires onDidChange; disposal removes every provider.
+	b.SemanticRefresh("c1")
+	require.Equal(t, 1, mustInt(t, get(t, out, "refreshed")))
+	b.Providers("c1", nil)
+	for i := 0; i < length(t, regs); i++ {
+		require.True(t, truthy(get(t, index(t, regs, i), "disposed")))
+	}
+	b.SemanticRefresh("c1") // nothing left to fire
+	require.Equal(t, 1, mustInt(t, get(t, out, "refreshed")))
+}
+
+func TestWrapperSuppressesOnlyListedModels(t *testing.T) {
+	mon := jsEval(t, fakeMonacoLanguages)
+	b := newEditorBridge(mon, jsEval(t, fakeCall), jsEval(t, `() => '{"handled":false}'`), safejs.Undefined())
+	// Monaco's TypeScript mode registers its hover after configure.
+	register := get(t, mon, "languages", "registerHoverProvider")
+	builtin := jsEval(t, `({ provideHover() { return { contents: [{ value: 'built-in' }] }; } })`)
+	_, err := register.Invoke("typescript", builtin)
+	require.NoError(t, err)
+	regs := get(t, mon, "regs")
+	wrapped := get(t, index(t, regs, length(t, regs)-1), "provider")
+
+	b.Suppress(`{"kandev://s1/a.ts":["hover"]}`)
+	ask := jsEval(t, `(p, uri) => JSON.stringify(p.provideHover({ uri: { toString() { return uri; } } }, {}))`)
+	owned, err := ask.Invoke(wrapped, "kandev://s1/a.ts")
+	require.NoError(t, err)
+	require.Equal(t, "null", str(t, owned))
+	other, err := ask.Invoke(wrapped, "kandev://s2/a.ts")
+	require.NoError(t, err)
+	require.Contains(t, str(t, other), "built-in")
+}
+
+func TestOpenerAsksGoAndThePage(t *testing.T) {
+	mon := jsEval(t, fakeMonacoLanguages)
+	nav := jsEval(t, `(function (json) { globalThis.navAsked = json; return '{"handled":true,"path":"greet.go","sessionId":"s","tabId":"t1"}'; })`)
+	b := newEditorBridge(mon, jsEval(t, fakeCall), nav, safejs.Undefined())
+	tabs := jsEval(t, `() => [{ id: 't1', path: 'greet.go' }]`)
+	open := jsEval(t, `(t) => { globalThis.opened = t; return true; }`)
+	b.setOpener(tabs, open)
+	openers := get(t, mon, "openers")
+	require.Equal(t, 1, length(t, openers))
+	run := jsEval(t, `(o) => o.openCodeEditor({ getModel() { return { uri: { toString() { return 'kandev://s/main.go'; } } }; } },
+		{ toString() { return 'kandev://s/greet.go'; } }, { lineNumber: 5, column: 6 })`)
+	p, err := run.Invoke(index(t, openers, 0))
+	require.NoError(t, err)
+	require.Equal(t, safejs.TypeObject, p.Type()) // a Promise
+	asked := str(t, get(t, safejs.Global(), "navAsked"))
+	require.JSONEq(t, `{"source":"kandev://s/main.go","target":"kandev://s/greet.go","tabs":[{"id":"t1","path":"greet.go"}]}`, asked)
+	opened := get(t, safejs.Global(), "opened")
+	require.Equal(t, "t1", str(t, get(t, opened, "tabId")))
+	require.JSONEq(t, `{"startLineNumber":5,"startColumn":6,"endLineNumber":5,"endColumn":6}`, stringify(t, get(t, opened, "selection")))
+	b.close()
+	require.Equal(t, 0, length(t, openers))
+}
+
+func truthy(v safejs.Value) bool {
+	b, err := v.Bool()
+	return err == nil && b
+}
