@@ -27,11 +27,32 @@ func WithFakeServers(env []string, dir, fakeBin string) ([]string, error) {
 			return nil, err
 		}
 	}
+	return PrependPath(env, bin)
+}
+
+// PrependPath returns env with dirs (a PATH-style list) first on PATH.
+// Relative folders are made absolute: the agent runs language servers in
+// the workspace, where a relative PATH entry would mean something else.
+func PrependPath(env []string, dirs string) ([]string, error) {
+	var abs []string
+	for _, d := range filepath.SplitList(dirs) {
+		if d == "" {
+			continue
+		}
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		abs = append(abs, a)
+	}
+	prefix := strings.Join(abs, string(os.PathListSeparator))
 	out := make([]string, 0, len(env)+1)
-	path := bin
+	path := prefix
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = bin + string(os.PathListSeparator) + v
+			if v != "" {
+				path = prefix + string(os.PathListSeparator) + v
+			}
 			continue
 		}
 		out = append(out, kv)

@@ -30,8 +30,12 @@ type Config struct {
 	WASMDir string
 	// MonacoDir is monaco-editor's min/ folder.
 	MonacoDir string
-	// SessionID is the one session the page opens.
+	// SessionID is the session the page opens with its language servers.
 	SessionID string
+	// PlainSessions are further sessions over the same workspace whose
+	// editors get no language server: Monaco's own intelligence only (the
+	// page's ?session= switch), for comparing the two side by side.
+	PlainSessions []string
 }
 
 // Handler returns the demo's HTTP handler.
@@ -55,7 +59,11 @@ func Handler(cfg Config) http.Handler {
 	})
 	mux.HandleFunc("GET /config.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"sessionId":` + quote(cfg.SessionID) + `}`))
+		sessions := `[{"id":` + quote(cfg.SessionID) + `,"lsp":true}`
+		for _, id := range cfg.PlainSessions {
+			sessions += `,{"id":` + quote(id) + `,"lsp":false}`
+		}
+		w.Write([]byte(`{"sessionId":` + quote(cfg.SessionID) + `,"sessions":` + sessions + `]}`))
 	})
 	page, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServer(http.FS(page)))

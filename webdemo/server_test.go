@@ -68,7 +68,7 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, body, _ := get("GET", "/monaco/vs/loader.js"); code != 200 || body != "// amd" {
 		t.Errorf("monaco: %d %q", code, body)
 	}
-	if code, body, _ := get("GET", "/config.json"); code != 200 || body != `{"sessionId":"demo"}` {
+	if code, body, _ := get("GET", "/config.json"); code != 200 || body != `{"sessionId":"demo","sessions":[{"id":"demo","lsp":true}]}` {
 		t.Errorf("config: %d %q", code, body)
 	}
 	if code, body, _ := get("GET", "/"); code != 200 || !strings.Contains(body, "/app.js") || strings.Contains(body, "secret") {
@@ -113,5 +113,20 @@ func TestWithFakeServers(t *testing.T) {
 		if target, err := os.Readlink(filepath.Join(bin, name)); err != nil || target != fake {
 			t.Errorf("%s -> %q, %v", name, target, err)
 		}
+	}
+}
+
+func TestPrependPath(t *testing.T) {
+	env, err := PrependPath([]string{"HOME=/h", "PATH=/usr/bin"}, "/a"+string(os.PathListSeparator)+"/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "PATH=/a" + string(os.PathListSeparator) + "/b" + string(os.PathListSeparator) + "/usr/bin"
+	if len(env) != 2 || env[0] != "HOME=/h" || env[1] != want {
+		t.Fatalf("env = %q, want HOME and %q", env, want)
+	}
+	env, _ = PrependPath([]string{"HOME=/h"}, "/a")
+	if env[len(env)-1] != "PATH=/a" {
+		t.Fatalf("no PATH before: %q", env)
 	}
 }

@@ -11,6 +11,8 @@ const root = path.resolve(__dirname, '..', '..');
 export type Demo = { url: string; workspace: string; proc: ChildProcess; logs: string[] };
 
 export type DemoOptions = {
+  /** Put e2e/node_modules/.bin (typescript-language-server, pyright) on the agent's PATH. */
+  npmServers?: boolean;
   /** The sample tree copied into the workspace (relative to the repository). */
   sample?: string;
   /** Let the fake language server stand in for rust-analyzer and kotlin-lsp. */
@@ -31,6 +33,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     '-db', path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-')), 'settings.db'),
   ];
   if (opts.fake) args.push('-fake-lsp', path.join(root, 'bin', 'fakelsp'));
+  if (opts.npmServers) args.push('-path', path.join(root, 'e2e', 'node_modules', '.bin'));
   const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
@@ -71,7 +74,7 @@ function demoTest(opts: DemoOptions) {
 }
 
 /** Specs against the Go sample and real gopls. */
-export const test = demoTest({});
+export const test = demoTest({ npmServers: true });
 
 /** Specs against the fake server standing in for rust-analyzer and kotlin-lsp. */
 export const fakeTest = demoTest({ sample: 'e2e/workspaces/fake', fake: true });
@@ -101,9 +104,14 @@ export function view(page: Page, language: string) {
   }, language);
 }
 
-/** openFile clicks a file in the Files list. */
+/** openFile expands the file's folders in the Files tree and clicks it. */
 export async function openFile(page: Page, path: string) {
-  await page.getByRole('button', { name: path, exact: true }).click();
+  const parts = path.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const dir = page.locator(`#files button.folder[data-dir="${parts.slice(0, i).join('/')}"]`);
+    if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
+  }
+  await page.locator(`#files button.file[data-path="${path}"]`).click();
   await expect(page.locator('#current-file')).toHaveText(path);
 }
 

@@ -1,11 +1,16 @@
-// The demo page: a Files list, one Monaco editor, and lsp.wasm giving it
-// language-server intelligence through the relay. Everything LSP — states,
-// texts, progress, policy — lives in lsp.wasm; this file only renders what
-// it is given and forwards the user's clicks.
+// The demo page: a Files tree, open-file tabs, one Monaco editor, and
+// lsp.wasm giving it language-server intelligence through the relay.
+// Everything LSP — states, texts, progress, policy, providers, document and
+// save synchronization, navigation targets — lives in lsp.wasm; this file
+// only renders what it is given and forwards the user's actions.
 
 const config = await (await fetch('/config.json')).json();
-const sessionId = config.sessionId;
-document.getElementById('session-id').textContent = sessionId;
+const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
+const params = new URLSearchParams(location.search);
+// The active session: ?session= picks one; others without LSP show
+// Monaco's own intelligence for the same files.
+let sessionId = sessions.some((s) => s.id === params.get('session')) ? params.get('session') : config.sessionId;
+const lspSession = (id) => (sessions.find((s) => s.id === id) || {}).lsp !== false;
 
 const monaco = await new Promise((resolve, reject) => {
   window.require.config({ paths: { vs: '/monaco/vs' } });
@@ -22,12 +27,34 @@ async function loadSettings() {
   return res.ok ? res.json() : {};
 }
 let settings = await loadSettings();
-const locale = new URLSearchParams(location.search).get('locale') || navigator.language;
+const locale = params.get('locale') || navigator.language;
 lsp.configure({
   monaco,
   relayURL: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`,
   locale,
   settings,
+  // Go to definition, references and Monaco's own targets open here.
+  openFile: (target) => navigateTo(target),
+  openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
+  // Placeholder models for targets in files without one (peek previews).
+  readFile: (session, path) => fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => (r.ok ? r.text() : null)),
+});
+
+// Semantic tokens get their own colours, so they are visible (and testable)
+// next to Monaco's syntax colouring.
+monaco.editor.defineTheme('kandev', {
+  base: 'vs',
+  inherit: true,
+  semanticHighlighting: true,
+  rules: [
+    { token: 'function', foreground: 'b5179e' },
+    { token: 'method', foreground: 'b5179e' },
+    { token: 'namespace', foreground: '0f7b8a' },
+    { token: 'class', foreground: '7a3e9d' },
+    { token: 'type', foreground: '7a3e9d' },
+    { token: 'parameter', foreground: '8a5a00' },
+  ],
+  colors: {},
 });
 
 const editor = monaco.editor.create(document.getElementById('editor'), {
@@ -35,11 +62,38 @@ const editor = monaco.editor.create(document.getElementById('editor'), {
   automaticLayout: true,
   fontSize: 14,
   minimap: { enabled: false },
+  theme: 'kandev',
   'semanticHighlighting.enabled': true,
+  // Suggestions come from language servers (or Monaco's language workers),
+  // not from words found in open documents.
+  wordBasedSuggestions: 'off',
 });
 
-let current = null; // { path, model, language }
-const docs = new Map(); // path -> { model, doc }
+// Open files: one tab per (session, path); a tab keeps its model.
+const tabs = new Map(); // id -> { id, sessionId, path, model, doc, language, savedVersion, state }
+let current = null; // the active tab
+const tabId = (session, path) => `${session}:${path}`;
+
+// --- sessions ---------------------------------------------------------------
+
+const sessionSelect = document.getElementById('session');
+for (const s of sessions) {
+  const o = document.createElement('option');
+  o.value = s.id;
+  o.textContent = s.lsp ? s.id : `${s.id} (no LSP)`;
+  sessionSelect.append(o);
+}
+sessionSelect.value = sessionId;
+sessionSelect.addEventListener('change', () => switchSession(sessionSelect.value));
+
+function switchSession(id) {
+  sessionId = id;
+  sessionSelect.value = id;
+  document.getElementById('session-note').textContent = lspSession(id) ? '' : 'Monaco only, no language server';
+  const first = [...tabs.values()].find((t) => t.sessionId === id);
+  if (first) activate(first); else showNothing();
+  renderTabs();
+}
 
 // --- status control -------------------------------------------------------
 
@@ -50,8 +104,8 @@ const actionEl = document.getElementById('lsp-action');
 function currentView() {
   const lang = current && current.language;
   if (!lang) return null;
-  if (typeof lsp.view === 'function') return lsp.view(sessionId, lang);
-  const s = lsp.status(sessionId, lang); // older builds: state only
+  if (typeof lsp.view === 'function') return lsp.view(current.sessionId, lang);
+  const s = lsp.status(current.sessionId, lang); // older builds: state only
   return s && { state: s.state, summary: `${lang}: ${s.state}`, details: [], action: null, closeCode: s.closeCode };
 }
 
@@ -108,63 +162,234 @@ document.addEventListener('keydown', (e) => {
 actionEl.addEventListener('click', () => {
   if (!current || !current.language) return;
   const fn = lsp[actionEl.dataset.action];
-  if (typeof fn === 'function') fn(sessionId, current.language);
+  if (typeof fn === 'function') fn(current.sessionId, current.language);
 });
 
-// --- files ------------------------------------------------------------------
+// --- files tree -------------------------------------------------------------
 
-function modelURI(path) {
-  // Session-scoped model identity: two sessions may hold the same path.
-  return monaco.Uri.from({ scheme: 'kandev', authority: sessionId, path: '/' + path });
+// The tree is built from the workspace's file list; a folder renders its
+// children the first time it expands.
+const treeRoot = { dirs: new Map(), files: [] };
+function addToTree(path) {
+  const parts = path.split('/');
+  let node = treeRoot;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const dir = parts.slice(0, i + 1).join('/');
+    if (!node.dirs.has(parts[i])) node.dirs.set(parts[i], { path: dir, dirs: new Map(), files: [] });
+    node = node.dirs.get(parts[i]);
+  }
+  node.files.push(path);
 }
 
-async function openFile(path) {
-  let entry = docs.get(path);
-  if (!entry) {
-    const res = await fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`);
-    if (!res.ok) throw new Error(`open ${path}: HTTP ${res.status}`);
-    const model = monaco.editor.createModel(await res.text(), undefined, modelURI(path));
-    const doc = lsp.openDocument({ sessionId, path, model });
-    entry = { model, doc };
-    docs.set(path, entry);
+function renderLevel(ul, node) {
+  for (const [name, dir] of [...node.dirs.entries()].sort()) {
+    const li = document.createElement('li');
+    li.setAttribute('role', 'none');
+    const b = document.createElement('button');
+    b.className = 'folder';
+    b.textContent = name;
+    b.dataset.dir = dir.path;
+    b.setAttribute('aria-expanded', 'false');
+    b.addEventListener('click', () => toggleFolder(dir.path));
+    const sub = document.createElement('ul');
+    sub.setAttribute('role', 'group');
+    sub.hidden = true;
+    li.append(b, sub);
+    ul.append(li);
   }
-  current = { path, model: entry.model, language: entry.doc ? entry.doc.language : null };
-  editor.setModel(entry.model);
-  document.getElementById('current-file').textContent = path;
-  document.getElementById('close-file').hidden = false;
-  for (const b of document.querySelectorAll('#files button')) {
+  for (const path of node.files.sort()) {
+    const li = document.createElement('li');
+    li.setAttribute('role', 'none');
+    const b = document.createElement('button');
+    b.className = 'file';
+    b.textContent = path.split('/').pop();
+    b.title = path;
+    b.dataset.path = path;
+    b.setAttribute('aria-current', 'false');
+    b.addEventListener('click', () => openFile(path));
+    li.append(b);
+    ul.append(li);
+  }
+}
+
+function findDir(path) {
+  let node = treeRoot;
+  for (const part of path.split('/')) {
+    node = node && node.dirs.get(part);
+  }
+  return node;
+}
+
+// expandFolder loads (renders) and opens one folder.
+function expandFolder(path) {
+  const b = document.querySelector(`#files button.folder[data-dir="${CSS.escape(path)}"]`);
+  if (!b) return;
+  const sub = b.nextElementSibling;
+  if (!sub.dataset.loaded) {
+    renderLevel(sub, findDir(path));
+    sub.dataset.loaded = 'true';
+  }
+  sub.hidden = false;
+  b.setAttribute('aria-expanded', 'true');
+}
+
+function toggleFolder(path) {
+  const b = document.querySelector(`#files button.folder[data-dir="${CSS.escape(path)}"]`);
+  if (b && b.getAttribute('aria-expanded') === 'true') {
+    b.nextElementSibling.hidden = true;
+    b.setAttribute('aria-expanded', 'false');
+  } else {
+    expandFolder(path);
+  }
+}
+
+function markActiveFile(path) {
+  for (const b of document.querySelectorAll('#files button.file')) {
     b.setAttribute('aria-current', String(b.dataset.path === path));
   }
+}
+
+// --- tabs -------------------------------------------------------------------
+
+function renderTabs() {
+  const bar = document.getElementById('tabs');
+  bar.replaceChildren(...[...tabs.values()].map((t) => {
+    const b = document.createElement('button');
+    b.setAttribute('role', 'tab');
+    b.className = 'tab';
+    b.dataset.id = t.id;
+    b.dataset.path = t.path;
+    b.dataset.session = t.sessionId;
+    b.setAttribute('aria-selected', String(t === current));
+    b.textContent = (t.sessionId === config.sessionId ? '' : `${t.sessionId}: `) + t.path + (isDirty(t) ? ' ●' : '');
+    b.addEventListener('click', () => { if (t.sessionId !== sessionId) switchSession(t.sessionId); activate(t); });
+    return b;
+  }));
+}
+
+function modelURI(session, path) {
+  // Session-scoped model identity: two sessions may hold the same path.
+  return monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
+}
+
+const isDirty = (t) => t.state === 'failed' || t.model.getVersionId() !== t.savedVersion;
+
+// openFile opens path in the active session, or activates its tab.
+async function openFile(path, session = sessionId) {
+  let t = tabs.get(tabId(session, path));
+  if (!t) {
+    const res = await fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`);
+    if (!res.ok) throw new Error(`open ${path}: HTTP ${res.status}`);
+    const text = await res.text();
+    t = tabs.get(tabId(session, path)); // opened meanwhile
+    if (!t) {
+      const model = monaco.editor.getModel(modelURI(session, path)) ||
+        monaco.editor.createModel(text, undefined, modelURI(session, path));
+      const doc = lspSession(session) ? lsp.openDocument({ sessionId: session, path, model }) : null;
+      t = { id: tabId(session, path), sessionId: session, path, model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), state: 'saved' };
+      model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
+      tabs.set(t.id, t);
+    }
+  }
+  activate(t);
+  return t;
+}
+
+function activate(t) {
+  current = t;
+  editor.setModel(t.model);
+  document.getElementById('current-file').textContent = t.path;
+  document.getElementById('close-file').hidden = false;
+  markActiveFile(t.path);
+  renderTabs();
+  renderSaveState();
   renderStatus();
   editor.focus();
 }
 
-// closeFile unmounts the editor's document: a later open remounts it.
-function closeFile() {
-  if (!current) return;
-  const entry = docs.get(current.path);
-  docs.delete(current.path);
-  editor.setModel(null);
-  if (entry) {
-    if (entry.doc) entry.doc.close();
-    entry.model.dispose();
-  }
-  for (const b of document.querySelectorAll('#files button')) b.setAttribute('aria-current', 'false');
+function showNothing() {
   current = null;
+  editor.setModel(null);
+  markActiveFile(null);
   document.getElementById('current-file').textContent = 'No file open';
   document.getElementById('close-file').hidden = true;
   popover.hidden = true;
+  renderSaveState();
   renderStatus();
+}
+
+// closeFile closes the active tab: a later open remounts it.
+function closeFile() {
+  if (!current) return;
+  const t = current;
+  tabs.delete(t.id);
+  editor.setModel(null);
+  if (t.doc) t.doc.close();
+  t.model.dispose();
+  const next = [...tabs.values()].find((x) => x.sessionId === sessionId);
+  if (next) activate(next); else showNothing();
+  renderTabs();
 }
 document.getElementById('close-file').addEventListener('click', closeFile);
 
-async function save() {
-  if (!current) return;
+// navigateTo is lsp.wasm's openFile: a definition or reference target in
+// the workspace. The tree loads and expands every ancestor and marks the
+// target; an open tab (target.tabId) is activated, never opened twice; the
+// selection is revealed in the centre.
+async function navigateTo(target) {
+  if (target.sessionId && target.sessionId.toLowerCase() !== sessionId.toLowerCase()) {
+    const s = sessions.find((x) => x.id.toLowerCase() === target.sessionId.toLowerCase());
+    if (!s) return false;
+    switchSession(s.id);
+  }
+  for (const dir of target.ancestors || []) expandFolder(dir);
+  const t = (target.tabId && tabs.get(target.tabId)) || await openFile(target.path);
+  activate(t);
+  if (target.selection) {
+    editor.setSelection(target.selection);
+    editor.revealRangeInCenter(target.selection);
+  }
+  return true;
+}
+
+// --- saving -----------------------------------------------------------------
+
+function renderSaveState() {
   const el = document.getElementById('save-state');
-  const text = current.model.getValue();
-  el.textContent = 'Saving…';
-  const res = await fetch(`/api/v1/workspace/file?path=${encodeURIComponent(current.path)}`, { method: 'PUT', body: text });
-  el.textContent = res.ok ? 'Saved' : `Save failed (HTTP ${res.status})`;
+  if (!current) {
+    el.textContent = '';
+    el.dataset.state = '';
+    return;
+  }
+  let state = current.state;
+  if (state !== 'saving' && state !== 'failed') state = isDirty(current) ? 'dirty' : 'saved';
+  el.dataset.state = state;
+  el.textContent = { saving: 'Saving…', failed: 'Save failed', dirty: 'Unsaved changes', saved: 'Saved' }[state];
+}
+
+// save writes the active tab through the agent's workspace file route and
+// reports the outcome to lsp.wasm, which synchronizes the language servers:
+// the final didChange, then didSave (with text only when the buffer still
+// is what was written).
+async function save() {
+  const t = current;
+  if (!t) return;
+  const persistedVersion = t.model.getVersionId();
+  const text = t.model.getValue();
+  t.state = 'saving';
+  renderSaveState();
+  let ok = false;
+  try {
+    const res = await fetch(`/api/v1/workspace/file?path=${encodeURIComponent(t.path)}`, { method: 'PUT', body: text });
+    ok = res.ok;
+  } catch (e) {
+    console.error(e);
+  }
+  const outcome = lsp.saved({ model: t.model, ok, persistedVersion, liveVersion: t.model.getVersionId(), text });
+  if (ok) t.savedVersion = persistedVersion;
+  t.state = ok ? (outcome && outcome.dirty ? 'dirty' : 'saved') : 'failed';
+  if (t === current) renderSaveState();
+  renderTabs();
 }
 editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, save);
 
@@ -221,18 +446,13 @@ document.getElementById('save-settings').addEventListener('click', async (e) => 
 // --- start-up ---------------------------------------------------------------
 
 const list = await (await fetch('/api/v1/workspace/files')).json();
-const files = Array.isArray(list) ? list : list.files;
-const ul = document.getElementById('files');
-for (const path of files) {
-  const li = document.createElement('li');
-  const b = document.createElement('button');
-  b.textContent = path;
-  b.dataset.path = path;
-  b.addEventListener('click', () => openFile(path));
-  li.append(b);
-  ul.append(li);
-}
+for (const path of (Array.isArray(list) ? list : list.files)) addToTree(path);
+renderLevel(document.getElementById('files'), treeRoot);
+switchSession(sessionId);
 
 // For tests and the curious: the page's handles.
-window.demo = { monaco, editor, lsp, openFile, closeFile, sessionId };
+window.demo = {
+  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs,
+  get sessionId() { return sessionId; },
+};
 document.body.dataset.ready = 'true';

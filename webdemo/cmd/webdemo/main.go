@@ -41,6 +41,7 @@ func run() error {
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
 	dbPath := flag.String("db", "", "the settings database (default: a demo database under the user's config folder)")
 	fakeLSP := flag.String("fake-lsp", "", "the fake language server binary, to stand in for rust-analyzer and kotlin-lsp (tests)")
+	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
 	flag.Parse()
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -58,6 +59,11 @@ func run() error {
 		return err
 	}
 	env := os.Environ()
+	if *toolPath != "" {
+		if env, err = webdemo.PrependPath(env, *toolPath); err != nil {
+			return err
+		}
+	}
 	if *fakeLSP != "" {
 		tools, err := os.MkdirTemp("", "kandev-demo-tools-")
 		if err != nil {
@@ -92,6 +98,7 @@ func run() error {
 	handler := webdemo.Handler(webdemo.Config{
 		Relay: rl, AgentURL: agent.URL, AgentToken: token,
 		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
+		PlainSessions: []string{"demo2"},
 	})
 
 	ln, err := net.Listen("tcp", *addr)

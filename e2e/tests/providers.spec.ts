@@ -1,0 +1,67 @@
+import { fakeTest as test, expect, openDemo, writeScript, readRecord, putSettings, openFile } from './fixtures';
+import { action, newLineAfter, suggestRows, waitReady } from './editor';
+
+// The fake language server (standing in for rust-analyzer) records every
+// request Monaco's providers send: trigger kinds, and nothing at all for
+// what the server does not advertise.
+
+test('completion trigger kinds 2, 3 and 1; no request for unadvertised features; empty semantic tokens complete', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  writeScript(demo, {
+    recordFile: record,
+    capabilities: {
+      textDocumentSync: { openClose: true, change: 2 },
+      completionProvider: { triggerCharacters: ['.'] },
+      semanticTokensProvider: { legend: { tokenTypes: ['function'], tokenModifiers: [] }, full: true },
+    },
+    answers: {
+      'textDocument/completion': { isIncomplete: true, items: [{ label: 'alpha', kind: 3 }, { label: 'alphabet', kind: 6 }] },
+      'textDocument/semanticTokens/full': { data: [] },
+    },
+  });
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
+  await page.reload();
+  await openDemo(page);
+  await openFile(page, 'src/main.rs');
+  await waitReady(page);
+
+  const requests = (method: string) => readRecord(record).filter((r) => r.kind === 'request' && r.method === method).map((r) => r.message.params);
+  const kinds = () => requests('textDocument/completion').map((p) => p.context);
+
+  await newLineAfter(page, 'fn main() {');
+  await page.keyboard.type('x.');
+  await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
+  await expect(suggestRows(page).filter({ hasText: 'alpha' }).first().locator('.codicon-symbol-function')).toHaveCount(1);
+  await expect.poll(kinds).toContainEqual({ triggerKind: 2, triggerCharacter: '.' });
+
+  // The list was incomplete: typing on asks again with kind 3.
+  await page.keyboard.type('al');
+  await expect.poll(kinds).toContainEqual({ triggerKind: 3 });
+  await page.keyboard.press('Escape');
+
+  // Invoked by hand: kind 1.
+  await page.keyboard.press('Control+Space');
+  await expect.poll(kinds).toContainEqual({ triggerKind: 1 });
+  await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+
+  // Not advertised: hover, definition, references, signature help.
+  await page.keyboard.type('(');
+  await action(page, 'editor.action.showHover');
+  await action(page, 'editor.action.revealDefinition');
+  await action(page, 'editor.action.referenceSearch.trigger');
+  await page.waitForTimeout(1000);
+  const methods = readRecord(record).filter((r) => r.kind === 'request').map((r) => r.method);
+  for (const m of ['textDocument/hover', 'textDocument/definition', 'textDocument/references', 'textDocument/signatureHelp']) {
+    expect(methods).not.toContain(m);
+  }
+
+  // Semantic tokens were asked for and answered empty: no retry loop
+  // while nothing changes.
+  await expect.poll(() => requests('textDocument/semanticTokens/full').length).toBeGreaterThan(0);
+  await page.waitForTimeout(1500);
+  const settled = requests('textDocument/semanticTokens/full').length;
+  await page.waitForTimeout(3000);
+  expect(requests('textDocument/semanticTokens/full').length).toBe(settled);
+});

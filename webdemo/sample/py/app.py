@@ -1,0 +1,3 @@
+from util import shout
+
+print(shout("kandev", 2))
