@@ -17,6 +17,8 @@ export type DemoOptions = {
   sample?: string;
   /** Let the fake language server stand in for rust-analyzer and kotlin-lsp. */
   fake?: boolean;
+  /** Give the task host a fresh, empty HOME: no managed servers, no Go bin directory. */
+  freshHome?: boolean;
 };
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
@@ -34,7 +36,16 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   ];
   if (opts.fake) args.push('-fake-lsp', path.join(root, 'bin', 'fakelsp'));
   if (opts.npmServers) args.push('-path', path.join(root, 'e2e', 'node_modules', '.bin'));
-  const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // npx puts e2e/node_modules/.bin (typescript-language-server, pyright)
+  // first on PATH; a bare host must not inherit them.
+  const env = opts.freshHome
+    ? {
+      ...process.env,
+      HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-home-')),
+      PATH: (process.env.PATH ?? '').split(path.delimiter).filter((d) => !d.includes('node_modules')).join(path.delimiter),
+    }
+    : process.env;
+  const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
   const started = await new Promise<{ url: string; workspace: string }>((resolve, reject) => {
@@ -78,6 +89,10 @@ export const test = demoTest({ npmServers: true });
 
 /** Specs against the fake server standing in for rust-analyzer and kotlin-lsp. */
 export const fakeTest = demoTest({ sample: 'e2e/workspaces/fake', fake: true });
+
+/** Specs on a bare task host: the fake stands in for rust-analyzer and
+ * kotlin-lsp, and nothing else is installed (a fresh HOME). */
+export const bareTest = demoTest({ sample: 'e2e/workspaces/fake', fake: true, freshHome: true });
 
 /** writeScript sets the fake server's behaviour for the next connection. */
 export function writeScript(demo: Demo, script: object) {

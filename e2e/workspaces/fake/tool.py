@@ -1,0 +1,3 @@
+# No Python server is installed on the bare task host: opening this file
+# shows the localized missing-server status.
+print("hello")
