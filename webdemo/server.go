@@ -32,6 +32,11 @@ type Config struct {
 	MonacoDir string
 	// SessionID is the session the page opens with its language servers.
 	SessionID string
+	// TwinSessions are further sessions with language servers of their
+	// own, served by another agent over the same workspace directory — as
+	// two Docker tasks both rooted at /workspace would be: same task-host
+	// paths, separate models, content and servers.
+	TwinSessions []string
 	// PlainSessions are further sessions over the same workspace whose
 	// editors get no language server: Monaco's own intelligence only (the
 	// page's ?session= switch), for comparing the two side by side.
@@ -60,6 +65,9 @@ func Handler(cfg Config) http.Handler {
 	mux.HandleFunc("GET /config.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		sessions := `[{"id":` + quote(cfg.SessionID) + `,"lsp":true}`
+		for _, id := range cfg.TwinSessions {
+			sessions += `,{"id":` + quote(id) + `,"lsp":true}`
+		}
 		for _, id := range cfg.PlainSessions {
 			sessions += `,{"id":` + quote(id) + `,"lsp":false}`
 		}

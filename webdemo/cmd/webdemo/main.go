@@ -79,6 +79,17 @@ func run() error {
 		return err
 	}
 	defer agent.Stop()
+	// The twin session's own task host over the same directory: its
+	// servers see the same file URIs as the demo session's.
+	twinToken, err := randomToken()
+	if err != nil {
+		return err
+	}
+	twin, err := webdemo.StartAgent(ctx, *agentBin, workspace, twinToken, env, os.Stderr)
+	if err != nil {
+		return err
+	}
+	defer twin.Stop()
 
 	store, err := openSettings(*dbPath)
 	if err != nil {
@@ -86,19 +97,22 @@ func run() error {
 	}
 	defer store.Close()
 
-	const sessionID = "demo"
+	const sessionID, twinID = "demo", "twin"
 	rl := relay.New(relay.Config{
 		Settings: store,
 		Sessions: relay.StaticSessions(relay.Session{
 			ID: sessionID, Executor: "local_pc", Workspace: workspace,
 			Agent: relay.AgentRef{URL: agent.URL.String(), Token: token},
+		}, relay.Session{
+			ID: twinID, Executor: "local_pc", Workspace: workspace,
+			Agent: relay.AgentRef{URL: twin.URL.String(), Token: twinToken},
 		}),
 		Logger: logger,
 	})
 	handler := webdemo.Handler(webdemo.Config{
 		Relay: rl, AgentURL: agent.URL, AgentToken: token,
 		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
-		PlainSessions: []string{"demo2"},
+		TwinSessions: []string{twinID}, PlainSessions: []string{"demo2"},
 	})
 
 	ln, err := net.Listen("tcp", *addr)
@@ -118,6 +132,8 @@ func run() error {
 		return err
 	case <-agent.Done():
 		return errors.New("the agent exited")
+	case <-twin.Done():
+		return errors.New("the twin session's agent exited")
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -125,6 +141,7 @@ func run() error {
 	// Hijacked WebSockets are not tracked by Shutdown; stopping the agent
 	// closes them from the task-host side with 1001.
 	agent.Stop()
+	twin.Stop()
 	rl.Close(shutdown)
 	return srv.Shutdown(shutdown)
 }
