@@ -1,7 +1,9 @@
 import { bareTest as test, expect, openDemo, writeScript, putSettings, view, openFile } from './fixtures';
 
-// The browser renders categorical close codes and elapsed time from its own
-// catalogs, never the task host's prose.
+// A bare task host (fresh HOME, no npm servers on PATH; the fake stands in
+// for rust-analyzer and kotlin-lsp). The browser renders categorical close
+// codes and elapsed time from its own catalogs, never the task host's
+// prose; with auto-install on, the agent installs the server for real.
 
 const status = (page: any) => page.locator('#lsp-status');
 
@@ -42,4 +44,27 @@ test('a pending initialize shows increasing elapsed time in German units, with S
   await expect(page.locator('#lsp-action')).toBeVisible();
   expect((await view(page, 'rust')).action).toBe('stop');
   await expect(popover).not.toContainText(/%|verbleibend|remaining/);
+});
+
+test('with auto-install on, a missing server is installed on the task host and comes up ready', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['python'], lsp_auto_install_languages: ['python'] });
+  await page.reload();
+  await openDemo(page);
+  await page.evaluate(() => {
+    const d = (window as any).demo;
+    (window as any).states = [];
+    d.lsp.onStatus(() => {
+      const v = d.lsp.view(d.sessionId, 'python');
+      const states = (window as any).states;
+      if (v && states[states.length - 1] !== v.state) states.push(v.state);
+    });
+  });
+  await openFile(page, 'tool.py');
+  // A real npm install of pyright into the bare host's ~/.kandev/lsp-servers.
+  await expect(status(page)).toHaveAttribute('data-state', 'ready', { timeout: 150_000 });
+  const states: string[] = await page.evaluate(() => (window as any).states);
+  expect(states).toContain('installing');
+  expect(states.indexOf('installing')).toBeLessThan(states.indexOf('ready'));
 });
