@@ -27,6 +27,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/navigate"
@@ -360,7 +361,7 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		if !ready {
 			continue // it asks workspace/configuration when it needs to
 		}
-		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg}); err != nil {
+		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: jsonlite.Raw(cfg)}); err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)
 		}
 	}

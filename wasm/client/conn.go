@@ -12,6 +12,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/progress"
@@ -142,10 +143,10 @@ func (c *connection) run() {
 
 	c.mu.Lock()
 	c.ready = true
-	c.caps = res.Capabilities
+	c.caps = json.RawMessage(res.Capabilities)
 	c.sync = lsptypes.ParseSync(capabilityMember(res.Capabilities, "textDocumentSync"))
 	c.mu.Unlock()
-	c.editorReady(res.Capabilities, ready)
+	c.editorReady(json.RawMessage(res.Capabilities), ready)
 	// Ready, and the pair's documents open here, only if this generation
 	// is still the pair's current one.
 	docs, _ := c.cl.update(c, StateReady, 0)
@@ -295,10 +296,10 @@ func (c *connection) initializeParams(rootURI, workspace, token string) protocol
 				Configuration:          true,
 				DidChangeConfiguration: &protocol.DynamicRegistration{},
 			},
-			TextDocument: json.RawMessage(textDocumentCapabilities),
+			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &protocol.WindowClientCapabilities{WorkDoneProgress: true},
 		},
-		WorkDoneToken: json.RawMessage(strconv.Quote(token)),
+		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
 	}
 }
 
@@ -391,12 +392,12 @@ func (c *connection) publishDiagnostics(raw json.RawMessage) {
 }
 
 // capabilityMember returns one member of the capabilities object, or nil.
-func capabilityMember(caps json.RawMessage, name string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(caps, &m) != nil {
+func capabilityMember(caps []byte, name string) jsonlite.Raw {
+	v, err := jsonlite.Parse(caps)
+	if err != nil {
 		return nil
 	}
-	return m[name]
+	return v.Get(name).Raw()
 }
 
 // textDocumentCapabilities are the editor features this client wires, as

@@ -273,3 +273,41 @@ func FuzzMatchesEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeMatchesEncodingJSONFields(t *testing.T) {
+	for _, s := range []string{`null`, `"x"`, `1`, `-1`, `300`, `1.5`, `true`, `[]`, `{}`, `4294967296`} {
+		v, _ := Parse([]byte(s))
+		var str string
+		if _, ok := v.DecodeString(); ok != (json.Unmarshal([]byte(s), &str) == nil) {
+			t.Errorf("DecodeString(%s) ok = %v", s, ok)
+		}
+		var b bool
+		if _, ok := v.DecodeBool(); ok != (json.Unmarshal([]byte(s), &b) == nil) {
+			t.Errorf("DecodeBool(%s) ok = %v", s, ok)
+		}
+		var i8 int8
+		if _, ok := v.DecodeInt(8); ok != (json.Unmarshal([]byte(s), &i8) == nil) {
+			t.Errorf("DecodeInt(%s, 8) ok = %v", s, ok)
+		}
+		var u32 uint32
+		if _, ok := v.DecodeUint(32); ok != (json.Unmarshal([]byte(s), &u32) == nil) {
+			t.Errorf("DecodeUint(%s, 32) ok = %v", s, ok)
+		}
+		var f float64
+		if _, ok := v.DecodeFloat(); ok != (json.Unmarshal([]byte(s), &f) == nil) {
+			t.Errorf("DecodeFloat(%s) ok = %v", s, ok)
+		}
+		var st struct{}
+		if ok := v.DecodeObject(); ok != (json.Unmarshal([]byte(s), &st) == nil) {
+			t.Errorf("DecodeObject(%s) = %v", s, ok)
+		}
+		var sl []int
+		if ok := v.DecodeArray(); ok != (json.Unmarshal([]byte(s), &sl) == nil) {
+			t.Errorf("DecodeArray(%s) = %v", s, ok)
+		}
+	}
+	var missing Value
+	if _, ok := missing.DecodeString(); !ok {
+		t.Errorf("missing DecodeString failed")
+	}
+}

@@ -336,3 +336,63 @@ func (v Value) Bool() (val, ok bool) {
 	}
 	return v.b[0] == 't', true
 }
+
+// The Decode methods read v as encoding/json decodes into a field of a Go
+// type: a missing or null value leaves the zero value and succeeds, a value
+// of another kind (or out of range for the given bit size) fails.
+
+// DecodeString reads v as a string field.
+func (v Value) DecodeString() (string, bool) {
+	if !v.Exists() || v.IsNull() {
+		return "", true
+	}
+	return v.Str()
+}
+
+// DecodeBool reads v as a bool field.
+func (v Value) DecodeBool() (val, ok bool) {
+	if !v.Exists() || v.IsNull() {
+		return false, true
+	}
+	return v.Bool()
+}
+
+// DecodeInt reads v as a signed integer field of the given bit size.
+func (v Value) DecodeInt(bits int) (int64, bool) {
+	if !v.Exists() || v.IsNull() {
+		return 0, true
+	}
+	if v.Kind() != Number {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v.b), 10, bits)
+	return n, err == nil
+}
+
+// DecodeUint reads v as an unsigned integer field of the given bit size.
+func (v Value) DecodeUint(bits int) (uint64, bool) {
+	if !v.Exists() || v.IsNull() {
+		return 0, true
+	}
+	if v.Kind() != Number {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(v.b), 10, bits)
+	return n, err == nil
+}
+
+// DecodeFloat reads v as a float64 field.
+func (v Value) DecodeFloat() (float64, bool) {
+	if !v.Exists() || v.IsNull() {
+		return 0, true
+	}
+	return v.Float()
+}
+
+// DecodeObject reports whether v can be decoded into a struct: an object,
+// null or missing.
+func (v Value) DecodeObject() bool { return !v.Exists() || v.IsNull() || v.Kind() == Object }
+
+// DecodeArray reports whether v can be decoded into a slice: an array, null
+// or missing.
+func (v Value) DecodeArray() bool { return !v.Exists() || v.IsNull() || v.Kind() == Array }
