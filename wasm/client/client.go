@@ -20,7 +20,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -339,12 +338,12 @@ func (c *Client) Reconsider() {
 // workspace/configuration requests are answered from Configs, which already
 // holds the new value.
 func (c *Client) PushConfiguration(lang wire.Language) {
-	var cfg json.RawMessage
+	var cfg jsonlite.Raw
 	if c.cfg.Configs != nil {
 		cfg = c.cfg.Configs.Config(lang)
 	}
 	if len(cfg) == 0 {
-		cfg = json.RawMessage("null")
+		cfg = jsonlite.Raw("null")
 	}
 	c.mu.Lock()
 	var conns []*connection
@@ -361,7 +360,7 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		if !ready {
 			continue // it asks workspace/configuration when it needs to
 		}
-		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: jsonlite.Raw(cfg)}); err != nil {
+		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg}); err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)
 		}
 	}
