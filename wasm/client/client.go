@@ -345,6 +345,12 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 	if len(cfg) == 0 {
 		cfg = jsonlite.Raw("null")
 	}
+	// The object is copied into the message as it is, so a broken one is
+	// refused here rather than sent.
+	var invalid error
+	if !jsonlite.Valid(cfg) {
+		invalid = errInvalidConfig
+	}
 	c.mu.Lock()
 	var conns []*connection
 	for k, p := range c.pairs {
@@ -360,11 +366,18 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		if !ready {
 			continue // it asks workspace/configuration when it needs to
 		}
-		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg}); err != nil {
+		err := invalid
+		if err == nil {
+			err = conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg})
+		}
+		if err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)
 		}
 	}
 }
+
+// errInvalidConfig reports a language configuration that is not JSON.
+var errInvalidConfig = errors.New("the language configuration is not valid JSON")
 
 // connectLocked starts a new connection generation for p, replacing any
 // previous one, and records the connecting status. c.mu must be held.
