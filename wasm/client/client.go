@@ -20,13 +20,13 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/navigate"
@@ -338,12 +338,18 @@ func (c *Client) Reconsider() {
 // workspace/configuration requests are answered from Configs, which already
 // holds the new value.
 func (c *Client) PushConfiguration(lang wire.Language) {
-	var cfg json.RawMessage
+	var cfg jsonlite.Raw
 	if c.cfg.Configs != nil {
 		cfg = c.cfg.Configs.Config(lang)
 	}
 	if len(cfg) == 0 {
-		cfg = json.RawMessage("null")
+		cfg = jsonlite.Raw("null")
+	}
+	// The object is copied into the message as it is, so a broken one is
+	// refused here rather than sent.
+	var invalid error
+	if !jsonlite.Valid(cfg) {
+		invalid = errInvalidConfig
 	}
 	c.mu.Lock()
 	var conns []*connection
@@ -360,11 +366,18 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		if !ready {
 			continue // it asks workspace/configuration when it needs to
 		}
-		if err := conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg}); err != nil {
+		err := invalid
+		if err == nil {
+			err = conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg})
+		}
+		if err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)
 		}
 	}
 }
+
+// errInvalidConfig reports a language configuration that is not JSON.
+var errInvalidConfig = errors.New("the language configuration is not valid JSON")
 
 // connectLocked starts a new connection generation for p, replacing any
 // previous one, and records the connecting status. c.mu must be held.

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/progress"
@@ -47,7 +47,7 @@ type connection struct {
 	rpc       *jsonrpc.Conn        // set once the task host is ready
 	workspace string               // absolute task-host workspace path
 	ready     bool                 // initialized sent; documents may open
-	caps      json.RawMessage      // the server's capabilities, for providers
+	caps      jsonlite.Raw         // the server's capabilities, for providers
 	reg       *features.Registry   // static and dynamic capabilities, once initialized
 	sync      lsptypes.SyncOptions // the server's textDocumentSync
 	ended     bool
@@ -70,7 +70,7 @@ func newConnection(cl *Client, p *pair, gen uint64) *connection {
 }
 
 // notify sends a notification with the shared write timeout.
-func (c *connection) notify(rpc *jsonrpc.Conn, method string, params any) error {
+func (c *connection) notify(rpc *jsonrpc.Conn, method string, params jsonlite.Appender) error {
 	if rpc == nil {
 		return jsonrpc.ErrClosed
 	}
@@ -127,9 +127,15 @@ func (c *connection) run() {
 	c.cl.update(c, StateStarting, max(c.cl.cfg.Clock.Now(), 1))
 
 	var res protocol.InitializeResult
-	err = rpc.Call(c.ctx, protocol.MethodInitialize, c.initializeParams(rootURI, workspace, token), &res)
+	var raw jsonlite.Raw
+	err = rpc.Call(c.ctx, protocol.MethodInitialize, c.initializeParams(rootURI, workspace, token), &raw)
+	if err == nil && len(raw) > 0 {
+		if res, err = protocol.ParseInitializeResult(raw); err != nil {
+			err = errors.New("jsonrpc: decode " + protocol.MethodInitialize + " result: " + err.Error())
+		}
+	}
 	if err == nil {
-		err = c.notify(rpc, protocol.MethodInitialized, struct{}{})
+		err = c.notify(rpc, protocol.MethodInitialized, jsonlite.Raw("{}"))
 	}
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -196,8 +202,8 @@ func (c *connection) awaitReady(sock jsonrpc.Transport) (ready wire.Status, deta
 			c.cl.cfg.Logf("lsp: dropped a JSON-RPC frame before ready")
 			continue
 		}
-		var st wire.Status
-		if err := json.Unmarshal(frame, &st); err != nil {
+		st, err := parseStatus(frame)
+		if err != nil {
 			c.cl.cfg.Logf("lsp: bad status frame: %v", err)
 			continue
 		}
@@ -295,16 +301,16 @@ func (c *connection) initializeParams(rootURI, workspace, token string) protocol
 				Configuration:          true,
 				DidChangeConfiguration: &protocol.DynamicRegistration{},
 			},
-			TextDocument: json.RawMessage(textDocumentCapabilities),
+			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &protocol.WindowClientCapabilities{WorkDoneProgress: true},
 		},
-		WorkDoneToken: json.RawMessage(strconv.Quote(token)),
+		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
 	}
 }
 
 // handle serves the server's requests and notifications. It runs on the
 // JSON-RPC engine's handler goroutines, never on its reader.
-func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (any, error) {
+func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.Appender, error) {
 	switch req.Method {
 	case protocol.MethodPublishDiagnostics:
 		if req.IsNotification() {
@@ -333,26 +339,67 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (any, error
 
 // configuration answers workspace/configuration item by item from the
 // language's configuration object, by section.
-func (c *connection) configuration(params json.RawMessage) (any, error) {
-	var p protocol.ConfigurationParams
-	if err := json.Unmarshal(params, &p); err != nil {
+func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, error) {
+	p, err := protocol.ParseConfigurationParams(params)
+	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.ErrInvalidParams.Code, err.Error())
 	}
-	var cfg json.RawMessage
+	var cfg []byte
 	if c.cl.cfg.Configs != nil {
 		cfg = c.cl.cfg.Configs.Config(c.p.key.language)
 	}
-	out := make([]json.RawMessage, len(p.Items))
+	out := jsonlite.Raw{'['}
 	for i, it := range p.Items {
-		out[i] = settings.Section(cfg, it.Section)
+		if i > 0 {
+			out = append(out, ',')
+		}
+		sec := settings.Section(cfg, it.Section)
+		if !jsonlite.Valid(sec) {
+			return nil, jsonrpc.NewError(jsonrpc.ErrInternal.Code, "configuration of "+string(c.p.key.language)+" is not valid JSON")
+		}
+		out = append(out, sec...)
 	}
-	return out, nil
+	return append(out, ']'), nil
 }
+
+// parseStatus decodes a task-host status frame.
+func parseStatus(frame []byte) (wire.Status, error) {
+	v, err := jsonlite.Parse(frame)
+	if err != nil {
+		return wire.Status{}, err
+	}
+	var st wire.Status
+	ok := v.DecodeObject()
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"status", &st.Status}, {"language", &st.Language}, {"error", &st.Error}, {"workspacePath", &st.WorkspacePath}, {"workspaceUri", &st.WorkspaceURI}} {
+		s, fok := v.Get(f.key).DecodeString()
+		*f.dst, ok = s, ok && fok
+	}
+	subs := v.Get("repoSubpaths")
+	ok = ok && subs.DecodeArray()
+	if ok && subs.Kind() == jsonlite.Array {
+		st.RepoSubpaths = []string{}
+		for _, e := range subs.Elems() {
+			s, eok := e.DecodeString()
+			ok = ok && eok
+			st.RepoSubpaths = append(st.RepoSubpaths, s)
+		}
+	}
+	if !ok {
+		return wire.Status{}, errBadStatus
+	}
+	return st, nil
+}
+
+// errBadStatus reports a status frame of the wrong shape.
+var errBadStatus = errors.New("malformed status frame")
 
 // trackProgress applies window/workDoneProgress/create (create) or
 // $/progress to this generation's tracker and publishes a change, only while
 // the generation is current.
-func (c *connection) trackProgress(create bool, params json.RawMessage) {
+func (c *connection) trackProgress(create bool, params jsonlite.Raw) {
 	now := c.cl.cfg.Clock.Now()
 	cl := c.cl
 	cl.mu.Lock()
@@ -372,9 +419,9 @@ func (c *connection) trackProgress(create bool, params json.RawMessage) {
 	}
 }
 
-func (c *connection) publishDiagnostics(raw json.RawMessage) {
-	var p protocol.PublishDiagnosticsParams
-	if err := json.Unmarshal(raw, &p); err != nil {
+func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
+	p, err := protocol.ParsePublishDiagnosticsParams(raw)
+	if err != nil {
 		c.cl.cfg.Logf("lsp: bad publishDiagnostics: %v", err)
 		return
 	}
@@ -391,12 +438,12 @@ func (c *connection) publishDiagnostics(raw json.RawMessage) {
 }
 
 // capabilityMember returns one member of the capabilities object, or nil.
-func capabilityMember(caps json.RawMessage, name string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(caps, &m) != nil {
+func capabilityMember(caps []byte, name string) jsonlite.Raw {
+	v, err := jsonlite.Parse(caps)
+	if err != nil {
 		return nil
 	}
-	return m[name]
+	return v.Get(name).Raw()
 }
 
 // textDocumentCapabilities are the editor features this client wires, as

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/protocol"
 )
@@ -166,7 +167,7 @@ func (d *Document) open(c *connection) {
 		Model:      d.model,
 		Scope:      strings.ToLower(d.p.key.sessionID),
 		Sync:       sync,
-		Send: func(method string, params any) error {
+		Send: func(method string, params jsonlite.Appender) error {
 			return c.notify(rpc, method, params)
 		},
 		Source:   d.src,

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/navigate"
 )
 
@@ -57,7 +57,7 @@ func (c *connection) id() string {
 
 // ready records the initialized server's capabilities and workspace, and
 // registers its providers and suppression state. Called once, from run.
-func (c *connection) editorReady(caps json.RawMessage, st wire.Status) {
+func (c *connection) editorReady(caps jsonlite.Raw, st wire.Status) {
 	reg, err := features.NewRegistry(caps)
 	if err != nil {
 		c.cl.cfg.Logf("lsp: capabilities: %v", err)
@@ -143,7 +143,7 @@ func (cl *Client) publishSuppression() {
 
 // registration applies client/registerCapability or unregisterCapability
 // and re-registers the providers.
-func (c *connection) registration(register bool, params json.RawMessage) {
+func (c *connection) registration(register bool, params jsonlite.Raw) {
 	c.mu.Lock()
 	reg := c.reg
 	c.mu.Unlock()
@@ -267,7 +267,7 @@ func (cl *Client) Provide(ctx context.Context, connID string, f features.Feature
 	}
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	var params any
+	var params jsonlite.Appender
 	switch f {
 	case features.Completion:
 		params = comp.Params(docURI)
@@ -280,7 +280,7 @@ func (cl *Client) Provide(ctx context.Context, connID string, f features.Feature
 	default:
 		params = pos.PositionParams(docURI)
 	}
-	var raw json.RawMessage
+	var raw jsonlite.Raw
 	if err := rpc.Call(ctx, f.Method(), params, &raw); err != nil {
 		return "", err
 	}
@@ -331,8 +331,8 @@ type NavigateResult struct {
 // kept after its connection stops. Targets outside that workspace, or with
 // no known workspace, are {"handled":false}.
 func (cl *Client) Navigate(js string) string {
-	var r NavigateRequest
-	if err := json.Unmarshal([]byte(js), &r); err != nil {
+	r, ok := parseNavigateRequest(js)
+	if !ok {
 		return `{"handled":false}`
 	}
 	session := r.Session
@@ -351,9 +351,50 @@ func (cl *Client) Navigate(js string) string {
 	}
 	out := NavigateResult{Target: t, Session: ws.Session}
 	out.TabID, _ = ws.FindOpen(t.Path, r.Tabs)
-	b, err := json.Marshal(out)
-	if err != nil {
-		return `{"handled":false}`
+	return string(out.AppendJSON(nil))
+}
+
+// AppendJSON appends r as JSON, as encoding/json would for its tags: the
+// target's members, then the session and the tab.
+func (r NavigateResult) AppendJSON(b []byte) []byte {
+	b = r.Target.AppendJSON(b)
+	b = b[:len(b)-1] // reopen the target's object
+	if r.Session != "" {
+		b = jsonlite.AppendString(jsonlite.AppendKey(b, "sessionId"), r.Session)
 	}
-	return string(b)
+	if r.TabID != "" {
+		b = jsonlite.AppendString(jsonlite.AppendKey(b, "tabId"), r.TabID)
+	}
+	return append(b, '}')
+}
+
+// parseNavigateRequest decodes the binding's opener question; ok is false
+// where encoding/json would have failed to decode it.
+func parseNavigateRequest(js string) (NavigateRequest, bool) {
+	v, err := jsonlite.Parse([]byte(js))
+	if err != nil || !v.DecodeObject() {
+		return NavigateRequest{}, false
+	}
+	var r NavigateRequest
+	var ok [3]bool
+	r.Source, ok[0] = v.Get("source").DecodeString()
+	r.Session, ok[1] = v.Get("sessionId").DecodeString()
+	r.Target, ok[2] = v.Get("target").DecodeString()
+	tabs := v.Get("tabs")
+	if ok != [3]bool{true, true, true} || !tabs.DecodeArray() {
+		return NavigateRequest{}, false
+	}
+	if tabs.Kind() == jsonlite.Array {
+		r.Tabs = []navigate.Tab{}
+		for _, e := range tabs.Elems() {
+			id, ok1 := e.Get("id").DecodeString()
+			repo, ok2 := e.Get("repo").DecodeString()
+			p, ok3 := e.Get("path").DecodeString()
+			if !e.DecodeObject() || !ok1 || !ok2 || !ok3 {
+				return NavigateRequest{}, false
+			}
+			r.Tabs = append(r.Tabs, navigate.Tab{ID: id, Repo: repo, Path: p})
+		}
+	}
+	return r, true
 }

@@ -428,3 +428,24 @@ func TestPolicyGatesAutomaticConnects(t *testing.T) {
 	require.NoError(t, h.client.Stop(context.Background(), "s", wire.Go))
 	h.expectState(t, StateOff)
 }
+
+// A configuration that is not JSON is never copied into a message: the push
+// is skipped and workspace/configuration answers an internal error.
+func TestInvalidConfigurationIsNotSent(t *testing.T) {
+	t.Parallel()
+	cfgs := &configMap{m: map[wire.Language]string{wire.Python: `{"python":`}}
+	h := newHarnessWith(t, func(c *Config) { c.Configs = cfgs })
+	m := newModel("x = 1\n")
+	_, err := h.client.OpenDocument("s", "app.py", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+
+	h.client.PushConfiguration(wire.Python)
+	a.send(`{"jsonrpc":"2.0","id":1,"method":"workspace/configuration","params":{"items":[{}]}}`)
+	r := a.recv()
+	require.NotNil(t, r.Error, r.raw)
+	require.Equal(t, jsonrpc.ErrInternal.Code, r.Error.Code)
+	a.nothingQueued()
+}

@@ -1,10 +1,11 @@
 package docsync
 
 import (
-	"encoding/json"
+	"errors"
 	"sync"
 	"time"
 
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
@@ -14,7 +15,7 @@ const DefaultDebounce = 200 * time.Millisecond
 
 // Sender writes one notification on the document's connection. Calls for
 // one connection must reach the server in call order.
-type Sender func(method string, params any) error
+type Sender func(method string, params jsonlite.Appender) error
 
 // TextSource reads the model's whole current text (model.getValue()).
 type TextSource interface {
@@ -62,9 +63,76 @@ type Event struct {
 
 // ParseEvent decodes the binding's event JSON.
 func ParseEvent(js string) (Event, error) {
+	v, err := parseObject(js)
+	if err != nil {
+		return Event{}, err
+	}
 	var e Event
-	err := json.Unmarshal([]byte(js), &e)
-	return e, err
+	id, ok1 := v.Get("versionId").DecodeInt(64)
+	flush, ok2 := v.Get("isFlush").DecodeBool()
+	eol, ok3 := v.Get("isEolChange").DecodeBool()
+	changes := v.Get("changes")
+	if !ok1 || !ok2 || !ok3 || !changes.DecodeArray() {
+		return Event{}, errMalformed
+	}
+	e.VersionID, e.IsFlush, e.IsEolChange = int(id), flush, eol
+	if changes.Kind() == jsonlite.Array {
+		e.Changes = []Change{}
+		for _, c := range changes.Elems() {
+			ch, ok := parseChange(c)
+			if !ok {
+				return Event{}, errMalformed
+			}
+			e.Changes = append(e.Changes, ch)
+		}
+	}
+	return e, nil
+}
+
+// errMalformed reports binding JSON of the wrong shape.
+var errMalformed = errors.New("docsync: malformed JSON from the binding")
+
+// parseObject parses binding JSON that must be an object (null decodes as
+// the zero value, as with encoding/json).
+func parseObject(js string) (jsonlite.Value, error) {
+	v, err := jsonlite.Parse([]byte(js))
+	if err != nil {
+		return jsonlite.Value{}, err
+	}
+	if !v.DecodeObject() {
+		return jsonlite.Value{}, errMalformed
+	}
+	return v, nil
+}
+
+func parseChange(v jsonlite.Value) (Change, bool) {
+	r := v.Get("range")
+	if !v.DecodeObject() || !r.DecodeObject() {
+		return Change{}, false
+	}
+	var n [6]uint64
+	for i, f := range []struct {
+		v    jsonlite.Value
+		bits int
+	}{
+		{r.Get("startLineNumber"), 32}, {r.Get("startColumn"), 32}, {r.Get("endLineNumber"), 32}, {r.Get("endColumn"), 32},
+	} {
+		u, ok := f.v.DecodeUint(f.bits)
+		if !ok {
+			return Change{}, false
+		}
+		n[i] = u
+	}
+	off, ok1 := v.Get("rangeOffset").DecodeInt(64)
+	length, ok2 := v.Get("rangeLength").DecodeInt(64)
+	text, ok3 := v.Get("text").DecodeString()
+	if !ok1 || !ok2 || !ok3 {
+		return Change{}, false
+	}
+	return Change{
+		Range:       MonacoRange{StartLineNumber: uint32(n[0]), StartColumn: uint32(n[1]), EndLineNumber: uint32(n[2]), EndColumn: uint32(n[3])},
+		RangeOffset: int(off), RangeLength: int(length), Text: text,
+	}, true
 }
 
 // ToLSP converts a Monaco change to an LSP ranged change. Monaco and LSP
@@ -281,7 +349,7 @@ func (d *Doc) stopTimer() {
 	d.timerGen++
 }
 
-func (d *Doc) send(method string, params any) {
+func (d *Doc) send(method string, params jsonlite.Appender) {
 	if err := d.cfg.Send(method, params); err != nil {
 		d.cfg.Logf("lsp: %s %s: %v", method, d.cfg.URI, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // manualClock fires timers only when the test says so.
@@ -67,11 +69,8 @@ type recorder struct {
 }
 
 func (r *recorder) sender(conn string) Sender {
-	return func(method string, params any) error {
-		b, err := json.Marshal(params)
-		if err != nil {
-			return err
-		}
+	return func(method string, params jsonlite.Appender) error {
+		b := params.AppendJSON(nil)
 		var m map[string]any
 		_ = json.Unmarshal(b, &m)
 		r.mu.Lock()

@@ -1,7 +1,6 @@
 package docsync
 
 import (
-	"encoding/json"
 	"sync"
 
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -81,9 +80,23 @@ type Saved struct {
 
 // ParseSaved decodes the page's save report.
 func ParseSaved(js string) (Saved, error) {
-	var s Saved
-	err := json.Unmarshal([]byte(js), &s)
-	return s, err
+	v, err := parseObject(js)
+	if err != nil {
+		return Saved{}, err
+	}
+	model, ok1 := v.Get("model").DecodeString()
+	ok, ok2 := v.Get("ok").DecodeBool()
+	pv, ok3 := v.Get("persistedVersion").DecodeInt(64)
+	lv, ok4 := v.Get("liveVersion").DecodeInt(64)
+	text, ok5 := v.Get("text").DecodeString()
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+		return Saved{}, errMalformed
+	}
+	s := Saved{Model: model, OK: ok, PersistedVersion: int(pv), LiveVersion: int(lv)}
+	if t := v.Get("text"); t.Exists() && !t.IsNull() {
+		s.Text = &text
+	}
+	return s, nil
 }
 
 // SaveOutcome is the answer to the page, {"dirty": bool}: whether the

@@ -1,11 +1,15 @@
 package features
 
 import (
-	"encoding/json"
+	"errors"
 	"sync"
 
+	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
+
+// errNotObject reports capabilities or registration params of the wrong shape.
+var errNotObject = errors.New("features: malformed capabilities or registration params")
 
 // Feature is one editor feature a server may provide. Features are bits so
 // a Set is one integer.
@@ -104,83 +108,123 @@ type Providers struct {
 // a capability the server withdrew.
 func (p Providers) Allows(f Feature) bool { return p.Set.Has(f) }
 
-// serverCaps is the part of ServerCapabilities the features read.
-type serverCaps struct {
-	TextDocumentSync   json.RawMessage `json:"textDocumentSync"`
-	CompletionProvider json.RawMessage `json:"completionProvider"`
-	HoverProvider      json.RawMessage `json:"hoverProvider"`
-	DefinitionProvider json.RawMessage `json:"definitionProvider"`
-	ReferencesProvider json.RawMessage `json:"referencesProvider"`
-	SignatureHelp      json.RawMessage `json:"signatureHelpProvider"`
-	SemanticTokens     json.RawMessage `json:"semanticTokensProvider"`
-}
-
 // options is the union of the option objects the features read, static
 // or dynamic registration alike.
 type options struct {
-	TriggerCharacters   []string        `json:"triggerCharacters"`
-	RetriggerCharacters []string        `json:"retriggerCharacters"`
-	ResolveProvider     bool            `json:"resolveProvider"`
-	Legend              *Legend         `json:"legend"`
-	Full                json.RawMessage `json:"full"`
-	IncludeText         bool            `json:"includeText"`
-	SyncKind            *int            `json:"syncKind"`
-	DocumentSelector    json.RawMessage `json:"documentSelector"`
+	TriggerCharacters   []string `json:"triggerCharacters"`
+	RetriggerCharacters []string `json:"retriggerCharacters"`
+	ResolveProvider     bool     `json:"resolveProvider"`
+	Legend              *Legend  `json:"legend"`
+	Full                j.Raw    `json:"full"`
+	IncludeText         bool     `json:"includeText"`
+	SyncKind            *int     `json:"syncKind"`
+	DocumentSelector    j.Raw    `json:"documentSelector"`
+}
+
+// decodeStrings reads a []string field: null or absent is nil, and an
+// element that is null stays "", as encoding/json decodes them.
+func decodeStrings(v j.Value) ([]string, bool) {
+	if !v.DecodeArray() {
+		return nil, false
+	}
+	if v.Kind() != j.Array {
+		return nil, true
+	}
+	out := []string{}
+	for _, e := range v.Elems() {
+		s, ok := e.DecodeString()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// parseOptions reads an options object; ok is false where encoding/json
+// would fail to decode it.
+func parseOptions(v j.Value) (o options, ok bool) {
+	if !v.DecodeObject() {
+		return options{}, false
+	}
+	var ok1, ok2, ok3, ok4 bool
+	o.TriggerCharacters, ok1 = decodeStrings(v.Get("triggerCharacters"))
+	o.RetriggerCharacters, ok2 = decodeStrings(v.Get("retriggerCharacters"))
+	o.ResolveProvider, ok3 = v.Get("resolveProvider").DecodeBool()
+	o.IncludeText, ok4 = v.Get("includeText").DecodeBool()
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return options{}, false
+	}
+	if l := v.Get("legend"); l.Exists() && !l.IsNull() {
+		if l.Kind() != j.Object {
+			return options{}, false
+		}
+		var leg Legend
+		leg.TokenTypes, ok1 = decodeStrings(l.Get("tokenTypes"))
+		leg.TokenModifiers, ok2 = decodeStrings(l.Get("tokenModifiers"))
+		if !ok1 || !ok2 {
+			return options{}, false
+		}
+		o.Legend = &leg
+	}
+	if k := v.Get("syncKind"); k.Exists() && !k.IsNull() {
+		n, ok := k.DecodeInt(64)
+		if !ok {
+			return options{}, false
+		}
+		kind := int(n)
+		o.SyncKind = &kind
+	}
+	o.Full = v.Get("full").Raw()
+	o.DocumentSelector = v.Get("documentSelector").Raw()
+	return o, true
 }
 
 // advertised reports whether a provider capability is advertised: true or
 // an options object; false, null, absent or anything else is not.
-func advertised(raw json.RawMessage) (options, bool) {
-	if len(raw) == 0 {
-		return options{}, false
-	}
-	switch raw[0] {
-	case 't':
-		return options{}, string(raw) == "true"
-	case '{':
-		var o options
-		if json.Unmarshal(raw, &o) != nil {
-			return options{}, false
-		}
-		return o, true
+func advertised(v j.Value) (options, bool) {
+	switch v.Kind() {
+	case j.Bool:
+		b, _ := v.Bool()
+		return options{}, b
+	case j.Object:
+		return parseOptions(v)
 	}
 	return options{}, false
 }
 
 // fullAdvertised reports whether semantic tokens "full" is on: true or an
 // object ({delta}); absent or false is off (range-only is not wired).
-func fullAdvertised(raw json.RawMessage) bool {
+func fullAdvertised(raw j.Raw) bool {
 	return len(raw) > 0 && (string(raw) == "true" || raw[0] == '{')
 }
 
 // ParseCapabilities resolves the server's initialize capabilities (the
 // "capabilities" member of InitializeResult).
-func ParseCapabilities(raw json.RawMessage) (Providers, error) {
-	var c serverCaps
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return Providers{}, err
-		}
+func ParseCapabilities(raw []byte) (Providers, error) {
+	c, err := j.Raw(raw).Value()
+	if err != nil {
+		return Providers{}, err
+	}
+	if !c.DecodeObject() {
+		return Providers{}, errNotObject
 	}
 	var p Providers
-	p.Sync = lsptypes.ParseSync(c.TextDocumentSync)
-	if o, ok := advertised(c.CompletionProvider); ok {
-		p.add(Completion, o)
-	}
-	if o, ok := advertised(c.HoverProvider); ok {
-		p.add(Hover, o)
-	}
-	if o, ok := advertised(c.DefinitionProvider); ok {
-		p.add(Definition, o)
-	}
-	if o, ok := advertised(c.ReferencesProvider); ok {
-		p.add(References, o)
-	}
-	if o, ok := advertised(c.SignatureHelp); ok {
-		p.add(SignatureHelp, o)
-	}
-	if o, ok := advertised(c.SemanticTokens); ok {
-		p.add(SemanticTokens, o)
+	p.Sync = lsptypes.ParseSync(c.Get("textDocumentSync").Raw())
+	for _, f := range []struct {
+		f   Feature
+		key string
+	}{
+		{Completion, "completionProvider"},
+		{Hover, "hoverProvider"},
+		{Definition, "definitionProvider"},
+		{References, "referencesProvider"},
+		{SignatureHelp, "signatureHelpProvider"},
+		{SemanticTokens, "semanticTokensProvider"},
+	} {
+		if o, ok := advertised(c.Get(f.key)); ok {
+			p.add(f.f, o)
+		}
 	}
 	return p, nil
 }
@@ -234,7 +278,7 @@ func nonNil(s []string) []string {
 type registration struct {
 	method string
 	opts   options
-	raw    json.RawMessage // registerOptions, for the save options
+	raw    j.Raw // registerOptions, for the save options
 }
 
 // Registry is one connection's capabilities: the static ones from
@@ -248,7 +292,7 @@ type Registry struct {
 }
 
 // NewRegistry starts from the initialize capabilities.
-func NewRegistry(capabilities json.RawMessage) (*Registry, error) {
+func NewRegistry(capabilities []byte) (*Registry, error) {
 	p, err := ParseCapabilities(capabilities)
 	if err != nil {
 		return nil, err
@@ -278,52 +322,76 @@ func featureOf(method string) Feature {
 
 // Register applies the params of a client/registerCapability request.
 // Methods the client does not wire are kept and ignored.
-func (r *Registry) Register(params json.RawMessage) error {
-	var p struct {
-		Registrations []struct {
-			ID              string          `json:"id"`
-			Method          string          `json:"method"`
-			RegisterOptions json.RawMessage `json:"registerOptions"`
-		} `json:"registrations"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
+func (r *Registry) Register(params []byte) error {
+	p, err := j.Parse(params)
+	if err != nil {
 		return err
+	}
+	regs := p.Get("registrations")
+	if !p.DecodeObject() || !regs.DecodeArray() {
+		return errNotObject
+	}
+	var parsed []registration
+	var ids []string
+	for _, e := range regs.Elems() {
+		if !e.DecodeObject() {
+			return errNotObject
+		}
+		id, ok1 := e.Get("id").DecodeString()
+		method, ok2 := e.Get("method").DecodeString()
+		if !ok1 || !ok2 {
+			return errNotObject
+		}
+		ro := e.Get("registerOptions")
+		var o options
+		if ro.Kind() == j.Object {
+			var ok bool
+			if o, ok = parseOptions(ro); !ok {
+				return errNotObject
+			}
+		}
+		ids = append(ids, id)
+		parsed = append(parsed, registration{method: method, opts: o, raw: ro.Raw()})
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, reg := range p.Registrations {
-		var o options
-		if len(reg.RegisterOptions) > 0 && reg.RegisterOptions[0] == '{' {
-			if err := json.Unmarshal(reg.RegisterOptions, &o); err != nil {
-				return err
-			}
+	for i, reg := range parsed {
+		if _, ok := r.dyn[ids[i]]; !ok {
+			r.order = append(r.order, ids[i])
 		}
-		if _, ok := r.dyn[reg.ID]; !ok {
-			r.order = append(r.order, reg.ID)
-		}
-		r.dyn[reg.ID] = registration{method: reg.Method, opts: o, raw: reg.RegisterOptions}
+		r.dyn[ids[i]] = reg
 	}
 	return nil
 }
 
 // Unregister applies the params of client/unregisterCapability (whose
 // array is famously misspelled "unregisterations" in LSP 3.17).
-func (r *Registry) Unregister(params json.RawMessage) error {
-	var p struct {
-		Unregisterations []struct {
-			ID string `json:"id"`
-		} `json:"unregisterations"`
-		Unregistrations []struct {
-			ID string `json:"id"`
-		} `json:"unregistrations"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
+func (r *Registry) Unregister(params []byte) error {
+	p, err := j.Parse(params)
+	if err != nil {
 		return err
+	}
+	if !p.DecodeObject() {
+		return errNotObject
+	}
+	var ids []string
+	for _, key := range []string{"unregisterations", "unregistrations"} {
+		list := p.Get(key)
+		if !list.DecodeArray() {
+			return errNotObject
+		}
+		for _, e := range list.Elems() {
+			id, ok := e.Get("id").DecodeString()
+			if !e.DecodeObject() || !ok {
+				return errNotObject
+			}
+			ids = append(ids, id)
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, u := range append(p.Unregisterations, p.Unregistrations...) {
-		delete(r.dyn, u.ID)
+	for _, id := range ids {
+		delete(r.dyn, id)
 	}
 	kept := r.order[:0]
 	for _, id := range r.order {
@@ -380,30 +448,30 @@ func (r *Registry) For(languageID string) Providers {
 // its language is absent or equal and its scheme is absent or "file" (the
 // server sees only file:// URIs). Glob patterns are not evaluated: a filter
 // with only a pattern matches, erring towards registering the provider.
-func selectorMatches(sel json.RawMessage, languageID string) bool {
+func selectorMatches(sel j.Raw, languageID string) bool {
 	if len(sel) == 0 || string(sel) == "null" {
 		return true
 	}
-	var filters []json.RawMessage
-	if json.Unmarshal(sel, &filters) != nil {
+	filters, err := j.Parse(sel)
+	if err != nil || filters.Kind() != j.Array {
 		return false
 	}
-	for _, f := range filters {
-		var lang string
-		if json.Unmarshal(f, &lang) == nil { // pre-3.17 plain language string
+	for _, f := range filters.Elems() {
+		if lang, ok := f.DecodeString(); ok { // pre-3.17 plain language string
 			if lang == languageID {
 				return true
 			}
 			continue
 		}
-		var df struct {
-			Language string `json:"language"`
-			Scheme   string `json:"scheme"`
-		}
-		if json.Unmarshal(f, &df) != nil {
+		if f.Kind() != j.Object {
 			continue
 		}
-		if (df.Language == "" || df.Language == languageID) && (df.Scheme == "" || df.Scheme == "file") {
+		lang, ok1 := f.Get("language").DecodeString()
+		scheme, ok2 := f.Get("scheme").DecodeString()
+		if !ok1 || !ok2 {
+			continue
+		}
+		if (lang == "" || lang == languageID) && (scheme == "" || scheme == "file") {
 			return true
 		}
 	}

@@ -137,6 +137,21 @@ type CompletionParams struct {
 	Context completionContext `json:"context"`
 }
 
+// AppendJSON appends p as JSON.
+func (p CompletionParams) AppendJSON(b []byte) []byte {
+	b = append(b, `{"textDocument":`...)
+	b = p.TextDocument.AppendJSON(b)
+	b = append(b, `,"position":`...)
+	b = p.Position.AppendJSON(b)
+	b = append(b, `,"context":{"triggerKind":`...)
+	b = appendInt(b, int64(p.Context.TriggerKind))
+	if p.Context.TriggerCharacter != "" {
+		b = append(b, `,"triggerCharacter":`...)
+		b = appendString(b, p.Context.TriggerCharacter)
+	}
+	return append(b, '}', '}')
+}
+
 // Params builds textDocument/completion params for the server's document
 // URI (the clean task-host file:// URI, not the Monaco model URI).
 func (r CompletionRequest) Params(docURI string) CompletionParams {

@@ -1,7 +1,5 @@
 package features
 
-import "encoding/json"
-
 // CompletionResult turns a textDocument/completion result (CompletionItem[],
 // CompletionList or null) into the JSON of Monaco's CompletionList:
 //
@@ -12,7 +10,7 @@ import "encoding/json"
 // {insert, replace}, else the list's itemDefaults.editRange, else the word
 // at the request position. After JSON.parse the object is ready for Monaco
 // as is.
-func CompletionResult(raw json.RawMessage, req CompletionRequest) (string, error) {
+func CompletionResult(raw []byte, req CompletionRequest) (string, error) {
 	b, err := AppendCompletionResult(nil, raw, req)
 	return string(b), err
 }
@@ -20,7 +18,7 @@ func CompletionResult(raw json.RawMessage, req CompletionRequest) (string, error
 // AppendCompletionResult is CompletionResult appending to b. It scans the
 // server's JSON once and copies string tokens through as they are, so it
 // allocates nothing per item beyond the growth of b.
-func AppendCompletionResult(b []byte, raw json.RawMessage, req CompletionRequest) ([]byte, error) {
+func AppendCompletionResult(b []byte, raw []byte, req CompletionRequest) ([]byte, error) {
 	s := scanner{b: raw}
 	var (
 		items      []byte

@@ -1,8 +1,10 @@
 package features
 
 import (
-	"encoding/json"
 	"strings"
+
+	j "github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
 // doc is documentation ready for Monaco: plain text (a JSON string, which
@@ -23,23 +25,17 @@ func (d doc) append(b []byte) []byte {
 
 // documentation decodes LSP documentation: string | MarkupContent. An
 // empty value is no documentation.
-func documentation(raw json.RawMessage) (doc, bool) {
-	raw = trimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
+func documentation(raw []byte) (doc, bool) {
+	v, err := j.Parse(raw)
+	if err != nil || v.IsNull() {
 		return doc{}, false
 	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil || s == "" {
-			return doc{}, false
-		}
-		return doc{value: s}, true
+	if v.Kind() == j.String {
+		s := v.String()
+		return doc{value: s}, s != ""
 	}
-	var m struct {
-		Kind  string `json:"kind"`
-		Value string `json:"value"`
-	}
-	if json.Unmarshal(raw, &m) != nil || m.Value == "" {
+	m, ok := lsptypes.ParseMarkupContent(v)
+	if !ok || v.Kind() != j.Object || m.Value == "" {
 		return doc{}, false
 	}
 	return doc{value: m.Value, markdown: m.Kind == "markdown"}, true
@@ -49,33 +45,31 @@ func documentation(raw json.RawMessage) (doc, bool) {
 // string is markdown already; {language, value} becomes a fenced code
 // block; MarkupContent markdown is kept; plaintext is escaped so that it
 // shows literally.
-func markdownOf(raw json.RawMessage) (string, bool) {
-	raw = trimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
+func markdownOf(raw []byte) (string, bool) {
+	v, err := j.Parse(raw)
+	if err != nil || v.IsNull() {
 		return "", false
 	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil || s == "" {
-			return "", false
-		}
-		return s, true
+	if v.Kind() == j.String {
+		s := v.String()
+		return s, s != ""
 	}
-	var m struct {
-		Kind     string `json:"kind"`
-		Language string `json:"language"`
-		Value    string `json:"value"`
+	if v.Kind() != j.Object {
+		return "", false
 	}
-	if json.Unmarshal(raw, &m) != nil || m.Value == "" {
+	kind, ok1 := v.Get("kind").DecodeString()
+	lang, ok2 := v.Get("language").DecodeString()
+	value, ok3 := v.Get("value").DecodeString()
+	if !ok1 || !ok2 || !ok3 || value == "" {
 		return "", false
 	}
 	switch {
-	case m.Kind == "markdown":
-		return m.Value, true
-	case m.Kind == "plaintext":
-		return EscapeMarkdown(m.Value), true
+	case kind == "markdown":
+		return value, true
+	case kind == "plaintext":
+		return EscapeMarkdown(value), true
 	default: // MarkedString {language, value}
-		return fence(m.Language, m.Value), true
+		return fence(lang, value), true
 	}
 }
 

@@ -1,8 +1,9 @@
 package features
 
 import (
-	"encoding/json"
+	"errors"
 
+	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/protocol"
@@ -10,16 +11,59 @@ import (
 
 // ParsePositionRequest decodes the binding's position request JSON.
 func ParsePositionRequest(js string) (PositionRequest, error) {
-	var r PositionRequest
-	err := json.Unmarshal([]byte(js), &r)
-	return r, err
+	v, err := parseRequest(js)
+	if err != nil {
+		return PositionRequest{}, err
+	}
+	r, ok := parsePositionRequest(v)
+	if !ok {
+		return PositionRequest{}, errRequest
+	}
+	return r, nil
 }
 
 // ParseCompletionRequest decodes the binding's completion request JSON.
 func ParseCompletionRequest(js string) (CompletionRequest, error) {
+	v, err := parseRequest(js)
+	if err != nil {
+		return CompletionRequest{}, err
+	}
 	var r CompletionRequest
-	err := json.Unmarshal([]byte(js), &r)
-	return r, err
+	var ok [5]bool
+	r.PositionRequest, ok[0] = parsePositionRequest(v)
+	ws, ok1 := v.Get("wordStart").DecodeUint(32)
+	we, ok2 := v.Get("wordEnd").DecodeUint(32)
+	tk, ok3 := v.Get("triggerKind").DecodeInt(64)
+	r.TriggerCharacter, ok[4] = v.Get("triggerCharacter").DecodeString()
+	ok[1], ok[2], ok[3] = ok1, ok2, ok3
+	if ok != [5]bool{true, true, true, true, true} {
+		return CompletionRequest{}, errRequest
+	}
+	r.WordStart, r.WordEnd, r.TriggerKind = uint32(ws), uint32(we), int(tk)
+	return r, nil
+}
+
+// errRequest reports a binding request JSON of the wrong shape.
+var errRequest = errors.New("features: malformed request from the binding")
+
+// parseRequest parses a binding request, which must be an object (or null,
+// which encoding/json decodes as the zero request).
+func parseRequest(js string) (j.Value, error) {
+	v, err := j.Parse([]byte(js))
+	if err != nil {
+		return j.Value{}, err
+	}
+	if !v.DecodeObject() {
+		return j.Value{}, errRequest
+	}
+	return v, nil
+}
+
+func parsePositionRequest(v j.Value) (PositionRequest, bool) {
+	uri, ok1 := v.Get("uri").DecodeString()
+	line, ok2 := v.Get("lineNumber").DecodeUint(32)
+	col, ok3 := v.Get("column").DecodeUint(32)
+	return PositionRequest{URI: uri, LineNumber: uint32(line), Column: uint32(col)}, ok1 && ok2 && ok3
 }
 
 // PositionParams builds the params of textDocument/hover and
@@ -52,6 +96,24 @@ type SemanticTokensParams struct {
 	TextDocument lsptypes.TextDocumentIdentifier `json:"textDocument"`
 }
 
+// AppendJSON appends p as JSON.
+func (p ReferenceParams) AppendJSON(b []byte) []byte {
+	b = append(b, `{"textDocument":`...)
+	b = p.TextDocument.AppendJSON(b)
+	b = append(b, `,"position":`...)
+	b = p.Position.AppendJSON(b)
+	b = append(b, `,"context":{"includeDeclaration":`...)
+	b = appendBool(b, p.Context.IncludeDeclaration)
+	return append(b, '}', '}')
+}
+
+// AppendJSON appends p as JSON.
+func (p SemanticTokensParams) AppendJSON(b []byte) []byte {
+	b = append(b, `{"textDocument":`...)
+	b = p.TextDocument.AppendJSON(b)
+	return append(b, '}')
+}
+
 // SemanticTokensParams builds textDocument/semanticTokens/full params (the
 // request's position is ignored).
 func (r PositionRequest) SemanticTokensParams(docURI string) SemanticTokensParams {
@@ -62,25 +124,33 @@ func (r PositionRequest) SemanticTokensParams(docURI string) SemanticTokensParam
 // Hover, {"contents":[{"value":markdown}...],"range":IRange?}, or "null"
 // when there is nothing to show. contents may be a MarkedString, a
 // MarkedString[] or a MarkupContent.
-func HoverResult(raw json.RawMessage) (string, error) {
+func HoverResult(raw []byte) (string, error) {
 	raw = trimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "null", nil
 	}
-	var h struct {
-		Contents json.RawMessage `json:"contents"`
-		Range    *lsptypes.Range `json:"range"`
-	}
-	if err := json.Unmarshal(raw, &h); err != nil {
+	h, err := j.Parse(raw)
+	if err != nil {
 		return "", err
 	}
-	var parts []json.RawMessage
-	if c := trimSpace(h.Contents); len(c) > 0 && c[0] == '[' {
-		if err := json.Unmarshal(c, &parts); err != nil {
-			return "", err
+	if !h.DecodeObject() {
+		return "", errSyntax
+	}
+	var hr *lsptypes.Range
+	if r := h.Get("range"); r.Exists() && !r.IsNull() {
+		lr, ok := lsptypes.ParseRange(r)
+		if !ok {
+			return "", errSyntax
+		}
+		hr = &lr
+	}
+	var parts [][]byte
+	if c := h.Get("contents"); c.Kind() == j.Array {
+		for _, p := range c.Elems() {
+			parts = append(parts, p.Raw())
 		}
 	} else {
-		parts = []json.RawMessage{c}
+		parts = [][]byte{c.Raw()}
 	}
 	b := append(make([]byte, 0, 64+len(raw)), `{"contents":[`...)
 	n := 0
@@ -101,9 +171,9 @@ func HoverResult(raw json.RawMessage) (string, error) {
 		return "null", nil
 	}
 	b = append(b, ']')
-	if h.Range != nil {
+	if hr != nil {
 		b = append(b, `,"range":`...)
-		b = appendLSPRange(b, *h.Range)
+		b = appendLSPRange(b, *hr)
 	}
 	return string(append(b, '}')), nil
 }
@@ -123,6 +193,41 @@ type location struct {
 	OriginSelectionRange *lsptypes.Range `json:"originSelectionRange"`
 }
 
+// parseLocation reads a location as encoding/json would decode it: an
+// object (or null, the zero location) whose members have the right types.
+func parseLocation(v j.Value) (location, bool) {
+	if !v.DecodeObject() {
+		return location{}, false
+	}
+	var l location
+	var ok1, ok2 bool
+	l.URI, ok1 = v.Get("uri").DecodeString()
+	l.TargetURI, ok2 = v.Get("targetUri").DecodeString()
+	if !ok1 || !ok2 {
+		return location{}, false
+	}
+	for _, f := range []struct {
+		key string
+		dst **lsptypes.Range
+	}{
+		{"range", &l.Range},
+		{"targetRange", &l.TargetRange},
+		{"targetSelectionRange", &l.TargetSelectionRange},
+		{"originSelectionRange", &l.OriginSelectionRange},
+	} {
+		r := v.Get(f.key)
+		if !r.Exists() || r.IsNull() {
+			continue
+		}
+		lr, ok := lsptypes.ParseRange(r)
+		if !ok {
+			return location{}, false
+		}
+		*f.dst = &lr
+	}
+	return l, true
+}
+
 // LocationsResult turns a textDocument/definition result (Location,
 // Location[], LocationLink[] or null) or a textDocument/references result
 // (Location[] or null) into a JSON array of Monaco Location/LocationLink:
@@ -131,21 +236,30 @@ type location struct {
 //
 // uri is a string; the binding turns each into a Uri with
 // monaco.Uri.parse after JSON.parse (a JS loop, no Go crossing).
-func LocationsResult(raw json.RawMessage, mapURI URIMapper) (string, error) {
+func LocationsResult(raw []byte, mapURI URIMapper) (string, error) {
 	raw = trimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "[]", nil
 	}
+	v, err := j.Parse(raw)
+	if err != nil {
+		return "", err
+	}
 	var locs []location
-	if raw[0] == '[' {
-		if err := json.Unmarshal(raw, &locs); err != nil {
-			return "", err
+	if v.Kind() == j.Array {
+		for _, e := range v.Elems() {
+			l, ok := parseLocation(e)
+			if !ok {
+				return "", errSyntax
+			}
+			locs = append(locs, l)
 		}
 	} else {
-		locs = make([]location, 1)
-		if err := json.Unmarshal(raw, &locs[0]); err != nil {
-			return "", err
+		l, ok := parseLocation(v)
+		if !ok {
+			return "", errSyntax
 		}
+		locs = []location{l}
 	}
 	b := append(make([]byte, 0, 16+len(locs)*160), '[')
 	n := 0
@@ -188,7 +302,7 @@ func LocationsResult(raw json.RawMessage, mapURI URIMapper) (string, error) {
 // array all give a completed empty result {"data":[]}: returning null
 // instead would make Monaco treat the request as failed and fetch again.
 // The binding wraps data with new Uint32Array(r.data) after JSON.parse.
-func SemanticTokensResult(raw json.RawMessage) (string, error) {
+func SemanticTokensResult(raw []byte) (string, error) {
 	// Scanned, not decoded: data can hold hundreds of thousands of numbers.
 	s := scanner{b: raw}
 	var resultID, data []byte
@@ -292,9 +406,9 @@ func MarkerOwner(sessionID, language string) string {
 // server's document URI and the JSON array of Monaco markers for
 // monaco.editor.setModelMarkers(model, MarkerOwner(...), markers); an empty
 // list is "[]", which clears the model's markers.
-func DiagnosticsResult(params json.RawMessage) (serverURI, markersJSON string, err error) {
-	var p protocol.PublishDiagnosticsParams
-	if err := json.Unmarshal(params, &p); err != nil {
+func DiagnosticsResult(params []byte) (serverURI, markersJSON string, err error) {
+	p, err := protocol.ParsePublishDiagnosticsParams(params)
+	if err != nil {
 		return "", "", err
 	}
 	return string(p.URI), monaco.MarkersJSON(monaco.FromDiagnostics(p.Diagnostics)), nil

@@ -4,11 +4,8 @@ package jsbind
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 	"time"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/app"
@@ -23,53 +20,53 @@ const GlobalName = "kandevLSP"
 // so they are never released.
 func Install(version string) error {
 	a := newAPI(version,
-		func() (safejs.Value, error) { return safejs.Global().Get("WebSocket") },
-		func() (safejs.Value, error) { return safejs.Global().Get("localStorage") })
+		func() (jsValue, error) { return jsGlobal().Get("WebSocket") },
+		func() (jsValue, error) { return jsGlobal().Get("localStorage") })
 	obj, err := a.object()
 	if err != nil {
 		return err
 	}
-	return safejs.Global().Set(GlobalName, obj)
+	return jsGlobal().Set(GlobalName, obj)
 }
 
 // api is the Go side of the kandevLSP object.
 type api struct {
 	version   string
-	webSocket func() (safejs.Value, error) // the WebSocket constructor
-	storage   func() (safejs.Value, error) // the Storage object (localStorage)
-	clock     client.Clock                 // nil: the wall clock (tests inject one)
+	webSocket func() (jsValue, error) // the WebSocket constructor
+	storage   func() (jsValue, error) // the Storage object (localStorage)
+	clock     client.Clock            // nil: the wall clock (tests inject one)
 
 	fns funcSet // the object's own methods
 
 	mu        sync.Mutex
 	app       *app.App
 	gen       int           // configurations so far
-	editor    safejs.Value  // monaco.editor
+	editor    jsValue       // monaco.editor
 	bridge    *editorBridge // the current configuration's Monaco bridge
-	goCall    safejs.Value  // provide, created once
-	goNav     safejs.Value  // navigate, created once
+	goCall    jsValue       // provide, created once
+	goNav     jsValue       // navigate, created once
 	listeners []listener
 	nextID    int
 }
 
 type listener struct {
 	id int
-	fn safejs.Value
+	fn jsValue
 }
 
-func newAPI(version string, webSocket, storage func() (safejs.Value, error)) *api {
+func newAPI(version string, webSocket, storage func() (jsValue, error)) *api {
 	return &api{version: version, webSocket: webSocket, storage: storage}
 }
 
 // object builds the kandevLSP object.
-func (a *api) object() (safejs.Value, error) {
+func (a *api) object() (jsValue, error) {
 	obj, err := newObject()
 	if err != nil {
 		return obj, err
 	}
 	methods := []struct {
 		name string
-		fn   func(safejs.Value, []safejs.Value) any
+		fn   func(jsValue, []jsValue) any
 	}{
 		{"configure", a.configure},
 		{"setSettings", a.setSettings},
@@ -89,7 +86,7 @@ func (a *api) object() (safejs.Value, error) {
 			err = obj.Set(m.name, fn)
 		}
 		if err != nil {
-			return obj, fmt.Errorf("jsbind: %s: %w", m.name, err)
+			return obj, wrap("jsbind: "+m.name, err)
 		}
 	}
 	if err := obj.Set("version", a.version); err != nil {
@@ -112,14 +109,14 @@ func (a *api) current() *app.App {
 
 // configure({monaco, relayURL, locale?, settings?}) → true, or false after a
 // console.error.
-func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
+func (a *api) configure(_ jsValue, args []jsValue) any {
 	opts, err := parseConfigure(args)
 	if err != nil {
 		consoleError("configure: %v", err)
 		return false
 	}
 	ctor, err := a.webSocket()
-	if err != nil || ctor.Type() != safejs.TypeFunction {
+	if err != nil || ctor.Type() != jsTypeFunction {
 		consoleError("configure: this runtime has no WebSocket")
 		return false
 	}
@@ -185,7 +182,7 @@ func (a *api) configure(_ safejs.Value, args []safejs.Value) any {
 
 // setSettings(settings) → true, or false after a console.error. settings is
 // the /api/v1/user/settings object (or its JSON text).
-func (a *api) setSettings(_ safejs.Value, args []safejs.Value) any {
+func (a *api) setSettings(_ jsValue, args []jsValue) any {
 	x := a.current()
 	if x == nil {
 		consoleError("setSettings: call configure first")
@@ -207,7 +204,7 @@ func (a *api) setSettings(_ safejs.Value, args []safejs.Value) any {
 }
 
 // setLocale(tag) → the locale in use ("en" for unknown tags).
-func (a *api) setLocale(_ safejs.Value, args []safejs.Value) any {
+func (a *api) setLocale(_ jsValue, args []jsValue) any {
 	x := a.current()
 	tag, ok := stringArg(args, 0)
 	if x == nil || !ok {
@@ -220,8 +217,8 @@ func (a *api) setLocale(_ safejs.Value, args []safejs.Value) any {
 // pairAction builds start/stop/retry(sessionId, language) → boolean.
 //
 //go:noinline
-func (a *api) pairAction(do func(*app.App, string, wire.Language)) func(safejs.Value, []safejs.Value) any {
-	return func(_ safejs.Value, args []safejs.Value) any {
+func (a *api) pairAction(do func(*app.App, string, wire.Language)) func(jsValue, []jsValue) any {
+	return func(_ jsValue, args []jsValue) any {
 		sessionID, ok1 := stringArg(args, 0)
 		language, ok2 := stringArg(args, 1)
 		x := a.current()
@@ -238,8 +235,8 @@ func (a *api) pairAction(do func(*app.App, string, wire.Language)) func(safejs.V
 // status() is the same but null for a pair this window never saw.
 //
 //go:noinline
-func (a *api) view(onlySeen bool) func(safejs.Value, []safejs.Value) any {
-	return func(_ safejs.Value, args []safejs.Value) any {
+func (a *api) view(onlySeen bool) func(jsValue, []jsValue) any {
+	return func(_ jsValue, args []jsValue) any {
 		sessionID, ok1 := stringArg(args, 0)
 		language, ok2 := stringArg(args, 1)
 		x := a.current()
@@ -256,7 +253,7 @@ func (a *api) view(onlySeen bool) func(safejs.Value, []safejs.Value) any {
 }
 
 // openDocument({sessionId, path, model}) → {sessionId, path, language, close} or null.
-func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
+func (a *api) openDocument(_ jsValue, args []jsValue) any {
 	opts, err := parseOpen(args)
 	if err != nil {
 		consoleError("openDocument: %v", err)
@@ -295,7 +292,7 @@ func (a *api) openDocument(_ safejs.Value, args []safejs.Value) any {
 }
 
 // bindDocument hooks the model's events to d and builds the JS handle.
-func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *editorBridge) (safejs.Value, error) {
+func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *editorBridge) (jsValue, error) {
 	fns := &funcSet{}
 	done := make(chan struct{})
 	fns.releaseWhen(done)
@@ -307,7 +304,7 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *
 	}
 	var (
 		once        sync.Once
-		disposables []safejs.Value
+		disposables []jsValue
 	)
 	closeDoc := func() {
 		once.Do(func() {
@@ -321,14 +318,14 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *
 			close(done)
 		})
 	}
-	hook := func(event string, fn func(safejs.Value, []safejs.Value) any) error {
+	hook := func(event string, fn func(jsValue, []jsValue) any) error {
 		cb, err := fns.add(fn)
 		if err != nil {
 			return err
 		}
 		disp, err := modelValue.Call(event, cb)
 		if err != nil {
-			return fmt.Errorf("model.%s: %w", event, err)
+			return wrap("model."+event, err)
 		}
 		disposables = append(disposables, disp)
 		return nil
@@ -337,8 +334,8 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *
 	if bridge != nil && bridge.ok() {
 		// Per change: Monaco's event crosses as one JSON string, built
 		// synchronously inside the listener; the text is not read.
-		var cb safejs.Value
-		if cb, err = fns.add(func(_ safejs.Value, args []safejs.Value) any {
+		var cb jsValue
+		if cb, err = fns.add(func(_ jsValue, args []jsValue) any {
 			if s, ok := stringArg(args, 0); ok {
 				if err := d.Changed(s); err != nil {
 					consoleError("content change: %v", err)
@@ -346,7 +343,7 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *
 			}
 			return nil
 		}); err == nil {
-			var disp safejs.Value
+			var disp jsValue
 			if disp, err = bridge.hookChange(modelValue, cb); err == nil {
 				disposables = append(disposables, disp)
 			}
@@ -354,20 +351,20 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *
 	} else {
 		// Without the shim (no Monaco languages API): mark dirty, read
 		// nothing; the next didChange carries the whole text.
-		err = hook("onDidChangeContent", func(safejs.Value, []safejs.Value) any {
+		err = hook("onDidChangeContent", func(jsValue, []jsValue) any {
 			d.MarkDirty()
 			return nil
 		})
 	}
 	if err == nil && isFunc(modelValue, "onWillDispose") {
-		err = hook("onWillDispose", func(safejs.Value, []safejs.Value) any {
+		err = hook("onWillDispose", func(jsValue, []jsValue) any {
 			closeDoc()
 			return nil
 		})
 	}
-	var closeFn safejs.Value
+	var closeFn jsValue
 	if err == nil {
-		closeFn, err = fns.add(func(safejs.Value, []safejs.Value) any {
+		closeFn, err = fns.add(func(jsValue, []jsValue) any {
 			closeDoc()
 			return nil
 		})
@@ -395,8 +392,8 @@ func (a *api) bindDocument(d *client.Document, modelValue safejs.Value, bridge *
 }
 
 // onStatus(fn) subscribes fn to view changes and returns off().
-func (a *api) onStatus(_ safejs.Value, args []safejs.Value) any {
-	if len(args) < 1 || args[0].Type() != safejs.TypeFunction {
+func (a *api) onStatus(_ jsValue, args []jsValue) any {
+	if len(args) < 1 || args[0].Type() != jsTypeFunction {
 		consoleError("onStatus: expected a function")
 		return nil
 	}
@@ -410,7 +407,7 @@ func (a *api) onStatus(_ safejs.Value, args []safejs.Value) any {
 	done := make(chan struct{})
 	fns.releaseWhen(done)
 	var once sync.Once
-	off, err := fns.add(func(safejs.Value, []safejs.Value) any {
+	off, err := fns.add(func(jsValue, []jsValue) any {
 		once.Do(func() {
 			a.mu.Lock()
 			for i, l := range a.listeners {
@@ -454,9 +451,9 @@ func (a *api) emit(viewJSON string) {
 
 // consoleDebug is the client's developer log.
 func consoleDebug(format string, args ...any) {
-	console, err := safejs.Global().Get("console")
+	console, err := jsGlobal().Get("console")
 	if err != nil {
 		return
 	}
-	_, _ = console.Call("debug", "kandevLSP: "+fmt.Sprintf(format, args...))
+	_, _ = console.Call("debug", "kandevLSP: "+sprintf(format, args...))
 }

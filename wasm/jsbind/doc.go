@@ -4,7 +4,7 @@
 // WebSocket, the Monaco model and marker calls, localStorage, and the
 // kandevLSP object the page uses. Everything else lives in pure Go packages
 // (app, client, status, i18n, progress, settings, jsonrpc, monaco, protocol)
-// that are tested natively; no other package may import syscall/js or safejs.
+// that are tested natively; no other package may import syscall/js.
 //
 // # JavaScript API
 //
@@ -52,6 +52,7 @@
 //
 // Every js.Func belongs to a funcSet that is released from a goroutine
 // waiting for its owner (a socket, a document) to end, so callbacks never
-// outlive what they serve. JavaScript exceptions come back from safejs as Go
-// errors and are logged to the console, never rethrown.
+// outlive what they serve. JavaScript exceptions come back from the wrapper
+// in safe.go (safejs's API, without its fmt) as Go errors and are logged to
+// the console, never rethrown.
 package jsbind

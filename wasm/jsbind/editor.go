@@ -6,8 +6,6 @@ import (
 	"context"
 	"sync"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/suppress"
 )
@@ -18,12 +16,12 @@ import (
 // editor opener. With a Monaco namespace that has no languages API (tests'
 // fakes) it does nothing.
 type editorBridge struct {
-	helpers safejs.Value // the shim's {register, hookChange, opener}; undefined without Monaco languages
-	ctl     safejs.Value // the wrapper's control object
+	helpers jsValue // the shim's {register, hookChange, opener}; undefined without Monaco languages
+	ctl     jsValue // the wrapper's control object
 
 	mu      sync.Mutex
-	handles map[string][]safejs.Value // connection id → registration handles
-	opener  safejs.Value              // the editor opener's disposable
+	handles map[string][]jsValue // connection id → registration handles
+	opener  jsValue              // the editor opener's disposable
 }
 
 // newEditorBridge evaluates the suppression wrapper (once per Monaco
@@ -31,13 +29,13 @@ type editorBridge struct {
 // built-ins, and whatever the state of any LSP handshake) and the shim.
 // call and navigate are the api's Go functions; readFile is the page's
 // (undefined: no placeholder models).
-func newEditorBridge(monacoV, call, navigate, readFile safejs.Value) *editorBridge {
-	b := &editorBridge{handles: make(map[string][]safejs.Value), helpers: safejs.Undefined(), ctl: safejs.Undefined(), opener: safejs.Undefined()}
+func newEditorBridge(monacoV, call, navigate, readFile jsValue) *editorBridge {
+	b := &editorBridge{handles: make(map[string][]jsValue), helpers: jsUndefined(), ctl: jsUndefined(), opener: jsUndefined()}
 	langs, err := monacoV.Get("languages")
-	if err != nil || langs.Type() != safejs.TypeObject {
+	if err != nil || langs.Type() != jsTypeObject {
 		return b
 	}
-	fn, err := safejs.Global().Get("Function")
+	fn, err := jsGlobal().Get("Function")
 	if err != nil {
 		return b
 	}
@@ -63,13 +61,13 @@ func newEditorBridge(monacoV, call, navigate, readFile safejs.Value) *editorBrid
 	}
 	if err != nil {
 		consoleError("configure: provider shim: %v", err)
-		b.helpers = safejs.Undefined()
+		b.helpers = jsUndefined()
 	}
 	b.Suppress("{}")
 	return b
 }
 
-func (b *editorBridge) ok() bool { return b.helpers.Type() == safejs.TypeObject }
+func (b *editorBridge) ok() bool { return b.helpers.Type() == jsTypeObject }
 
 // Providers implements client.Editor.
 func (b *editorBridge) Providers(connID string, regs []client.Registration) {
@@ -82,7 +80,7 @@ func (b *editorBridge) Providers(connID string, regs []client.Registration) {
 		dispose(h)
 	}
 	delete(b.handles, connID)
-	var hs []safejs.Value
+	var hs []jsValue
 	for _, r := range regs {
 		h, err := b.helpers.Call("register", connID, r.LanguageID, r.JSON)
 		if err != nil {
@@ -99,7 +97,7 @@ func (b *editorBridge) Providers(connID string, regs []client.Registration) {
 // SemanticRefresh implements client.Editor.
 func (b *editorBridge) SemanticRefresh(connID string) {
 	b.mu.Lock()
-	hs := append([]safejs.Value(nil), b.handles[connID]...)
+	hs := append([]jsValue(nil), b.handles[connID]...)
 	b.mu.Unlock()
 	for _, h := range hs {
 		if _, err := h.Call("refresh"); err != nil {
@@ -110,7 +108,7 @@ func (b *editorBridge) SemanticRefresh(connID string) {
 
 // Suppress implements client.Editor.
 func (b *editorBridge) Suppress(snapshot string) {
-	if b.ctl.Type() != safejs.TypeObject {
+	if b.ctl.Type() != jsTypeObject {
 		return
 	}
 	v, err := parseJSON(snapshot)
@@ -124,8 +122,8 @@ func (b *editorBridge) Suppress(snapshot string) {
 
 // setOpener registers the editor opener that routes navigation targets to
 // the page's openFile(target), asking tabs() for the open tabs.
-func (b *editorBridge) setOpener(tabs, open safejs.Value) {
-	if !b.ok() || open.Type() != safejs.TypeFunction {
+func (b *editorBridge) setOpener(tabs, open jsValue) {
+	if !b.ok() || open.Type() != jsTypeFunction {
 		return
 	}
 	if !isFunc(b.helpers, "opener") {
@@ -143,7 +141,7 @@ func (b *editorBridge) setOpener(tabs, open safejs.Value) {
 
 // claim tells the shim the page opened this model: it is not a placeholder
 // to dispose with a connection.
-func (b *editorBridge) claim(modelV safejs.Value) {
+func (b *editorBridge) claim(modelV jsValue) {
 	if b.ok() {
 		if _, err := b.helpers.Call("claim", modelV); err != nil {
 			consoleError("claim: %v", err)
@@ -153,7 +151,7 @@ func (b *editorBridge) claim(modelV safejs.Value) {
 
 // hookChange subscribes fn to the model's content changes, each event
 // stringified on the JavaScript side: one crossing per change.
-func (b *editorBridge) hookChange(modelV, fn safejs.Value) (safejs.Value, error) {
+func (b *editorBridge) hookChange(modelV, fn jsValue) (jsValue, error) {
 	return b.helpers.Call("hookChange", modelV, fn)
 }
 
@@ -168,13 +166,13 @@ func (b *editorBridge) close() {
 		delete(b.handles, id)
 	}
 	dispose(b.opener)
-	b.opener = safejs.Undefined()
+	b.opener = jsUndefined()
 }
 
 // provide is the Go side of every provider call:
 // (connID, feature, requestJSON, resolve, reject). It returns at once; the
 // answer comes from a goroutine through resolve(string) or reject(message).
-func (a *api) provide(_ safejs.Value, args []safejs.Value) any {
+func (a *api) provide(_ jsValue, args []jsValue) any {
 	connID, ok1 := stringArg(args, 0)
 	name, ok2 := stringArg(args, 1)
 	req, ok3 := stringArg(args, 2)
@@ -200,7 +198,7 @@ func (a *api) provide(_ safejs.Value, args []safejs.Value) any {
 }
 
 // navigate is the Go side of the editor opener: one JSON in, one out.
-func (a *api) navigate(_ safejs.Value, args []safejs.Value) any {
+func (a *api) navigate(_ jsValue, args []jsValue) any {
 	req, ok := stringArg(args, 0)
 	x := a.current()
 	if !ok || x == nil {
@@ -211,7 +209,7 @@ func (a *api) navigate(_ safejs.Value, args []safejs.Value) any {
 
 // saved({sessionId?, model, ok, persistedVersion, liveVersion, text?}) →
 // {dirty}: the page reports a finished write (see docsync.Saved).
-func (a *api) saved(_ safejs.Value, args []safejs.Value) any {
+func (a *api) saved(_ jsValue, args []jsValue) any {
 	x := a.current()
 	if x == nil || len(args) < 1 {
 		consoleError("saved: call configure first, with the save report")
@@ -236,18 +234,18 @@ func (a *api) saved(_ safejs.Value, args []safejs.Value) any {
 
 // savedArg stringifies the save report, turning a model object into its
 // URI string first.
-func savedArg(v safejs.Value) ([]byte, error) {
-	if v.Type() == safejs.TypeObject {
+func savedArg(v jsValue) ([]byte, error) {
+	if v.Type() == jsTypeObject {
 		// A copy: the page's object stays as it was.
-		o, err := safejs.Global().Get("Object")
+		o, err := jsGlobal().Get("Object")
 		if err == nil {
 			v, err = o.Call("assign", mustObject(), v)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if m, err := v.Get("model"); err == nil && m.Type() == safejs.TypeObject {
-			if u, err := m.Get("uri"); err == nil && u.Type() == safejs.TypeObject {
+		if m, err := v.Get("model"); err == nil && m.Type() == jsTypeObject {
+			if u, err := m.Get("uri"); err == nil && u.Type() == jsTypeObject {
 				if s, err := u.Call("toString"); err == nil {
 					if err := v.Set("model", s); err != nil {
 						return nil, err
@@ -260,10 +258,10 @@ func savedArg(v safejs.Value) ([]byte, error) {
 }
 
 // mustObject is a new empty object, or undefined if Object is unreachable.
-func mustObject() safejs.Value {
+func mustObject() jsValue {
 	o, err := newObject()
 	if err != nil {
-		return safejs.Undefined()
+		return jsUndefined()
 	}
 	return o
 }

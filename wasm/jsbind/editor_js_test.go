@@ -5,7 +5,6 @@ package jsbind
 import (
 	"testing"
 
-	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/wasm/client"
@@ -53,7 +52,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
 	callFn := jsEval(t, fakeCall)
 	nav := jsEval(t, `(function (json) { globalThis.navAsked = json; return '{"handled":true,"path":"greet.go","sessionId":"s"}'; })`)
-	b := newEditorBridge(mon, callFn, nav, safejs.Undefined())
+	b := newEditorBridge(mon, callFn, nav, jsUndefined())
 	require.True(t, b.ok())
 
 	p := features.Providers{
@@ -64,7 +63,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	b.Providers("c1", []client.Registration{{LanguageID: "go", JSON: features.ProvidersJSON(p)}})
 	regs := get(t, mon, "regs")
 	require.Equal(t, 3, length(t, regs), "only the advertised features")
-	kinds := map[string]safejs.Value{}
+	kinds := map[string]jsValue{}
 	for i := 0; i < length(t, regs); i++ {
 		r := index(t, regs, i)
 		kinds[str(t, get(t, r, "kind"))] = get(t, r, "provider")
@@ -101,7 +100,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	waitFor(t, "results", func() bool {
 		v, _ := out.Get("tokens")
 		w, _ := out.Get("definition")
-		return v.Type() == safejs.TypeObject && w.Type() == safejs.TypeObject
+		return v.Type() == jsTypeObject && w.Type() == jsTypeObject
 	})
 	calls := get(t, callFn, "calls")
 	require.Equal(t, 3, length(t, calls))
@@ -132,7 +131,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 
 func TestWrapperSuppressesOnlyListedModels(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
-	b := newEditorBridge(mon, jsEval(t, fakeCall), jsEval(t, `() => '{"handled":false}'`), safejs.Undefined())
+	b := newEditorBridge(mon, jsEval(t, fakeCall), jsEval(t, `() => '{"handled":false}'`), jsUndefined())
 	// Monaco's TypeScript mode registers its hover after configure.
 	register := get(t, mon, "languages", "registerHoverProvider")
 	builtin := jsEval(t, `({ provideHover() { return { contents: [{ value: 'built-in' }] }; } })`)
@@ -154,7 +153,7 @@ func TestWrapperSuppressesOnlyListedModels(t *testing.T) {
 func TestOpenerAsksGoAndThePage(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
 	nav := jsEval(t, `(function (json) { globalThis.navAsked = json; return '{"handled":true,"path":"greet.go","sessionId":"s","tabId":"t1"}'; })`)
-	b := newEditorBridge(mon, jsEval(t, fakeCall), nav, safejs.Undefined())
+	b := newEditorBridge(mon, jsEval(t, fakeCall), nav, jsUndefined())
 	tabs := jsEval(t, `() => [{ id: 't1', path: 'greet.go' }]`)
 	open := jsEval(t, `(t) => { globalThis.opened = t; return true; }`)
 	b.setOpener(tabs, open)
@@ -164,17 +163,17 @@ func TestOpenerAsksGoAndThePage(t *testing.T) {
 		{ toString() { return 'kandev://s/greet.go'; } }, { lineNumber: 5, column: 6 })`)
 	p, err := run.Invoke(index(t, openers, 0))
 	require.NoError(t, err)
-	require.Equal(t, safejs.TypeObject, p.Type()) // a Promise
-	asked := str(t, get(t, safejs.Global(), "navAsked"))
+	require.Equal(t, jsTypeObject, p.Type()) // a Promise
+	asked := str(t, get(t, jsGlobal(), "navAsked"))
 	require.JSONEq(t, `{"source":"kandev://s/main.go","target":"kandev://s/greet.go","tabs":[{"id":"t1","path":"greet.go"}]}`, asked)
-	opened := get(t, safejs.Global(), "opened")
+	opened := get(t, jsGlobal(), "opened")
 	require.Equal(t, "t1", str(t, get(t, opened, "tabId")))
 	require.JSONEq(t, `{"startLineNumber":5,"startColumn":6,"endLineNumber":5,"endColumn":6}`, stringify(t, get(t, opened, "selection")))
 	b.close()
 	require.Equal(t, 0, length(t, openers))
 }
 
-func truthy(v safejs.Value) bool {
+func truthy(v jsValue) bool {
 	b, err := v.Bool()
 	return err == nil && b
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
-
-	"github.com/hack-pad/safejs"
 )
 
 // liveFuncs counts js.Funcs created and not yet released, for tests.
@@ -19,21 +17,21 @@ var errReleased = errors.New("jsbind: function set already released")
 // together.
 type funcSet struct {
 	mu       sync.Mutex
-	fns      []safejs.Func
+	fns      []jsFunc
 	released bool
 }
 
 // add wraps fn as a JavaScript function owned by the set.
-func (s *funcSet) add(fn func(this safejs.Value, args []safejs.Value) any) (safejs.Value, error) {
-	f, err := safejs.FuncOf(fn)
+func (s *funcSet) add(fn func(this jsValue, args []jsValue) any) (jsValue, error) {
+	f, err := jsFuncOf(fn)
 	if err != nil {
-		return safejs.Undefined(), err
+		return jsUndefined(), err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.released {
 		f.Release()
-		return safejs.Undefined(), errReleased
+		return jsUndefined(), errReleased
 	}
 	liveFuncs.Add(1)
 	s.fns = append(s.fns, f)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/wasm/client"
@@ -59,9 +58,9 @@ func (c *manualClock) fire() {
 
 // jsEval evaluates a JavaScript expression (Node has no WebSocket or Monaco,
 // so tests build small fakes in JavaScript itself).
-func jsEval(t *testing.T, expr string) safejs.Value {
+func jsEval(t *testing.T, expr string) jsValue {
 	t.Helper()
-	fn, err := safejs.Global().Get("Function")
+	fn, err := jsGlobal().Get("Function")
 	require.NoError(t, err)
 	f, err := fn.New("return (" + expr + ");")
 	require.NoError(t, err)
@@ -71,13 +70,13 @@ func jsEval(t *testing.T, expr string) safejs.Value {
 }
 
 // stringify is JSON.stringify(v).
-func stringify(t *testing.T, v safejs.Value) string {
+func stringify(t *testing.T, v jsValue) string {
 	t.Helper()
-	j, err := safejs.Global().Get("JSON")
+	j, err := jsGlobal().Get("JSON")
 	require.NoError(t, err)
 	s, err := j.Call("stringify", v)
 	require.NoError(t, err)
-	if s.Type() != safejs.TypeString {
+	if s.Type() != jsTypeString {
 		return "undefined"
 	}
 	str, err := s.String()
@@ -85,7 +84,7 @@ func stringify(t *testing.T, v safejs.Value) string {
 	return str
 }
 
-func get(t *testing.T, v safejs.Value, path ...string) safejs.Value {
+func get(t *testing.T, v jsValue, path ...string) jsValue {
 	t.Helper()
 	for _, p := range path {
 		var err error
@@ -95,21 +94,21 @@ func get(t *testing.T, v safejs.Value, path ...string) safejs.Value {
 	return v
 }
 
-func length(t *testing.T, v safejs.Value) int {
+func length(t *testing.T, v jsValue) int {
 	t.Helper()
 	n, err := v.Length()
 	require.NoError(t, err)
 	return n
 }
 
-func index(t *testing.T, v safejs.Value, i int) safejs.Value {
+func index(t *testing.T, v jsValue, i int) jsValue {
 	t.Helper()
 	x, err := v.Index(i)
 	require.NoError(t, err)
 	return x
 }
 
-func str(t *testing.T, v safejs.Value) string {
+func str(t *testing.T, v jsValue) string {
 	t.Helper()
 	s, err := v.String()
 	require.NoError(t, err)
@@ -129,23 +128,23 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func call(t *testing.T, v safejs.Value, method string, args ...any) safejs.Value {
+func call(t *testing.T, v jsValue, method string, args ...any) jsValue {
 	t.Helper()
 	r, err := v.Call(method, args...)
 	require.NoError(t, err)
 	return r
 }
 
-func obj(t *testing.T, m map[string]any) safejs.Value {
+func obj(t *testing.T, m map[string]any) jsValue {
 	t.Helper()
 	plain := make(map[string]any, len(m))
 	for k, x := range m {
-		if sv, ok := x.(safejs.Value); ok {
-			x = safejs.Unsafe(sv) // js.ValueOf knows js.Value, not safejs.Value
+		if sv, ok := x.(jsValue); ok {
+			x = jsUnsafe(sv) // js.ValueOf knows js.Value, not jsValue
 		}
 		plain[k] = x
 	}
-	v, err := safejs.ValueOf(plain)
+	v, err := jsValueOf(plain)
 	require.NoError(t, err)
 	return v
 }

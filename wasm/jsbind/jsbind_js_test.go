@@ -7,7 +7,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/wasm/monaco"
@@ -36,23 +35,23 @@ func TestParseOptions(t *testing.T) {
 	mon := jsEval(t, fakeMonaco)
 	modelV := jsEval(t, fakeModel)
 
-	c, err := parseConfigure([]safejs.Value{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp"})})
+	c, err := parseConfigure([]jsValue{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp"})})
 	require.NoError(t, err)
 	require.Equal(t, "ws://h/lsp", c.relayURL)
 
-	c, err = parseConfigure([]safejs.Value{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "locale": "de",
+	c, err = parseConfigure([]jsValue{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "locale": "de",
 		"settings": obj(t, map[string]any{"lsp_auto_start_languages": []any{"go"}})})})
 	require.NoError(t, err)
 	require.Equal(t, "de", c.locale)
 	require.JSONEq(t, `{"lsp_auto_start_languages":["go"]}`, string(c.settings))
-	c, err = parseConfigure([]safejs.Value{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "settings": `{"a":1}`})})
+	c, err = parseConfigure([]jsValue{obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "settings": `{"a":1}`})})
 	require.NoError(t, err)
 	require.Equal(t, `{"a":1}`, string(c.settings))
 
-	for name, args := range map[string][]safejs.Value{
+	for name, args := range map[string][]jsValue{
 		"bad settings":  {obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp", "settings": 7})},
 		"no args":       nil,
-		"not an object": {safejs.Null()},
+		"not an object": {jsNull()},
 		"no monaco":     {obj(t, map[string]any{"relayURL": "ws://h/lsp"})},
 		"no editor":     {obj(t, map[string]any{"monaco": obj(t, map[string]any{}), "relayURL": "ws://h/lsp"})},
 		"url not str":   {obj(t, map[string]any{"monaco": mon, "relayURL": 7})},
@@ -62,7 +61,7 @@ func TestParseOptions(t *testing.T) {
 		require.Error(t, err, name)
 	}
 
-	o, err := parseOpen([]safejs.Value{obj(t, map[string]any{"sessionId": "demo", "path": "a b.go", "model": modelV})})
+	o, err := parseOpen([]jsValue{obj(t, map[string]any{"sessionId": "demo", "path": "a b.go", "model": modelV})})
 	require.NoError(t, err)
 	require.Equal(t, openOptions{sessionID: "demo", path: "a b.go", model: modelV}, o)
 	for name, m := range map[string]map[string]any{
@@ -71,7 +70,7 @@ func TestParseOptions(t *testing.T) {
 		"no model":   {"sessionId": "s", "path": "a.go"},
 		"bad model":  {"sessionId": "s", "path": "a.go", "model": obj(t, map[string]any{"getValue": 1})},
 	} {
-		_, err := parseOpen([]safejs.Value{obj(t, m)})
+		_, err := parseOpen([]jsValue{obj(t, m)})
 		require.Error(t, err, name)
 	}
 }
@@ -154,7 +153,7 @@ func TestAPI(t *testing.T) {
 	ctor := jsEval(t, fakeWebSocket)
 	mon := jsEval(t, fakeMonaco)
 	storage := jsEval(t, fakeStorage)
-	a := newAPI("v-test", func() (safejs.Value, error) { return ctor, nil }, func() (safejs.Value, error) { return storage, nil })
+	a := newAPI("v-test", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return storage, nil })
 	clock := &manualClock{}
 	a.clock = clock
 	lsp, err := a.object()
@@ -172,7 +171,7 @@ func TestAPI(t *testing.T) {
 
 	events := jsEval(t, `(function () { const f = function (e) { f.events.push(e); }; f.events = []; return f; })()`)
 	off := call(t, lsp, "onStatus", events)
-	require.Equal(t, safejs.TypeFunction, off.Type())
+	require.Equal(t, jsTypeFunction, off.Type())
 	require.True(t, call(t, lsp, "status", "demo", "go").IsNull())
 
 	// No language for a README: null, nothing dialed.
@@ -235,7 +234,7 @@ func TestAPI(t *testing.T) {
 	// The server exits: the view says so, with Retry, never transport prose.
 	call(t, ws, "onclose", obj(t, map[string]any{"code": 4006}))
 	evs := get(t, events, "events")
-	last := func() safejs.Value { return index(t, evs, length(t, evs)-1) }
+	last := func() jsValue { return index(t, evs, length(t, evs)-1) }
 	waitFor(t, "error event", func() bool {
 		return length(t, evs) > 0 && str(t, get(t, last(), "state")) == "error"
 	})
@@ -279,7 +278,7 @@ func TestAPI(t *testing.T) {
 
 // localStorage through the binding: absent storage remembers nothing.
 func TestLocalStore(t *testing.T) {
-	require.Nil(t, newLocalStore(safejs.Undefined()))
+	require.Nil(t, newLocalStore(jsUndefined()))
 	st := newLocalStore(jsEval(t, fakeStorage))
 	require.NotNil(t, st)
 	_, ok := st.Get("k")
@@ -297,14 +296,14 @@ func TestLocalStore(t *testing.T) {
 	throwing.Set("k", "1") // logged, not thrown
 }
 
-func mustBool(t *testing.T, v safejs.Value) bool {
+func mustBool(t *testing.T, v jsValue) bool {
 	t.Helper()
 	b, err := v.Bool()
 	require.NoError(t, err)
 	return b
 }
 
-func mustInt(t *testing.T, v safejs.Value) int {
+func mustInt(t *testing.T, v jsValue) int {
 	t.Helper()
 	n, err := v.Int()
 	require.NoError(t, err)

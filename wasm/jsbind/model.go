@@ -3,18 +3,16 @@
 package jsbind
 
 import (
-	"github.com/hack-pad/safejs"
-
 	"github.com/kandev/lsp/wasm/monaco"
 )
 
 // model is a Monaco ITextModel as the client's TextSource and MarkerSink.
 type model struct {
-	v      safejs.Value // the ITextModel
-	editor safejs.Value // monaco.editor
-	owner  string       // the marker owner ("" means monaco.MarkerOwner)
-	uri    string       // model.uri.toString(), "" when the model has none
-	lang   string       // model.getLanguageId(), "" when unknown
+	v      jsValue // the ITextModel
+	editor jsValue // monaco.editor
+	owner  string  // the marker owner ("" means monaco.MarkerOwner)
+	uri    string  // model.uri.toString(), "" when the model has none
+	lang   string  // model.getLanguageId(), "" when unknown
 }
 
 // ModelURI implements client.ModelInfo.
@@ -25,13 +23,13 @@ func (m *model) MonacoLanguage() string { return m.lang }
 
 // describe reads the model's URI and language id once, at open.
 func (m *model) describe() {
-	if u, err := m.v.Get("uri"); err == nil && u.Type() == safejs.TypeObject {
+	if u, err := m.v.Get("uri"); err == nil && u.Type() == jsTypeObject {
 		if s, err := u.Call("toString"); err == nil {
 			m.uri, _ = s.String()
 		}
 	}
 	if isFunc(m.v, "getLanguageId") {
-		if s, err := m.v.Call("getLanguageId"); err == nil && s.Type() == safejs.TypeString {
+		if s, err := m.v.Call("getLanguageId"); err == nil && s.Type() == jsTypeString {
 			m.lang, _ = s.String()
 		}
 	}
@@ -67,8 +65,8 @@ func (m *model) SetMarkers(ms []monaco.Marker) {
 }
 
 // dispose calls disposable.dispose() if there is one.
-func dispose(disposable safejs.Value) {
-	if disposable.Type() == safejs.TypeObject && isFunc(disposable, "dispose") {
+func dispose(disposable jsValue) {
+	if disposable.Type() == jsTypeObject && isFunc(disposable, "dispose") {
 		if _, err := disposable.Call("dispose"); err != nil {
 			consoleError("dispose: %v", err)
 		}

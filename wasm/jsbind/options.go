@@ -4,18 +4,15 @@ package jsbind
 
 import (
 	"errors"
-	"fmt"
-
-	"github.com/hack-pad/safejs"
 )
 
 // configureOptions are the arguments of kandevLSP.configure.
 type configureOptions struct {
-	monaco   safejs.Value // the namespace
-	openFile safejs.Value // the page's navigation callback, or undefined
-	openTabs safejs.Value // the page's open-tabs callback, or undefined
-	readFile safejs.Value // the page's file reader, or undefined
-	editor   safejs.Value // monaco.editor
+	monaco   jsValue // the namespace
+	openFile jsValue // the page's navigation callback, or undefined
+	openTabs jsValue // the page's open-tabs callback, or undefined
+	readFile jsValue // the page's file reader, or undefined
+	editor   jsValue // monaco.editor
 	relayURL string
 	locale   string // "" means English
 	settings []byte // nil when not given
@@ -25,40 +22,40 @@ type configureOptions struct {
 type openOptions struct {
 	sessionID string
 	path      string
-	model     safejs.Value
+	model     jsValue
 }
 
-func parseConfigure(args []safejs.Value) (configureOptions, error) {
+func parseConfigure(args []jsValue) (configureOptions, error) {
 	opts, err := objectArg(args)
 	if err != nil {
 		return configureOptions{}, err
 	}
 	monaco, err := opts.Get("monaco")
-	if err != nil || monaco.Type() != safejs.TypeObject {
+	if err != nil || monaco.Type() != jsTypeObject {
 		return configureOptions{}, errors.New("monaco must be the monaco namespace object")
 	}
 	editor, err := monaco.Get("editor")
-	if err != nil || editor.Type() != safejs.TypeObject || !isFunc(editor, "setModelMarkers") {
+	if err != nil || editor.Type() != jsTypeObject || !isFunc(editor, "setModelMarkers") {
 		return configureOptions{}, errors.New("monaco.editor.setModelMarkers is missing")
 	}
 	relayURL, err := stringField(opts, "relayURL")
 	if err != nil {
 		return configureOptions{}, err
 	}
-	o := configureOptions{monaco: monaco, editor: editor, relayURL: relayURL, openFile: safejs.Undefined(), openTabs: safejs.Undefined(), readFile: safejs.Undefined()}
-	if f, err := opts.Get("openFile"); err == nil && f.Type() == safejs.TypeFunction {
+	o := configureOptions{monaco: monaco, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), readFile: jsUndefined()}
+	if f, err := opts.Get("openFile"); err == nil && f.Type() == jsTypeFunction {
 		o.openFile = f
 	}
-	if f, err := opts.Get("openTabs"); err == nil && f.Type() == safejs.TypeFunction {
+	if f, err := opts.Get("openTabs"); err == nil && f.Type() == jsTypeFunction {
 		o.openTabs = f
 	}
-	if f, err := opts.Get("readFile"); err == nil && f.Type() == safejs.TypeFunction {
+	if f, err := opts.Get("readFile"); err == nil && f.Type() == jsTypeFunction {
 		o.readFile = f
 	}
-	if l, err := opts.Get("locale"); err == nil && l.Type() == safejs.TypeString {
+	if l, err := opts.Get("locale"); err == nil && l.Type() == jsTypeString {
 		o.locale, _ = l.String()
 	}
-	if s, err := opts.Get("settings"); err == nil && s.Type() != safejs.TypeUndefined && s.Type() != safejs.TypeNull {
+	if s, err := opts.Get("settings"); err == nil && s.Type() != jsTypeUndefined && s.Type() != jsTypeNull {
 		if o.settings, err = jsonArg(s); err != nil {
 			return configureOptions{}, errors.New("settings: " + err.Error())
 		}
@@ -68,13 +65,13 @@ func parseConfigure(args []safejs.Value) (configureOptions, error) {
 
 // jsonArg turns a settings argument into JSON text: a string is taken as
 // JSON already, an object is stringified once on the JavaScript side.
-func jsonArg(v safejs.Value) ([]byte, error) {
+func jsonArg(v jsValue) ([]byte, error) {
 	switch v.Type() {
-	case safejs.TypeString:
+	case jsTypeString:
 		s, err := v.String()
 		return []byte(s), err
-	case safejs.TypeObject:
-		j, err := safejs.Global().Get("JSON")
+	case jsTypeObject:
+		j, err := jsGlobal().Get("JSON")
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +85,7 @@ func jsonArg(v safejs.Value) ([]byte, error) {
 	return nil, errors.New("expected an object or a JSON string")
 }
 
-func parseOpen(args []safejs.Value) (openOptions, error) {
+func parseOpen(args []jsValue) (openOptions, error) {
 	opts, err := objectArg(args)
 	if err != nil {
 		return openOptions{}, err
@@ -102,41 +99,41 @@ func parseOpen(args []safejs.Value) (openOptions, error) {
 		return openOptions{}, err
 	}
 	model, err := opts.Get("model")
-	if err != nil || model.Type() != safejs.TypeObject || !isFunc(model, "getValue") || !isFunc(model, "onDidChangeContent") {
+	if err != nil || model.Type() != jsTypeObject || !isFunc(model, "getValue") || !isFunc(model, "onDidChangeContent") {
 		return openOptions{}, errors.New("model must be a monaco ITextModel")
 	}
 	return openOptions{sessionID: sessionID, path: path, model: model}, nil
 }
 
-func objectArg(args []safejs.Value) (safejs.Value, error) {
-	if len(args) < 1 || args[0].Type() != safejs.TypeObject {
-		return safejs.Undefined(), errors.New("expected an options object")
+func objectArg(args []jsValue) (jsValue, error) {
+	if len(args) < 1 || args[0].Type() != jsTypeObject {
+		return jsUndefined(), errors.New("expected an options object")
 	}
 	return args[0], nil
 }
 
 // stringField reads a required non-empty string property.
-func stringField(v safejs.Value, name string) (string, error) {
+func stringField(v jsValue, name string) (string, error) {
 	p, err := v.Get(name)
 	if err != nil {
 		return "", err
 	}
-	if p.Type() != safejs.TypeString {
-		return "", fmt.Errorf("%s must be a string", name)
+	if p.Type() != jsTypeString {
+		return "", errors.New(name + " must be a string")
 	}
 	s, err := p.String()
 	if err != nil {
 		return "", err
 	}
 	if s == "" {
-		return "", fmt.Errorf("%s must not be empty", name)
+		return "", errors.New(name + " must not be empty")
 	}
 	return s, nil
 }
 
 // stringArg reads positional argument i as a string.
-func stringArg(args []safejs.Value, i int) (string, bool) {
-	if len(args) <= i || args[i].Type() != safejs.TypeString {
+func stringArg(args []jsValue, i int) (string, bool) {
+	if len(args) <= i || args[i].Type() != jsTypeString {
 		return "", false
 	}
 	s, err := args[i].String()

@@ -2,17 +2,15 @@
 
 package jsbind
 
-import "github.com/hack-pad/safejs"
-
 // localStore is window.localStorage as settings.Store. Storage can throw
 // (quota, privacy modes); a failure is logged and treated as absent.
-type localStore struct{ ls safejs.Value }
+type localStore struct{ ls jsValue }
 
 // newLocalStore returns a store over a Storage object, or nil when there is
 // none (Node, sandboxed frames), in which case manual starts are not
 // remembered.
-func newLocalStore(ls safejs.Value) *localStore {
-	if ls.Type() != safejs.TypeObject || !isFunc(ls, "getItem") {
+func newLocalStore(ls jsValue) *localStore {
+	if ls.Type() != jsTypeObject || !isFunc(ls, "getItem") {
 		return nil
 	}
 	return &localStore{ls: ls}
@@ -24,7 +22,7 @@ func (s *localStore) Get(key string) (string, bool) {
 		consoleError("localStorage.getItem: %v", err)
 		return "", false
 	}
-	if v.Type() != safejs.TypeString {
+	if v.Type() != jsTypeString {
 		return "", false
 	}
 	str, err := v.String()

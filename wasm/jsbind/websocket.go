@@ -5,10 +5,7 @@ package jsbind
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
@@ -18,14 +15,14 @@ import (
 // frame per message, received through an Inbox so that onmessage never
 // blocks the event loop.
 type webSocket struct {
-	ws    safejs.Value
+	ws    jsValue
 	inbox *transport.Inbox
 	fns   funcSet
 }
 
 // dialer returns a client.Dialer over the WebSocket constructor ctor
 // (globalThis.WebSocket in the browser, a fake in tests).
-func dialer(ctor safejs.Value) func(ctx context.Context, url string) (jsonrpc.Transport, error) {
+func dialer(ctor jsValue) func(ctx context.Context, url string) (jsonrpc.Transport, error) {
 	return func(ctx context.Context, url string) (jsonrpc.Transport, error) {
 		return dialWebSocket(ctx, ctor, url)
 	}
@@ -33,10 +30,10 @@ func dialer(ctor safejs.Value) func(ctx context.Context, url string) (jsonrpc.Tr
 
 // dialWebSocket opens url and waits until the socket is open, closes, or
 // ctx ends. The socket's callbacks are released once it has closed.
-func dialWebSocket(ctx context.Context, ctor safejs.Value, url string) (_ jsonrpc.Transport, err error) {
+func dialWebSocket(ctx context.Context, ctor jsValue, url string) (_ jsonrpc.Transport, err error) {
 	defer func() {
 		if err != nil {
-			err = fmt.Errorf("jsbind: dial %s: %w", url, err)
+			err = wrap("jsbind: dial "+url, err)
 		}
 	}()
 	ws, err := ctor.New(url)
@@ -47,16 +44,16 @@ func dialWebSocket(ctx context.Context, ctor safejs.Value, url string) (_ jsonrp
 	opened := make(chan struct{})
 	var openOnce sync.Once
 
-	handlers := map[string]func(this safejs.Value, args []safejs.Value) any{
-		"onopen": func(safejs.Value, []safejs.Value) any {
+	handlers := map[string]func(this jsValue, args []jsValue) any{
+		"onopen": func(jsValue, []jsValue) any {
 			openOnce.Do(func() { close(opened) })
 			return nil
 		},
-		"onmessage": func(_ safejs.Value, args []safejs.Value) any {
+		"onmessage": func(_ jsValue, args []jsValue) any {
 			s.onMessage(args)
 			return nil
 		},
-		"onclose": func(_ safejs.Value, args []safejs.Value) any {
+		"onclose": func(_ jsValue, args []jsValue) any {
 			s.inbox.Close(eventCode(args))
 			return nil
 		},
@@ -95,12 +92,12 @@ func dialWebSocket(ctx context.Context, ctor safejs.Value, url string) (_ jsonrp
 }
 
 // onMessage queues a text frame; binary frames are not part of the protocol.
-func (s *webSocket) onMessage(args []safejs.Value) {
+func (s *webSocket) onMessage(args []jsValue) {
 	if len(args) < 1 {
 		return
 	}
 	data, err := args[0].Get("data")
-	if err != nil || data.Type() != safejs.TypeString {
+	if err != nil || data.Type() != jsTypeString {
 		return
 	}
 	text, err := data.String()
@@ -111,9 +108,9 @@ func (s *webSocket) onMessage(args []safejs.Value) {
 }
 
 // eventCode reads CloseEvent.code; 1006 (abnormal closure) if unreadable.
-func eventCode(args []safejs.Value) int {
+func eventCode(args []jsValue) int {
 	if len(args) >= 1 {
-		if c, err := args[0].Get("code"); err == nil && c.Type() == safejs.TypeNumber {
+		if c, err := args[0].Get("code"); err == nil && c.Type() == jsTypeNumber {
 			if n, err := c.Int(); err == nil {
 				return n
 			}
@@ -125,7 +122,7 @@ func eventCode(args []safejs.Value) int {
 // unhook detaches the event handlers and releases their functions.
 func (s *webSocket) unhook() {
 	for _, name := range []string{"onopen", "onmessage", "onclose"} {
-		_ = s.ws.Set(name, safejs.Null())
+		_ = s.ws.Set(name, jsNull())
 	}
 	s.fns.release()
 }
@@ -141,7 +138,7 @@ func (s *webSocket) Write(_ context.Context, msg []byte) error {
 	default:
 	}
 	if _, err := s.ws.Call("send", string(msg)); err != nil {
-		return fmt.Errorf("jsbind: websocket send: %w", err)
+		return wrap("jsbind: websocket send", err)
 	}
 	return nil
 }
@@ -149,7 +146,7 @@ func (s *webSocket) Write(_ context.Context, msg []byte) error {
 // Close starts a normal closure; onclose follows and releases the callbacks.
 func (s *webSocket) Close() error {
 	if _, err := s.ws.Call("close", 1000); err != nil {
-		return fmt.Errorf("jsbind: websocket close: %w", err)
+		return wrap("jsbind: websocket close", err)
 	}
 	return nil
 }

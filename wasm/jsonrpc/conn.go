@@ -13,10 +13,10 @@ package jsonrpc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // Transport carries whole JSON-RPC messages, one per frame.
@@ -33,9 +33,9 @@ type Transport interface {
 
 // Request is an incoming request, or a notification when ID is nil.
 type Request struct {
-	ID     json.RawMessage
+	ID     jsonlite.Raw
 	Method string
-	Params json.RawMessage
+	Params jsonlite.Raw
 }
 
 // IsNotification reports whether the peer expects no answer.
@@ -47,14 +47,16 @@ func (r *Request) IsNotification() bool { return r.ID == nil }
 // notification both are ignored. ctx ends when the connection closes, and
 // handlers must return soon after: Conn.Done waits for them.
 type Handler interface {
-	Handle(ctx context.Context, req *Request) (result any, err error)
+	Handle(ctx context.Context, req *Request) (result jsonlite.Appender, err error)
 }
 
 // HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, req *Request) (any, error)
+type HandlerFunc func(ctx context.Context, req *Request) (jsonlite.Appender, error)
 
 // Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, req *Request) (any, error) { return f(ctx, req) }
+func (f HandlerFunc) Handle(ctx context.Context, req *Request) (jsonlite.Appender, error) {
+	return f(ctx, req)
+}
 
 // Conn is one JSON-RPC connection. Its methods are safe for concurrent use.
 type Conn struct {
@@ -85,7 +87,7 @@ type Conn struct {
 // request with ErrMethodNotFound).
 func NewConn(t Transport, h Handler) *Conn {
 	if h == nil {
-		h = HandlerFunc(func(context.Context, *Request) (any, error) { return nil, ErrMethodNotFound })
+		h = HandlerFunc(func(context.Context, *Request) (jsonlite.Appender, error) { return nil, ErrMethodNotFound })
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Conn{
@@ -126,15 +128,13 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// Call sends a request and waits for its response, decoding a successful
-// result into result (which may be nil to discard it). A JSON-RPC error
+// Call sends a request and waits for its response, storing a successful
+// result's raw JSON in result (which may be nil to discard it); the caller
+// decodes it. params nil (or an empty Raw) is omitted. A JSON-RPC error
 // response is returned as *Error. If ctx ends first, the call is forgotten
 // and a late response is dropped.
-func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
-	raw, err := marshalParams(params)
-	if err != nil {
-		return fmt.Errorf("jsonrpc: encode %s params: %w", method, err)
-	}
+func (c *Conn) Call(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
+	raw := marshalParams(params)
 	ch := make(chan *message, 1)
 	c.mu.Lock()
 	if c.closed {
@@ -146,7 +146,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	c.pending[id] = ch
 	c.mu.Unlock()
 
-	if err := c.write(ctx, outRequest{JSONRPC: "2.0", ID: &id, Method: method, Params: raw}); err != nil {
+	if err := c.write(ctx, appendRequest(nil, &id, method, raw)); err != nil {
 		c.forget(id)
 		return err
 	}
@@ -161,9 +161,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		if result == nil || len(resp.Result) == 0 {
 			return nil
 		}
-		if err := json.Unmarshal(resp.Result, result); err != nil {
-			return fmt.Errorf("jsonrpc: decode %s result: %w", method, err)
-		}
+		*result = resp.Result
 		return nil
 	case <-ctx.Done():
 		c.forget(id)
@@ -171,13 +169,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	}
 }
 
-// Notify sends a notification.
-func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	raw, err := marshalParams(params)
-	if err != nil {
-		return fmt.Errorf("jsonrpc: encode %s params: %w", method, err)
-	}
-	return c.write(ctx, outRequest{JSONRPC: "2.0", Method: method, Params: raw})
+// Notify sends a notification; params nil (or an empty Raw) is omitted.
+func (c *Conn) Notify(ctx context.Context, method string, params jsonlite.Appender) error {
+	return c.write(ctx, appendRequest(nil, nil, method, marshalParams(params)))
 }
 
 func (c *Conn) forget(id int64) {
@@ -195,15 +189,18 @@ func (c *Conn) closedError() error {
 	if err == nil || errors.Is(err, ErrClosed) {
 		return ErrClosed
 	}
-	return fmt.Errorf("%w: %w", ErrClosed, err)
+	return &closedError{err: err}
 }
 
-// write encodes v and sends it while holding the write slot.
-func (c *Conn) write(ctx context.Context, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("jsonrpc: encode message: %w", err)
-	}
+// closedError is ErrClosed caused by a transport error; both match under
+// errors.Is and errors.As.
+type closedError struct{ err error }
+
+func (e *closedError) Error() string   { return ErrClosed.Error() + ": " + e.err.Error() }
+func (e *closedError) Unwrap() []error { return []error{ErrClosed, e.err} }
+
+// write sends one encoded message while holding the write slot.
+func (c *Conn) write(ctx context.Context, data []byte) error {
 	select {
 	case c.writeSlot <- struct{}{}:
 	case <-ctx.Done():
@@ -256,8 +253,8 @@ func (c *Conn) read() {
 			c.shutdown(err)
 			return
 		}
-		var m message
-		if err := json.Unmarshal(data, &m); err != nil {
+		m, ok := parseMessage(data)
+		if !ok {
 			// Without a parsable id there is nobody to answer; drop it.
 			continue
 		}
@@ -300,21 +297,13 @@ func (c *Conn) deliver(m *message) {
 func (c *Conn) answer(req *Request) {
 	defer c.workers.Done()
 	result, err := c.h.Handle(c.ctx, req)
-	resp := outResponse{JSONRPC: "2.0", ID: req.ID}
+	var data []byte
 	if err != nil {
-		resp.Error = toWireError(err)
+		data = appendResponse(nil, req.ID, nil, toWireError(err))
 	} else {
-		raw, merr := marshalParams(result)
-		switch {
-		case merr != nil:
-			resp.Error = &Error{Code: ErrInternal.Code, Message: merr.Error()}
-		case raw == nil:
-			resp.Result = null
-		default:
-			resp.Result = raw
-		}
+		data = appendResponse(nil, req.ID, marshalParams(result), nil)
 	}
-	_ = c.write(c.ctx, resp)
+	_ = c.write(c.ctx, data)
 }
 
 // dispatch handles notifications in arrival order until the connection ends.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
 )
@@ -92,8 +93,12 @@ func TestCallOutOfOrderResponses(t *testing.T) {
 		results[i] = make(chan res, 1)
 		method := fmt.Sprintf("m%d", i)
 		go func() {
+			var raw jsonlite.Raw
+			err := conn.Call(context.Background(), method, jsonlite.Raw(`{"n":1}`), &raw)
 			var v string
-			err := conn.Call(context.Background(), method, map[string]int{"n": 1}, &v)
+			if err == nil {
+				err = json.Unmarshal(raw, &v)
+			}
 			results[i] <- res{v, err}
 		}()
 	}
@@ -130,7 +135,7 @@ func TestNotificationsInOrder(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	all := make(chan struct{})
-	conn, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (any, error) {
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		require.True(t, r.IsNotification())
 		mu.Lock()
 		defer mu.Unlock()
@@ -148,7 +153,7 @@ func TestNotificationsInOrder(t *testing.T) {
 	require.Equal(t, []string{"n[0]", "n[1]", "n[2]"}, got)
 	mu.Unlock()
 
-	require.NoError(t, conn.Notify(context.Background(), "out", map[string]bool{"x": true}))
+	require.NoError(t, conn.Notify(context.Background(), "out", jsonlite.Raw(`{"x":true}`)))
 	m := p.recv()
 	require.Equal(t, "out", m.Method)
 	require.Nil(t, m.ID)
@@ -161,7 +166,7 @@ func TestSlowServerRequestDoesNotBlockReader(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		switch r.Method {
 		case "slow":
 			close(entered)
@@ -169,7 +174,7 @@ func TestSlowServerRequestDoesNotBlockReader(t *testing.T) {
 			case <-release:
 			case <-ctx.Done():
 			}
-			return []any{nil}, nil
+			return jsonlite.Raw(`[null]`), nil
 		case "slowNote":
 			<-release
 		}
@@ -201,7 +206,7 @@ func TestSlowServerRequestDoesNotBlockReader(t *testing.T) {
 
 func TestNullResultIsSent(t *testing.T) {
 	t.Parallel()
-	_, p := newPair(t, jsonrpc.HandlerFunc(func(context.Context, *jsonrpc.Request) (any, error) { return nil, nil }))
+	_, p := newPair(t, jsonrpc.HandlerFunc(func(context.Context, *jsonrpc.Request) (jsonlite.Appender, error) { return nil, nil }))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"x"}`)
 	m := p.recv()
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":null}`, m.raw, "result must be present")
@@ -220,11 +225,13 @@ func TestCallContextCancel(t *testing.T) {
 
 	// The late response is dropped; the connection keeps working.
 	p.send(`{"jsonrpc":"2.0","id":%s,"result":1}`, first.ID)
-	var n int
-	go func() { errc <- conn.Call(context.Background(), "next", nil, &n) }()
+	var raw jsonlite.Raw
+	go func() { errc <- conn.Call(context.Background(), "next", nil, &raw) }()
 	m := p.recv()
 	p.send(`{"jsonrpc":"2.0","id":%s,"result":2}`, m.ID)
 	require.NoError(t, <-errc)
+	var n int
+	require.NoError(t, json.Unmarshal(raw, &n))
 	require.Equal(t, 2, n)
 }
 

@@ -1,18 +1,19 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // Error is a JSON-RPC error object. Two Errors match under errors.Is when
 // their codes are equal, so callers test for categories with the package
 // values: errors.Is(err, jsonrpc.ErrMethodNotFound).
 type Error struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	Code    int64        `json:"code"`
+	Message string       `json:"message"`
+	Data    jsonlite.Raw `json:"data,omitempty"`
 }
 
 // NewError returns an Error with the given code and message.
@@ -20,7 +21,22 @@ func NewError(code int64, message string) *Error {
 	return &Error{Code: code, Message: message}
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("jsonrpc: %s (%d)", e.Message, e.Code) }
+func (e *Error) Error() string {
+	return "jsonrpc: " + e.Message + " (" + strconv.FormatInt(e.Code, 10) + ")"
+}
+
+// AppendJSON appends the error object.
+func (e *Error) AppendJSON(b []byte) []byte {
+	b = append(b, `{"code":`...)
+	b = strconv.AppendInt(b, e.Code, 10)
+	b = append(b, `,"message":`...)
+	b = jsonlite.AppendString(b, e.Message)
+	if len(e.Data) > 0 {
+		b = append(b, `,"data":`...)
+		b = append(b, e.Data...)
+	}
+	return append(b, '}')
+}
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {

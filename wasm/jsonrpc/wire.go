@@ -1,60 +1,102 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"strconv"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
-// message is every JSON-RPC 2.0 message shape at once, for decoding. Which
-// fields are present decides the kind: id+method is a request, method alone a
-// notification, id alone a response.
+// The envelope is read and written by hand (package jsonlite): lsp.wasm
+// cannot afford encoding/json's reflection, and an envelope has six
+// members. Params and results stay raw; their owners decode them.
+
+// message is every JSON-RPC 2.0 message shape at once, as received. Which
+// members are present decides the kind: id+method is a request, method alone
+// a notification, id alone a response. Raw members hold their JSON (the
+// literal null included); an absent member is nil.
 type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+	ID     jsonlite.Raw
+	Method string
+	Params jsonlite.Raw
+	Result jsonlite.Raw
+	Error  *Error
 }
 
-// outRequest is a request or a notification (ID nil) as sent.
-type outRequest struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      *int64          `json:"id,omitempty"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params,omitempty"`
+// parseMessage decodes one incoming message; ok is false for a message that
+// is not an object of the expected member types (there is nobody to answer).
+func parseMessage(data []byte) (m message, ok bool) {
+	v, err := jsonlite.Parse(data)
+	if err != nil || !v.DecodeObject() {
+		return message{}, false
+	}
+	_, ok1 := v.Get("jsonrpc").DecodeString()
+	method, ok2 := v.Get("method").DecodeString()
+	if !ok1 || !ok2 {
+		return message{}, false
+	}
+	m = message{ID: v.Get("id").Raw(), Method: method, Params: v.Get("params").Raw(), Result: v.Get("result").Raw()}
+	if e := v.Get("error"); e.Exists() && !e.IsNull() {
+		code, ok1 := e.Get("code").DecodeInt(64)
+		msg, ok2 := e.Get("message").DecodeString()
+		if e.Kind() != jsonlite.Object || !ok1 || !ok2 {
+			return message{}, false
+		}
+		m.Error = &Error{Code: code, Message: msg, Data: e.Get("data").Raw()}
+	}
+	return m, true
 }
 
-// outResponse is a response as sent. Result is always present on success,
-// even when it is null, as JSON-RPC 2.0 requires.
-type outResponse struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+// appendRequest writes a request, or a notification when id is nil. nil
+// params are omitted.
+func appendRequest(b []byte, id *int64, method string, params jsonlite.Raw) []byte {
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != nil {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, *id, 10)
+	}
+	b = append(b, `,"method":`...)
+	b = jsonlite.AppendString(b, method)
+	if params != nil {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
 }
 
-var null = json.RawMessage("null")
+// appendResponse writes a response: the error when there is one, else the
+// result, which is always present (null when nil), as JSON-RPC 2.0 requires.
+func appendResponse(b []byte, id jsonlite.Raw, result jsonlite.Raw, e *Error) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = jsonlite.AppendRaw(b, id)
+	if e != nil {
+		b = append(b, `,"error":`...)
+		b = e.AppendJSON(b)
+	} else {
+		b = append(b, `,"result":`...)
+		b = jsonlite.AppendRaw(b, result)
+	}
+	return append(b, '}')
+}
 
 // isNullID reports whether a raw id is absent or JSON null.
-func isNullID(id json.RawMessage) bool {
+func isNullID(id jsonlite.Raw) bool {
 	return len(id) == 0 || string(id) == "null"
 }
 
 // callID parses the id of a response to one of our calls. Calls use integer
 // ids, so anything else cannot be ours.
-func callID(id json.RawMessage) (int64, bool) {
+func callID(id jsonlite.Raw) (int64, bool) {
 	n, err := strconv.ParseInt(string(id), 10, 64)
 	return n, err == nil
 }
 
-// marshalParams encodes params, leaving nil as "omitted".
-func marshalParams(params any) (json.RawMessage, error) {
+// marshalParams encodes params, leaving nil (and an empty Raw) as "omitted".
+func marshalParams(params jsonlite.Appender) jsonlite.Raw {
 	if params == nil {
-		return nil, nil
+		return nil
 	}
-	if raw, ok := params.(json.RawMessage); ok {
-		return raw, nil
+	if raw, ok := params.(jsonlite.Raw); ok {
+		return raw
 	}
-	return json.Marshal(params)
+	return params.AppendJSON(nil)
 }

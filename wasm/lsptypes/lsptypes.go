@@ -5,7 +5,7 @@
 // (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/).
 // Only the fields those packages read or write are declared: every field
 // costs reflection metadata in lsp.wasm. Values passed through without
-// interpretation stay json.RawMessage.
+// interpretation stay jsonlite.Raw.
 package lsptypes
 
 // Method names of the editor features.

@@ -1,7 +1,7 @@
 package lsptypes
 
 import (
-	"encoding/json"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"testing"
 )
 
@@ -22,7 +22,7 @@ func TestParseSync(t *testing.T) {
 		{`{"change":7}`, SyncOptions{}},
 	}
 	for _, c := range cases {
-		if got := ParseSync(json.RawMessage(c.raw)); got != c.want {
+		if got := ParseSync(jsonlite.Raw(c.raw)); got != c.want {
 			t.Errorf("ParseSync(%s) = %+v, want %+v", c.raw, got, c.want)
 		}
 	}

@@ -4,8 +4,9 @@
 package monaco
 
 import (
-	"encoding/json"
 	"strconv"
+
+	j "github.com/kandev/lsp/wasm/jsonlite"
 
 	"github.com/kandev/lsp/wasm/protocol"
 )
@@ -79,32 +80,57 @@ func FromDiagnostics(ds []protocol.Diagnostic) []Marker {
 }
 
 // codeString renders an LSP diagnostic code (integer or string) as text.
-func codeString(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
+func codeString(raw []byte) string {
+	v, err := j.Parse(raw)
+	if err != nil {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) == nil {
-		if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
+	switch v.Kind() {
+	case j.String:
+		return v.String()
+	case j.Number:
+		if i, ok := v.Int(); ok {
 			return strconv.FormatInt(i, 10)
 		}
-		return n.String()
+		return string(v.Raw())
 	}
 	return ""
 }
 
 // MarkersJSON encodes markers as one JSON array, ready for JSON.parse.
 func MarkersJSON(ms []Marker) string {
-	if ms == nil {
-		ms = []Marker{}
+	b := make([]byte, 0, 16+len(ms)*128)
+	b = append(b, '[')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = m.AppendJSON(b)
 	}
-	b, err := json.Marshal(ms)
-	if err != nil { // unreachable: Marker holds only strings and integers
-		return "[]"
+	return string(append(b, ']'))
+}
+
+// AppendJSON appends m as JSON, as encoding/json would for its tags.
+func (m Marker) AppendJSON(b []byte) []byte {
+	b = append(b, `{"startLineNumber":`...)
+	b = j.AppendUint(b, uint64(m.StartLineNumber))
+	b = append(b, `,"startColumn":`...)
+	b = j.AppendUint(b, uint64(m.StartColumn))
+	b = append(b, `,"endLineNumber":`...)
+	b = j.AppendUint(b, uint64(m.EndLineNumber))
+	b = append(b, `,"endColumn":`...)
+	b = j.AppendUint(b, uint64(m.EndColumn))
+	b = append(b, `,"message":`...)
+	b = j.AppendString(b, m.Message)
+	b = append(b, `,"severity":`...)
+	b = j.AppendInt(b, int64(m.Severity))
+	if m.Source != "" {
+		b = append(b, `,"source":`...)
+		b = j.AppendString(b, m.Source)
 	}
-	return string(b)
+	if m.Code != "" {
+		b = append(b, `,"code":`...)
+		b = j.AppendString(b, m.Code)
+	}
+	return append(b, '}')
 }

@@ -9,11 +9,11 @@
 package navigate
 
 import (
-	"encoding/json"
 	"path"
 	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
+	j "github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // Scheme is the Monaco model URI scheme of task files.
@@ -256,11 +256,27 @@ func (w Workspace) Resolve(uri string) Target {
 
 // ResolveJSON is Resolve as one JSON string for the binding's opener.
 func (w Workspace) ResolveJSON(uri string) string {
-	b, err := json.Marshal(w.Resolve(uri))
-	if err != nil {
-		return `{"handled":false}`
+	return string(w.Resolve(uri).AppendJSON(nil))
+}
+
+// AppendJSON appends t as JSON, as encoding/json would for its tags.
+func (t Target) AppendJSON(b []byte) []byte {
+	b = append(b, `{"handled":`...)
+	b = j.AppendBool(b, t.Handled)
+	for _, f := range [...]struct{ key, val string }{{"path", t.Path}, {"model", t.Model}} {
+		if f.val != "" {
+			b = j.AppendString(j.AppendKey(b, f.key), f.val)
+		}
 	}
-	return string(b)
+	if len(t.Ancestors) > 0 {
+		b = j.AppendStrings(j.AppendKey(b, "ancestors"), t.Ancestors)
+	}
+	for _, f := range [...]struct{ key, val string }{{"repo", t.Repo}, {"repoPath", t.RepoPath}} {
+		if f.val != "" {
+			b = j.AppendString(j.AppendKey(b, f.key), f.val)
+		}
+	}
+	return append(b, '}')
 }
 
 // Ancestors lists the folders above a workspace-relative path, outermost

@@ -13,8 +13,9 @@
 package progress
 
 import (
-	"encoding/json"
 	"strconv"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // Token identifies a work item. Strings and numbers are different tokens
@@ -24,29 +25,27 @@ type Token string
 
 // ParseToken turns a raw JSON token (a string or an integer) into a Token.
 // Anything else is malformed.
-func ParseToken(raw json.RawMessage) (Token, bool) {
+func ParseToken(raw []byte) (Token, bool) {
 	if len(raw) == 0 {
 		return "", false
 	}
 	switch raw[0] {
-	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "", false
-		}
-		return Token("s:" + s), true
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		var n json.Number
-		if json.Unmarshal(raw, &n) != nil {
-			return "", false
-		}
-		i, err := n.Int64()
-		if err != nil {
-			return "", false // LSP tokens are integers
-		}
-		return Token("n:" + strconv.FormatInt(i, 10)), true
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+	default:
+		return "", false
 	}
-	return "", false
+	v, err := jsonlite.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	if s, ok := v.Str(); ok {
+		return Token("s:" + s), true
+	}
+	i, ok := v.Int()
+	if !ok {
+		return "", false // LSP tokens are integers
+	}
+	return Token("n:" + strconv.FormatInt(i, 10)), true
 }
 
 // StringToken is the Token of a client-generated string token.
@@ -98,44 +97,80 @@ func (t *Tracker) Expect(tok Token) { t.known[tok] = true }
 
 // Create handles window/workDoneProgress/create params; it reports whether
 // the payload was well formed.
-func (t *Tracker) Create(params json.RawMessage) bool {
-	var p struct {
-		Token json.RawMessage `json:"token"`
-	}
-	if json.Unmarshal(params, &p) != nil {
+func (t *Tracker) Create(params []byte) bool {
+	p, err := jsonlite.Parse(params)
+	if err != nil || !p.DecodeObject() {
 		return false
 	}
-	tok, ok := ParseToken(p.Token)
+	tok, ok := ParseToken(p.Get("token").Raw())
 	if ok {
 		t.Expect(tok)
 	}
 	return ok
 }
 
-// payload is a $/progress notification's params with a work-done value.
-type payload struct {
-	Token json.RawMessage `json:"token"`
-	Value *struct {
-		Kind       string   `json:"kind"`
-		Title      *string  `json:"title"`
-		Message    *string  `json:"message"`
-		Percentage *float64 `json:"percentage"`
-	} `json:"value"`
+// workDone is the value of a $/progress notification about work done.
+type workDone struct {
+	Kind       string
+	Title      *string
+	Message    *string
+	Percentage *float64
+}
+
+// parsePayload reads $/progress params: the raw token and the work-done
+// value (nil when null or absent). ok is false where encoding/json would
+// have failed to decode them.
+func parsePayload(params []byte) (token jsonlite.Raw, value *workDone, ok bool) {
+	p, err := jsonlite.Parse(params)
+	if err != nil || !p.DecodeObject() {
+		return nil, nil, false
+	}
+	v := p.Get("value")
+	if !v.DecodeObject() {
+		return nil, nil, false
+	}
+	if !v.Exists() || v.IsNull() {
+		return p.Get("token").Raw(), nil, true
+	}
+	kind, ok := v.Get("kind").DecodeString()
+	if !ok {
+		return nil, nil, false
+	}
+	w := &workDone{Kind: kind}
+	for _, f := range []struct {
+		key string
+		dst **string
+	}{{"title", &w.Title}, {"message", &w.Message}} {
+		if e := v.Get(f.key); e.Exists() && !e.IsNull() {
+			s, ok := e.Str()
+			if !ok {
+				return nil, nil, false
+			}
+			*f.dst = &s
+		}
+	}
+	if e := v.Get("percentage"); e.Exists() && !e.IsNull() {
+		f, ok := e.Float()
+		if !ok {
+			return nil, nil, false
+		}
+		w.Percentage = &f
+	}
+	return p.Get("token").Raw(), w, true
 }
 
 // Progress applies a $/progress notification at local time now and reports
 // whether anything changed. Malformed payloads and unknown tokens change
 // nothing.
-func (t *Tracker) Progress(params json.RawMessage, now int64) bool {
-	var p payload
-	if json.Unmarshal(params, &p) != nil || p.Value == nil {
+func (t *Tracker) Progress(params []byte, now int64) bool {
+	token, v, ok := parsePayload(params)
+	if !ok || v == nil {
 		return false
 	}
-	tok, ok := ParseToken(p.Token)
+	tok, ok := ParseToken(token)
 	if !ok || !t.known[tok] {
 		return false
 	}
-	v := p.Value
 	switch v.Kind {
 	case "begin":
 		if v.Title == nil {

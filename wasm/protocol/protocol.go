@@ -4,11 +4,11 @@
 // (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/).
 // Only the fields the client reads or writes are declared: a complete
 // generated protocol package adds megabytes to lsp.wasm, and every field here
-// costs reflection metadata in the binary. Fields the client passes through
-// without interpreting are json.RawMessage.
+// is read and written by hand (json.go). Fields the client passes through
+// without interpreting are jsonlite.Raw.
 package protocol
 
-import "encoding/json"
+import j "github.com/kandev/lsp/wasm/jsonlite"
 
 // Method names.
 const (
@@ -62,9 +62,9 @@ type Diagnostic struct {
 	Range    Range              `json:"range"`
 	Severity DiagnosticSeverity `json:"severity,omitempty"`
 	// Code is a number or a string; kept raw and rendered by the consumer.
-	Code    json.RawMessage `json:"code,omitempty"`
-	Source  string          `json:"source,omitempty"`
-	Message string          `json:"message"`
+	Code    j.Raw  `json:"code,omitempty"`
+	Source  string `json:"source,omitempty"`
+	Message string `json:"message"`
 }
 
 // PublishDiagnosticsParams is the payload of textDocument/publishDiagnostics.
@@ -95,17 +95,17 @@ type InitializeParams struct {
 	Capabilities          ClientCapabilities `json:"capabilities"`
 	WorkspaceFolders      []WorkspaceFolder  `json:"workspaceFolders"`
 	WorkDoneToken         ProgressToken      `json:"workDoneToken,omitempty"`
-	InitializationOptions json.RawMessage    `json:"initializationOptions,omitempty"`
+	InitializationOptions j.Raw              `json:"initializationOptions,omitempty"`
 }
 
 // ProgressToken is a string or an integer; the client generates strings and
 // keeps tokens it receives raw.
-type ProgressToken = json.RawMessage
+type ProgressToken = j.Raw
 
 // ClientCapabilities lists what the client supports. Unset groups are omitted.
 type ClientCapabilities struct {
 	Workspace    *WorkspaceClientCapabilities `json:"workspace,omitempty"`
-	TextDocument json.RawMessage              `json:"textDocument,omitempty"`
+	TextDocument j.Raw                        `json:"textDocument,omitempty"`
 	Window       *WindowClientCapabilities    `json:"window,omitempty"`
 }
 
@@ -149,7 +149,7 @@ type WindowClientCapabilities struct {
 // InitializeResult is the answer to initialize. Capabilities stay raw until a
 // provider needs one of them.
 type InitializeResult struct {
-	Capabilities json.RawMessage `json:"capabilities"`
+	Capabilities j.Raw `json:"capabilities"`
 	ServerInfo   *struct {
 		Name    string `json:"name"`
 		Version string `json:"version,omitempty"`
@@ -212,5 +212,5 @@ type ConfigurationItem struct {
 // DidChangeConfigurationParams is the payload of
 // workspace/didChangeConfiguration: the language's whole configuration object.
 type DidChangeConfigurationParams struct {
-	Settings json.RawMessage `json:"settings"`
+	Settings j.Raw `json:"settings"`
 }

@@ -7,16 +7,17 @@
 package settings
 
 import (
-	"encoding/json"
+	"errors"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // Settings are the lsp_* user-setting fields.
 type Settings struct {
-	AutoStart   []string                   `json:"lsp_auto_start_languages"`
-	AutoInstall []string                   `json:"lsp_auto_install_languages"`
-	Configs     map[string]json.RawMessage `json:"lsp_server_configs"`
+	AutoStart   []string                `json:"lsp_auto_start_languages"`
+	AutoInstall []string                `json:"lsp_auto_install_languages"`
+	Configs     map[string]jsonlite.Raw `json:"lsp_server_configs"`
 	// StatusLocation is normalized: anything but status_bar is toolbar.
 	StatusLocation string `json:"lsp_status_location"`
 }
@@ -25,9 +26,13 @@ type Settings struct {
 // normalizes it: the status location defaults to toolbar, a JSON null
 // configuration counts as none.
 func Parse(data []byte) (Settings, error) {
-	var s Settings
-	if err := json.Unmarshal(data, &s); err != nil {
+	v, err := jsonlite.Parse(data)
+	if err != nil {
 		return Settings{}, err
+	}
+	s, ok := decode(v)
+	if !ok {
+		return Settings{}, errMalformed
 	}
 	if s.StatusLocation != wire.StatusLocationStatusBar {
 		s.StatusLocation = wire.StatusLocationToolbar
@@ -51,7 +56,7 @@ func (s Settings) AutoStarts(lang wire.Language) bool {
 }
 
 // Config returns a language's configuration object, or nil.
-func (s Settings) Config(lang wire.Language) json.RawMessage { return s.Configs[string(lang)] }
+func (s Settings) Config(lang wire.Language) jsonlite.Raw { return s.Configs[string(lang)] }
 
 // ConfigChanged reports whether a language's configuration differs between
 // two settings. The texts are compared as sent: the page stringifies the
@@ -61,16 +66,60 @@ func ConfigChanged(a, b Settings, lang wire.Language) bool {
 	return string(a.Config(lang)) != string(b.Config(lang))
 }
 
-var null = json.RawMessage("null")
+var null = jsonlite.Raw("null")
 
-func isNull(v json.RawMessage) bool { return len(v) == 0 || string(v) == "null" }
+func isNull(v []byte) bool { return len(v) == 0 || string(v) == "null" }
+
+// errMalformed reports user settings of the wrong shape.
+var errMalformed = errors.New("settings: malformed user settings")
+
+// decode reads the lsp_* fields; ok is false where encoding/json would have
+// failed to decode them into Settings.
+func decode(v jsonlite.Value) (s Settings, ok bool) {
+	if !v.DecodeObject() {
+		return Settings{}, false
+	}
+	for _, f := range []struct {
+		key string
+		dst *[]string
+	}{{"lsp_auto_start_languages", &s.AutoStart}, {"lsp_auto_install_languages", &s.AutoInstall}} {
+		list := v.Get(f.key)
+		if !list.DecodeArray() {
+			return Settings{}, false
+		}
+		if list.Kind() != jsonlite.Array {
+			continue
+		}
+		*f.dst = []string{}
+		for _, e := range list.Elems() {
+			str, ok := e.DecodeString()
+			if !ok {
+				return Settings{}, false
+			}
+			*f.dst = append(*f.dst, str)
+		}
+	}
+	if c := v.Get("lsp_server_configs"); c.Kind() == jsonlite.Object {
+		s.Configs = make(map[string]jsonlite.Raw)
+		for k, cfg := range c.Members() {
+			s.Configs[k] = cfg.Raw()
+		}
+	} else if !c.DecodeObject() {
+		return Settings{}, false
+	}
+	var ok2 bool
+	if s.StatusLocation, ok2 = v.Get("lsp_status_location").DecodeString(); !ok2 {
+		return Settings{}, false
+	}
+	return s, true
+}
 
 // Section answers one workspace/configuration item from a language's
 // configuration object: no section is the whole object; a dotted section
 // ("gopls", "python.analysis") walks that path of nested objects; anything
 // missing is null. The whole object is never the answer for a named section
 // it does not contain.
-func Section(config json.RawMessage, section string) json.RawMessage {
+func Section(config []byte, section string) jsonlite.Raw {
 	if isNull(config) {
 		return null
 	}
@@ -84,15 +133,15 @@ func Section(config json.RawMessage, section string) json.RawMessage {
 				break
 			}
 		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(cur, &obj) != nil {
+		obj, err := jsonlite.Parse(cur)
+		if err != nil || !obj.DecodeObject() {
 			return null
 		}
-		next, ok := obj[part]
-		if !ok {
+		next := obj.Get(part)
+		if !next.Exists() {
 			return null
 		}
-		cur = next
+		cur = next.Raw()
 	}
 	return cur
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 func TestParse(t *testing.T) {
@@ -34,9 +35,9 @@ func TestParse(t *testing.T) {
 // object for a named section.
 func TestSection(t *testing.T) {
 	t.Parallel()
-	cfg := json.RawMessage(`{"gopls":{"staticcheck":true,"ui":{"semanticTokens":true}},"python":{"analysis":{"typeCheckingMode":"strict"}},"flag":3}`)
+	cfg := jsonlite.Raw(`{"gopls":{"staticcheck":true,"ui":{"semanticTokens":true}},"python":{"analysis":{"typeCheckingMode":"strict"}},"flag":3}`)
 	cases := []struct {
-		config  json.RawMessage
+		config  jsonlite.Raw
 		section string
 		want    string
 	}{
@@ -49,7 +50,7 @@ func TestSection(t *testing.T) {
 		{cfg, "flag.deeper", `null`},
 		{nil, "gopls", `null`},
 		{nil, "", `null`},
-		{json.RawMessage(`null`), "", `null`},
+		{jsonlite.Raw(`null`), "", `null`},
 	}
 	for _, c := range cases {
 		require.JSONEq(t, c.want, string(Section(c.config, c.section)), c.section)
@@ -58,9 +59,9 @@ func TestSection(t *testing.T) {
 
 func TestConfigChanged(t *testing.T) {
 	t.Parallel()
-	a := Settings{Configs: map[string]json.RawMessage{"go": json.RawMessage(`{"a":1}`)}}
-	b := Settings{Configs: map[string]json.RawMessage{"go": json.RawMessage(`{"a":1}`)}}
-	c := Settings{Configs: map[string]json.RawMessage{"go": json.RawMessage(`{"a":2}`)}}
+	a := Settings{Configs: map[string]jsonlite.Raw{"go": jsonlite.Raw(`{"a":1}`)}}
+	b := Settings{Configs: map[string]jsonlite.Raw{"go": jsonlite.Raw(`{"a":1}`)}}
+	c := Settings{Configs: map[string]jsonlite.Raw{"go": jsonlite.Raw(`{"a":2}`)}}
 	require.False(t, ConfigChanged(a, b, wire.Go))
 	require.True(t, ConfigChanged(a, c, wire.Go))
 	require.True(t, ConfigChanged(a, Settings{}, wire.Go))
@@ -150,4 +151,36 @@ func TestStopIsRuntimeOnly(t *testing.T) {
 	other := NewPolicy(st)
 	other.SetSettings(Settings{AutoStart: []string{"go"}})
 	require.True(t, other.ShouldConnect("s", wire.Go))
+}
+
+// Parse accepts and rejects what decoding into Settings with encoding/json
+// would.
+func TestParseMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		`{"lsp_auto_start_languages":["go",null],"lsp_server_configs":{"go":{"a":1},"py":null},"lsp_status_location":"status_bar","other":[1]}`,
+		`{"lsp_auto_start_languages":null,"lsp_server_configs":null}`, `{}`, `null`,
+		`{"lsp_auto_start_languages":"go"}`, `{"lsp_auto_install_languages":[1]}`, `{"lsp_server_configs":[]}`,
+		`{"lsp_status_location":3}`, `[]`, `{`,
+	} {
+		var want struct {
+			AutoStart   []string                   `json:"lsp_auto_start_languages"`
+			AutoInstall []string                   `json:"lsp_auto_install_languages"`
+			Configs     map[string]json.RawMessage `json:"lsp_server_configs"`
+			Status      string                     `json:"lsp_status_location"`
+		}
+		werr := json.Unmarshal([]byte(s), &want)
+		got, err := Parse([]byte(s))
+		require.Equal(t, werr == nil, err == nil, s)
+		if err != nil {
+			continue
+		}
+		require.Equal(t, want.AutoStart, got.AutoStart, s)
+		require.Equal(t, want.AutoInstall, got.AutoInstall, s)
+		for k, v := range want.Configs {
+			if string(v) != "null" {
+				require.Equal(t, string(v), string(got.Configs[k]), s)
+			}
+		}
+	}
 }

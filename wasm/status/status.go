@@ -8,13 +8,13 @@
 package status
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/i18n"
+	j "github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // LongInit is when a pending initialize turns into the long-running
@@ -86,11 +86,86 @@ type Finished struct {
 
 // JSON encodes the view for JavaScript (parsed once with JSON.parse).
 func (v View) JSON() string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "null"
+	return string(v.AppendJSON(make([]byte, 0, 256)))
+}
+
+// AppendJSON appends v as JSON, as encoding/json would for its tags.
+func (v View) AppendJSON(b []byte) []byte {
+	b = append(b, `{"sessionId":`...)
+	b = j.AppendString(b, v.SessionID)
+	b = append(b, `,"language":`...)
+	b = j.AppendString(b, v.Language)
+	b = append(b, `,"state":`...)
+	b = j.AppendString(b, v.State)
+	b = append(b, `,"summary":`...)
+	b = j.AppendString(b, v.Summary)
+	b = append(b, `,"details":`...)
+	if v.Details == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendStrings(b, v.Details)
 	}
-	return string(b)
+	b = append(b, `,"action":`...)
+	if v.Action == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendString(b, *v.Action)
+	}
+	b = append(b, `,"progress":`...)
+	if p := v.Progress; p == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = append(b, `{"title":`...)
+		b = j.AppendString(b, p.Title)
+		b = append(b, `,"message":`...)
+		b = j.AppendString(b, p.Message)
+		b = append(b, `,"percentage":`...)
+		if p.Percentage == nil {
+			b = j.AppendNull(b)
+		} else {
+			b = j.AppendInt(b, int64(*p.Percentage))
+		}
+		b = append(b, `,"elapsedMs":`...)
+		b = j.AppendInt(b, p.ElapsedMs)
+		b = append(b, `,"others":`...)
+		b = j.AppendInt(b, int64(p.Others))
+		b = append(b, '}')
+	}
+	b = append(b, `,"initializing":`...)
+	if i := v.Initializing; i == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = append(b, `{"elapsedMs":`...)
+		b = j.AppendInt(b, i.ElapsedMs)
+		b = append(b, `,"long":`...)
+		b = j.AppendBool(b, i.Long)
+		b = append(b, '}')
+	}
+	b = append(b, `,"finished":`...)
+	if f := v.Finished; f == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = append(b, `{"title":`...)
+		b = j.AppendString(b, f.Title)
+		b = append(b, `,"message":`...)
+		b = j.AppendString(b, f.Message)
+		b = append(b, '}')
+	}
+	b = append(b, `,"closeCode":`...)
+	if v.CloseCode == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendInt(b, int64(*v.CloseCode))
+	}
+	if v.Message != "" {
+		b = append(b, `,"message":`...)
+		b = j.AppendString(b, v.Message)
+	}
+	b = append(b, `,"experimental":`...)
+	b = j.AppendBool(b, v.Experimental)
+	b = append(b, `,"documents":`...)
+	b = j.AppendInt(b, int64(v.Documents))
+	return append(b, '}')
 }
 
 // Server is the binary name of a language's server, as users know it.

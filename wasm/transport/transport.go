@@ -8,7 +8,7 @@ package transport
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"sync"
 )
 
@@ -20,7 +20,9 @@ type CloseError struct {
 	Code int
 }
 
-func (e *CloseError) Error() string { return fmt.Sprintf("websocket closed with code %d", e.Code) }
+func (e *CloseError) Error() string {
+	return "websocket closed with code " + strconv.Itoa(e.Code)
+}
 
 // Normal reports whether the close is an orderly one (1000 normal closure,
 // 1001 going away) rather than a failure.

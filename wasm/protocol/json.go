@@ -1,0 +1,234 @@
+package protocol
+
+import (
+	"errors"
+
+	j "github.com/kandev/lsp/wasm/jsonlite"
+)
+
+// The messages are read and written by hand with package jsonlite:
+// encoding/json's reflection would cost lsp.wasm a quarter of its size
+// budget. AppendJSON writes what encoding/json would for the struct tags;
+// the Parse functions fail where encoding/json would fail to decode.
+
+// ErrMalformed reports a message that does not have the expected shape.
+var ErrMalformed = errors.New("protocol: malformed message")
+
+func parse(raw []byte) (j.Value, error) {
+	v, err := j.Parse(raw)
+	if err != nil {
+		return j.Value{}, err
+	}
+	if !v.DecodeObject() {
+		return j.Value{}, ErrMalformed
+	}
+	return v, nil
+}
+
+func parsePosition(v j.Value) (Position, bool) {
+	if !v.DecodeObject() {
+		return Position{}, false
+	}
+	l, ok1 := v.Get("line").DecodeUint(32)
+	c, ok2 := v.Get("character").DecodeUint(32)
+	return Position{Line: uint32(l), Character: uint32(c)}, ok1 && ok2
+}
+
+func parseRange(v j.Value) (Range, bool) {
+	if !v.DecodeObject() {
+		return Range{}, false
+	}
+	s, ok1 := parsePosition(v.Get("start"))
+	e, ok2 := parsePosition(v.Get("end"))
+	return Range{Start: s, End: e}, ok1 && ok2
+}
+
+func parseDiagnostic(v j.Value) (Diagnostic, bool) {
+	if !v.DecodeObject() {
+		return Diagnostic{}, false
+	}
+	var d Diagnostic
+	var ok [5]bool
+	d.Range, ok[0] = parseRange(v.Get("range"))
+	sev, ok1 := v.Get("severity").DecodeInt(64)
+	d.Severity, ok[1] = DiagnosticSeverity(sev), ok1
+	d.Code = v.Get("code").Raw()
+	d.Source, ok[2] = v.Get("source").DecodeString()
+	d.Message, ok[3] = v.Get("message").DecodeString()
+	ok[4] = true
+	return d, ok == [5]bool{true, true, true, true, true}
+}
+
+// ParsePublishDiagnosticsParams decodes textDocument/publishDiagnostics
+// params.
+func ParsePublishDiagnosticsParams(raw []byte) (PublishDiagnosticsParams, error) {
+	v, err := parse(raw)
+	if err != nil {
+		return PublishDiagnosticsParams{}, err
+	}
+	var p PublishDiagnosticsParams
+	uri, ok := v.Get("uri").DecodeString()
+	if !ok {
+		return PublishDiagnosticsParams{}, ErrMalformed
+	}
+	p.URI = DocumentURI(uri)
+	if ver := v.Get("version"); ver.Exists() && !ver.IsNull() {
+		n, ok := ver.DecodeInt(32)
+		if !ok {
+			return PublishDiagnosticsParams{}, ErrMalformed
+		}
+		n32 := int32(n)
+		p.Version = &n32
+	}
+	ds := v.Get("diagnostics")
+	if !ds.DecodeArray() {
+		return PublishDiagnosticsParams{}, ErrMalformed
+	}
+	if ds.Kind() == j.Array {
+		p.Diagnostics = make([]Diagnostic, 0, ds.Len())
+		for _, e := range ds.Elems() {
+			d, ok := parseDiagnostic(e)
+			if !ok {
+				return PublishDiagnosticsParams{}, ErrMalformed
+			}
+			p.Diagnostics = append(p.Diagnostics, d)
+		}
+	}
+	return p, nil
+}
+
+// ParseConfigurationParams decodes workspace/configuration params.
+func ParseConfigurationParams(raw []byte) (ConfigurationParams, error) {
+	v, err := parse(raw)
+	if err != nil {
+		return ConfigurationParams{}, err
+	}
+	var p ConfigurationParams
+	items := v.Get("items")
+	if !items.DecodeArray() {
+		return ConfigurationParams{}, ErrMalformed
+	}
+	if items.Kind() == j.Array {
+		p.Items = []ConfigurationItem{}
+		for _, e := range items.Elems() {
+			scope, ok1 := e.Get("scopeUri").DecodeString()
+			section, ok2 := e.Get("section").DecodeString()
+			if !e.DecodeObject() || !ok1 || !ok2 {
+				return ConfigurationParams{}, ErrMalformed
+			}
+			p.Items = append(p.Items, ConfigurationItem{ScopeURI: scope, Section: section})
+		}
+	}
+	return p, nil
+}
+
+// ParseInitializeResult decodes the answer to initialize.
+func ParseInitializeResult(raw []byte) (InitializeResult, error) {
+	v, err := parse(raw)
+	if err != nil {
+		return InitializeResult{}, err
+	}
+	r := InitializeResult{Capabilities: v.Get("capabilities").Raw()}
+	if si := v.Get("serverInfo"); si.Exists() && !si.IsNull() {
+		name, ok1 := si.Get("name").DecodeString()
+		version, ok2 := si.Get("version").DecodeString()
+		if si.Kind() != j.Object || !ok1 || !ok2 {
+			return InitializeResult{}, ErrMalformed
+		}
+		r.ServerInfo = &struct {
+			Name    string `json:"name"`
+			Version string `json:"version,omitempty"`
+		}{Name: name, Version: version}
+	}
+	return r, nil
+}
+
+// AppendJSON appends p as JSON.
+func (p InitializeParams) AppendJSON(b []byte) []byte {
+	b = append(b, `{"processId":`...)
+	if p.ProcessID == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendInt(b, int64(*p.ProcessID))
+	}
+	if p.ClientInfo != nil {
+		b = append(b, `,"clientInfo":{"name":`...)
+		b = j.AppendString(b, p.ClientInfo.Name)
+		if p.ClientInfo.Version != "" {
+			b = append(b, `,"version":`...)
+			b = j.AppendString(b, p.ClientInfo.Version)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"rootUri":`...)
+	b = j.AppendString(b, p.RootURI)
+	b = append(b, `,"capabilities":`...)
+	b = p.Capabilities.AppendJSON(b)
+	b = append(b, `,"workspaceFolders":`...)
+	if p.WorkspaceFolders == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = append(b, '[')
+		for i, f := range p.WorkspaceFolders {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"uri":`...)
+			b = j.AppendString(b, f.URI)
+			b = append(b, `,"name":`...)
+			b = j.AppendString(b, f.Name)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(p.WorkDoneToken) > 0 {
+		b = append(b, `,"workDoneToken":`...)
+		b = append(b, p.WorkDoneToken...)
+	}
+	if len(p.InitializationOptions) > 0 {
+		b = append(b, `,"initializationOptions":`...)
+		b = append(b, p.InitializationOptions...)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends c as JSON.
+func (c ClientCapabilities) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	if w := c.Workspace; w != nil {
+		b = j.AppendKey(b, "workspace")
+		b = append(b, '{')
+		if w.WorkspaceFolders {
+			b = j.AppendBool(j.AppendKey(b, "workspaceFolders"), true)
+		}
+		if w.Configuration {
+			b = j.AppendBool(j.AppendKey(b, "configuration"), true)
+		}
+		if d := w.DidChangeConfiguration; d != nil {
+			b = append(j.AppendKey(b, "didChangeConfiguration"), '{')
+			if d.DynamicRegistration {
+				b = j.AppendBool(j.AppendKey(b, "dynamicRegistration"), true)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	if len(c.TextDocument) > 0 {
+		b = append(j.AppendKey(b, "textDocument"), c.TextDocument...)
+	}
+	if w := c.Window; w != nil {
+		b = append(j.AppendKey(b, "window"), '{')
+		if w.WorkDoneProgress {
+			b = j.AppendBool(j.AppendKey(b, "workDoneProgress"), true)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends p as JSON.
+func (p DidChangeConfigurationParams) AppendJSON(b []byte) []byte {
+	b = append(b, `{"settings":`...)
+	b = j.AppendRaw(b, p.Settings)
+	return append(b, '}')
+}

@@ -1,0 +1,79 @@
+package protocol
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
+)
+
+func sameJSON(t *testing.T, a jsonlite.Appender) {
+	t.Helper()
+	got := a.AppendJSON(nil)
+	want, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("AppendJSON wrote invalid JSON %s: %v", got, err)
+	}
+	_ = json.Unmarshal(want, &w)
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("AppendJSON = %s\nencoding/json = %s", got, want)
+	}
+}
+
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	pid := int32(7)
+	sameJSON(t, InitializeParams{})
+	sameJSON(t, InitializeParams{
+		ProcessID:  &pid,
+		ClientInfo: &ClientInfo{Name: "kandev", Version: "1"},
+		RootURI:    "file:///w",
+		Capabilities: ClientCapabilities{
+			Workspace:    &WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true, DidChangeConfiguration: &DynamicRegistration{}},
+			TextDocument: jsonlite.Raw(`{"synchronization":{"didSave":true}}`),
+			Window:       &WindowClientCapabilities{WorkDoneProgress: true},
+		},
+		WorkspaceFolders:      []WorkspaceFolder{{URI: "file:///w", Name: "w"}},
+		WorkDoneToken:         jsonlite.Raw(`"tok"`),
+		InitializationOptions: jsonlite.Raw(`{"a":[1]}`),
+	})
+	sameJSON(t, InitializeParams{ClientInfo: &ClientInfo{Name: "n"}, WorkspaceFolders: []WorkspaceFolder{},
+		Capabilities: ClientCapabilities{Workspace: &WorkspaceClientCapabilities{DidChangeConfiguration: &DynamicRegistration{DynamicRegistration: true}}, Window: &WindowClientCapabilities{}}})
+	sameJSON(t, DidChangeConfigurationParams{})
+	sameJSON(t, DidChangeConfigurationParams{Settings: jsonlite.Raw(`{"x":true}`)})
+}
+
+func TestParseMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{
+		`{"uri":"file:///a","version":3,"diagnostics":[{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":5}},"severity":2,"code":"E1","source":"vet","message":"m"},{"message":"x","code":12},null]}`,
+		`{"uri":"u","diagnostics":null}`, `{"uri":"u"}`, `null`, `{"uri":5}`, `{"version":"1"}`, `{"version":3000000000}`,
+		`{"diagnostics":{}}`, `{"diagnostics":[{"severity":"high"}]}`, `{"diagnostics":[5]}`, `[]`, `{`,
+	} {
+		var want PublishDiagnosticsParams
+		werr := json.Unmarshal([]byte(s), &want)
+		got, err := ParsePublishDiagnosticsParams([]byte(s))
+		if (err == nil) != (werr == nil) || err == nil && !reflect.DeepEqual(got, want) {
+			t.Errorf("ParsePublishDiagnosticsParams(%s) = %+v, %v; encoding/json %+v, %v", s, got, err, want, werr)
+		}
+	}
+	for _, s := range []string{`{"items":[{"section":"gopls"},{"scopeUri":"file:///a"},null]}`, `{"items":null}`, `{}`, `{"items":[1]}`, `{"items":[{"section":2}]}`, `1`} {
+		var want ConfigurationParams
+		werr := json.Unmarshal([]byte(s), &want)
+		got, err := ParseConfigurationParams([]byte(s))
+		if (err == nil) != (werr == nil) || err == nil && !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseConfigurationParams(%s) = %+v, %v; encoding/json %+v, %v", s, got, err, want, werr)
+		}
+	}
+	for _, s := range []string{`{"capabilities":{"hoverProvider":true},"serverInfo":{"name":"gopls","version":"v1"}}`, `{"capabilities":null}`, `{}`, `{"serverInfo":null}`, `{"serverInfo":{"name":1}}`, `{"serverInfo":[]}`, `"x"`} {
+		var want InitializeResult
+		werr := json.Unmarshal([]byte(s), &want)
+		got, err := ParseInitializeResult([]byte(s))
+		if (err == nil) != (werr == nil) || err == nil && !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseInitializeResult(%s) = %+v, %v; encoding/json %+v, %v", s, got, err, want, werr)
+		}
+	}
+}
