@@ -59,7 +59,7 @@ func newFakeAgent(t testing.TB) *fakeAgent {
 	t.Helper()
 	a := &fakeAgent{
 		token:     testToken,
-		workspace: "/work/my task",
+		workspace: "/srv/my task",
 		conns:     make(chan *agentConn, 64),
 	}
 	var err error

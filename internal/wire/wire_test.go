@@ -7,8 +7,8 @@ import (
 
 func TestFileURIRoundTrip(t *testing.T) {
 	cases := []struct{ path, uri string }{
-		{"/work/task", "file:///work/task"},
-		{"/work/my task/ü#1?", "file:///work/my%20task/%C3%BC%231%3F"},
+		{"/srv/task", "file:///srv/task"},
+		{"/srv/my task/ü#1?", "file:///srv/my%20task/%C3%BC%231%3F"},
 		{"C:/Users/dev/proj", "file:///C:/Users/dev/proj"},
 		{"/a/b+c@d;e=f,g$h&i~j", "file:///a/b+c@d;e=f,g$h&i~j"},
 		{"/100%/[x] {y}", "file:///100%25/%5Bx%5D%20%7By%7D"},
@@ -54,7 +54,7 @@ func TestIsStatusFrame(t *testing.T) {
 
 // FileURI must agree with net/url's path escaping, which servers parse.
 func TestFileURIMatchesNetURL(t *testing.T) {
-	for _, p := range []string{"/work/my task", "/ü/ß/🙂", "/a b/%/?/#/[]/{}/|/\\/^/`/\"/'", "/x:y@z"} {
+	for _, p := range []string{"/srv/my task", "/ü/ß/🙂", "/a b/%/?/#/[]/{}/|/\\/^/`/\"/'", "/x:y@z"} {
 		want := (&url.URL{Scheme: "file", Path: p}).String()
 		if got := FileURI(p); got != want {
 			t.Errorf("FileURI(%q) = %q, net/url says %q", p, got, want)

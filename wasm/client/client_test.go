@@ -28,7 +28,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	a := h.agent(t)
 	require.Equal(t, "ws://relay.test/lsp/demo%201?language=go", a.url)
 
-	init := handshake(t, h, a, "/work/my task", "file:///work/my%20task")
+	init := handshake(t, h, a, "/srv/my task", "file:///srv/my%20task")
 
 	// initialize carries what the spec asks for.
 	var params struct {
@@ -49,8 +49,8 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	require.NoError(t, json.Unmarshal(init.Params, &params))
 	require.Contains(t, init.raw, `"processId":null`)
 	require.Nil(t, params.ProcessID)
-	require.Equal(t, "file:///work/my%20task", params.RootURI)
-	require.Equal(t, []protocol.WorkspaceFolder{{URI: "file:///work/my%20task", Name: "my task"}}, params.WorkspaceFolders)
+	require.Equal(t, "file:///srv/my%20task", params.RootURI)
+	require.Equal(t, []protocol.WorkspaceFolder{{URI: "file:///srv/my%20task", Name: "my task"}}, params.WorkspaceFolders)
 	var token string
 	require.NoError(t, json.Unmarshal(params.WorkDoneToken, &token))
 	require.NotEmpty(t, token)
@@ -60,7 +60,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	require.True(t, params.Capabilities.TextDocument.Synchronization.DidSave)
 
 	// The document opened before ready goes out now, with an escaped URI.
-	const uri = "file:///work/my%20task/cmd/main%20file.go"
+	const uri = "file:///srv/my%20task/cmd/main%20file.go"
 	open := a.recvMethod("textDocument/didOpen")
 	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","languageId":"go","version":1,"text":"package main\n"}}`, string(open.Params))
 	require.Equal(t, uri, doc.URI())
@@ -70,7 +70,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	otherDoc, err := h.client.OpenDocument("demo 1", "util.go", other, other)
 	require.NoError(t, err)
 	open2 := a.recvMethod("textDocument/didOpen")
-	require.Contains(t, string(open2.Params), `"uri":"file:///work/my%20task/util.go"`)
+	require.Contains(t, string(open2.Params), `"uri":"file:///srv/my%20task/util.go"`)
 
 	// Several edits inside the debounce window become one incremental
 	// didChange (gopls asks for change 2), with no read of the text.
@@ -127,7 +127,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 		{StartLineNumber: 3, StartColumn: 6, EndLineNumber: 3, EndColumn: 10, Message: "undefined: mian", Severity: monaco.SeverityError, Source: "compiler", Code: "UndeclaredName"},
 		{StartLineNumber: 1, StartColumn: 1, EndLineNumber: 2, EndColumn: 1, Message: "w", Severity: monaco.SeverityWarning},
 	}, mainGo.nextMarkers(t))
-	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///work/my%%20task/util.go","diagnostics":[` +
+	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///srv/my%%20task/util.go","diagnostics":[` +
 		`{"range":{"start":{"line":0,"character":8},"end":{"line":0,"character":12}},"severity":3,"message":"info"}]}}`)
 	require.Equal(t, []monaco.Marker{{StartLineNumber: 1, StartColumn: 9, EndLineNumber: 1, EndColumn: 13, Message: "info", Severity: monaco.SeverityInfo}}, other.nextMarkers(t))
 	require.Empty(t, mainGo.markers, "diagnostics for util.go reached main file.go")
@@ -135,7 +135,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	// Closing one document sends didClose and clears its markers.
 	otherDoc.Close()
 	closeMsg := a.recvMethod("textDocument/didClose")
-	require.JSONEq(t, `{"textDocument":{"uri":"file:///work/my%20task/util.go"}}`, string(closeMsg.Params))
+	require.JSONEq(t, `{"textDocument":{"uri":"file:///srv/my%20task/util.go"}}`, string(closeMsg.Params))
 	require.Empty(t, other.nextMarkers(t))
 	otherDoc.Close() // idempotent
 	a.nothingQueued()

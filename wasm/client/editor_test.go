@@ -100,7 +100,7 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
 	require.NoError(t, err)
 	a := h.agent(t)
-	handshake(t, h, a, "/work/t", "file:///work/t")
+	handshake(t, h, a, "/srv/t", "file:///srv/t")
 	a.recvMethod("textDocument/didOpen")
 
 	ev := rec.next(t, "providers")
@@ -129,7 +129,7 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 	change := a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"version":2`)
 	req := a.recvMethod("textDocument/completion")
-	require.JSONEq(t, `{"textDocument":{"uri":"file:///work/t/main.go"},"position":{"line":2,"character":15},"context":{"triggerKind":2,"triggerCharacter":"."}}`, string(req.Params))
+	require.JSONEq(t, `{"textDocument":{"uri":"file:///srv/t/main.go"},"position":{"line":2,"character":15},"context":{"triggerKind":2,"triggerCharacter":"."}}`, string(req.Params))
 	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"isIncomplete":true,"items":[{"label":"Hello","kind":3}]}}`, req.ID)
 	comp := answer(t, got)
 	require.Contains(t, comp, `"incomplete":true`)
@@ -139,7 +139,7 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 	// Definition: LocationLink into another file → this session's model URI.
 	got = provide(h, id, features.Definition, `{"uri":"kandev://s1/main.go","lineNumber":3,"column":6}`)
 	req = a.recvMethod("textDocument/definition")
-	a.send(`{"jsonrpc":"2.0","id":%s,"result":[{"targetUri":"file:///work/t/greet/greet.go","targetRange":{"start":{"line":4,"character":0},"end":{"line":6,"character":1}},"targetSelectionRange":{"start":{"line":4,"character":5},"end":{"line":4,"character":10}}}]}`, req.ID)
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":[{"targetUri":"file:///srv/t/greet/greet.go","targetRange":{"start":{"line":4,"character":0},"end":{"line":6,"character":1}},"targetSelectionRange":{"start":{"line":4,"character":5},"end":{"line":4,"character":10}}}]}`, req.ID)
 	require.Contains(t, answer(t, got), `"uri":"kandev://s1/greet/greet.go"`)
 
 	// A dynamic registration adds signature help; the server's refresh
@@ -199,17 +199,17 @@ func TestNavigate(t *testing.T) {
 	_, err := h.client.OpenDocument("s1", "main.go", m, m)
 	require.NoError(t, err)
 	a := h.agent(t)
-	handshake(t, h, a, "/work/t", "file:///work/t")
+	handshake(t, h, a, "/srv/t", "file:///srv/t")
 
 	out := h.client.Navigate(`{"source":"kandev://s1/main.go","target":"kandev://s1/pkg/greet/greet.go","tabs":[]}`)
 	require.JSONEq(t, `{"handled":true,"path":"pkg/greet/greet.go","model":"kandev://s1/pkg/greet/greet.go","ancestors":["pkg","pkg/greet"],"sessionId":"s1"}`, out)
-	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///work/t/main.go","tabs":[{"id":"tab-7","path":"main.go"}]}`)
+	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///srv/t/main.go","tabs":[{"id":"tab-7","path":"main.go"}]}`)
 	require.Contains(t, out, `"tabId":"tab-7"`)
 	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///etc/passwd"}`))
 	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://s9/main.go","target":"kandev://s9/x.go"}`))
 
 	h.client.Stop(context.Background(), "s1", "go")
-	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///work/t/a/b.go"}`)
+	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///srv/t/a/b.go"}`)
 	require.True(t, strings.Contains(out, `"handled":true`), out)
 }
 
@@ -221,7 +221,7 @@ func TestSavedSynchronizesServers(t *testing.T) {
 	doc, err := h.client.OpenDocument("s1", "main.go", m, m)
 	require.NoError(t, err)
 	a := h.agent(t)
-	handshake(t, h, a, "/work/t", "file:///work/t") // gopls: save {} without includeText
+	handshake(t, h, a, "/srv/t", "file:///srv/t") // gopls: save {} without includeText
 	a.recvMethod("textDocument/didOpen")
 
 	require.NoError(t, doc.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":1},"rangeOffset":13,"rangeLength":0,"text":"//"}]}`))
@@ -236,5 +236,5 @@ func TestSavedSynchronizesServers(t *testing.T) {
 	change := a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"text":"//"`)
 	save := a.recvMethod("textDocument/didSave")
-	require.JSONEq(t, `{"textDocument":{"uri":"file:///work/t/main.go"}}`, string(save.Params))
+	require.JSONEq(t, `{"textDocument":{"uri":"file:///srv/t/main.go"}}`, string(save.Params))
 }

@@ -187,18 +187,18 @@ func TestAPI(t *testing.T) {
 	ws := index(t, get(t, ctor, "all"), 0)
 	require.Equal(t, "ws://h/lsp/demo?language=go", str(t, get(t, ws, "url")))
 	call(t, ws, "onopen", obj(t, map[string]any{}))
-	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"status":"ready","workspacePath":"/work/t","workspaceUri":"file:///work/t"}`}))
+	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"status":"ready","workspacePath":"/srv/t","workspaceUri":"file:///srv/t"}`}))
 
 	sent := func() int { return length(t, get(t, ws, "sent")) }
 	msg := func(i int) string { return str(t, index(t, get(t, ws, "sent"), i)) }
 	waitFor(t, "initialize", func() bool { return sent() == 1 })
 	require.Contains(t, msg(0), `"method":"initialize"`)
-	require.Contains(t, msg(0), `"rootUri":"file:///work/t"`)
+	require.Contains(t, msg(0), `"rootUri":"file:///srv/t"`)
 	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"textDocumentSync":1}}}`}))
 	waitFor(t, "initialized + didOpen", func() bool { return sent() == 3 })
 	require.Contains(t, msg(1), `"method":"initialized"`)
 	require.Contains(t, msg(2), `"method":"textDocument/didOpen"`)
-	require.Contains(t, msg(2), `"uri":"file:///work/t/cmd/a%20b.go"`)
+	require.Contains(t, msg(2), `"uri":"file:///srv/t/cmd/a%20b.go"`)
 	require.Contains(t, msg(2), `"text":"package main\n"`)
 
 	// Edits only mark dirty; one getValue per debounced change.
@@ -215,7 +215,7 @@ func TestAPI(t *testing.T) {
 	require.Equal(t, readsBefore+1, reads())
 
 	// Diagnostics become one setModelMarkers call with parsed markers.
-	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///work/t/cmd/a%20b.go","diagnostics":[{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":4}},"severity":2,"message":"w"}]}}`}))
+	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///srv/t/cmd/a%20b.go","diagnostics":[{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":4}},"severity":2,"message":"w"}]}}`}))
 	calls := get(t, mon, "calls")
 	waitFor(t, "markers", func() bool { return length(t, calls) == 1 })
 	require.JSONEq(t, `[{"startLineNumber":3,"startColumn":1,"endLineNumber":3,"endColumn":5,"message":"w","severity":4}]`, stringify(t, get(t, index(t, calls, 0), "markers")))

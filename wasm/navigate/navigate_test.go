@@ -101,21 +101,21 @@ func TestTwoSessionsSameTaskHostPath(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	w := Workspace{Session: "s1", Path: "/work/task", RepoSubpaths: []string{"repo", "libs/sub"}}
+	w := Workspace{Session: "s1", Path: "/srv/task", RepoSubpaths: []string{"repo", "libs/sub"}}
 	cases := []struct {
 		name string
 		uri  string
 		want Target
 	}{
 		{"session-scoped target", "kandev://s1/repo/pkg/a.go", Target{Handled: true, Path: "repo/pkg/a.go", Model: "kandev://s1/repo/pkg/a.go", Ancestors: []string{"repo", "repo/pkg"}, Repo: "repo", RepoPath: "pkg/a.go"}},
-		{"server file URI inside", "file:///work/task/libs/sub/x%20y.go", Target{Handled: true, Path: "libs/sub/x y.go", Model: "kandev://s1/libs/sub/x%20y.go", Ancestors: []string{"libs", "libs/sub"}, Repo: "libs/sub", RepoPath: "x y.go"}},
-		{"Monaco file URI inside (other escaping)", "file:///work/task/top%2Ego", Target{Handled: true, Path: "top.go", Model: "kandev://s1/top.go"}},
+		{"server file URI inside", "file:///srv/task/libs/sub/x%20y.go", Target{Handled: true, Path: "libs/sub/x y.go", Model: "kandev://s1/libs/sub/x%20y.go", Ancestors: []string{"libs", "libs/sub"}, Repo: "libs/sub", RepoPath: "x y.go"}},
+		{"Monaco file URI inside (other escaping)", "file:///srv/task/top%2Ego", Target{Handled: true, Path: "top.go", Model: "kandev://s1/top.go"}},
 		{"outside the workspace", "file:///usr/lib/go/src/fmt/print.go", Target{}},
-		{"prefix but not inside", "file:///work/task2/a.go", Target{}},
-		{"escaping the workspace", "file:///work/task/../other/a.go", Target{}},
+		{"prefix but not inside", "file:///srv/task2/a.go", Target{}},
+		{"escaping the workspace", "file:///srv/task/../other/a.go", Target{}},
 		{"another session", "kandev://s2/repo/a.go", Target{}},
 		{"other scheme", "inmemory://model/1", Target{}},
-		{"the workspace itself", "file:///work/task", Target{}},
+		{"the workspace itself", "file:///srv/task", Target{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -133,8 +133,8 @@ func TestResolve(t *testing.T) {
 }
 
 func TestServerToModel(t *testing.T) {
-	w := Workspace{Session: "s1", Path: "/work/task/"}
-	if got := w.ServerToModel("file:///work/task/a/b.go"); got != "kandev://s1/a/b.go" {
+	w := Workspace{Session: "s1", Path: "/srv/task/"}
+	if got := w.ServerToModel("file:///srv/task/a/b.go"); got != "kandev://s1/a/b.go" {
 		t.Errorf("inside: %q", got)
 	}
 	if got := w.ServerToModel("file:///usr/x.go"); got != "file:///usr/x.go" {
@@ -152,7 +152,7 @@ func TestAncestors(t *testing.T) {
 }
 
 func TestFindOpenUnderRepositoryIdentity(t *testing.T) {
-	w := Workspace{Session: "s1", Path: "/work/task", RepoSubpaths: []string{"repo"}}
+	w := Workspace{Session: "s1", Path: "/srv/task", RepoSubpaths: []string{"repo"}}
 	tabs := []Tab{{ID: "t1", Path: "README.md"}, {ID: "t2", Repo: "repo", Path: "x.go"}, {ID: "t3", Path: "repo/pkg/y.go"}}
 	cases := []struct {
 		rel, id string
@@ -171,7 +171,7 @@ func TestFindOpenUnderRepositoryIdentity(t *testing.T) {
 	}
 	// A target resolved from a server URI matches the tab opened from the
 	// Files tree under its task-root identity.
-	tgt := w.Resolve("file:///work/task/repo/pkg/y.go")
+	tgt := w.Resolve("file:///srv/task/repo/pkg/y.go")
 	if id, ok := w.FindOpen(tgt.Path, tabs); !ok || id != "t3" {
 		t.Errorf("resolved target not matched: %+v", tgt)
 	}
@@ -181,8 +181,8 @@ func TestFindOpenUnderRepositoryIdentity(t *testing.T) {
 }
 
 func TestFromReady(t *testing.T) {
-	w, ok := FromReady("s", wire.Status{Status: "ready", WorkspaceURI: "file:///work/my%20task", RepoSubpaths: []string{"r"}})
-	if !ok || w.Path != "/work/my task" || w.ServerURI("a.go") != "file:///work/my%20task/a.go" {
+	w, ok := FromReady("s", wire.Status{Status: "ready", WorkspaceURI: "file:///srv/my%20task", RepoSubpaths: []string{"r"}})
+	if !ok || w.Path != "/srv/my task" || w.ServerURI("a.go") != "file:///srv/my%20task/a.go" {
 		t.Errorf("FromReady uri: %+v %v", w, ok)
 	}
 	w, ok = FromReady("s", wire.Status{Status: "ready", WorkspacePath: "/w"})
