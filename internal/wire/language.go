@@ -119,7 +119,7 @@ func PathFromFileURI(uri string) (string, bool) {
 	if !strings.HasPrefix(rest, "/") || strings.ContainsAny(rest, "?#") {
 		return "", false
 	}
-	p, ok := unescape(rest)
+	p, ok := Unescape(rest)
 	if !ok {
 		return "", false
 	}
@@ -129,7 +129,9 @@ func PathFromFileURI(uri string) (string, bool) {
 	return p, true
 }
 
-func unescape(s string) (string, bool) {
+// Unescape decodes %XX escapes in s (a URI path or authority, where '+'
+// means '+'). It reports false for a malformed escape.
+func Unescape(s string) (string, bool) {
 	if strings.IndexByte(s, '%') < 0 {
 		return s, true
 	}

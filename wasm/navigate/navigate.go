@@ -50,8 +50,8 @@ func ParseModelURI(uri string) (session, rel string, ok bool) {
 	if slash <= 0 {
 		return "", "", false
 	}
-	s, ok1 := unescape(rest[:slash])
-	p, ok2 := unescape(rest[slash+1:])
+	s, ok1 := wire.Unescape(rest[:slash])
+	p, ok2 := wire.Unescape(rest[slash+1:])
 	if !ok1 || !ok2 {
 		return "", "", false
 	}
@@ -92,42 +92,6 @@ func encode(b *strings.Builder, s string, isPath bool) {
 			b.WriteByte(hex[c&15])
 		}
 	}
-}
-
-func unescape(s string) (string, bool) {
-	if strings.IndexByte(s, '%') < 0 {
-		return s, true
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b = append(b, s[i])
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", false
-		}
-		hi, ok1 := unhex(s[i+1])
-		lo, ok2 := unhex(s[i+2])
-		if !ok1 || !ok2 {
-			return "", false
-		}
-		b = append(b, hi<<4|lo)
-		i += 2
-	}
-	return string(b), true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // Workspace is one session's task workspace as its task host's ready
