@@ -132,3 +132,17 @@ test('a settings change reaches the live server without a new process', async ({
   expect(readRecord(record).filter((r) => r.kind === 'event' && r.method === 'start').length).toBe(1);
   await expect(status(page)).toHaveAttribute('data-state', 'ready');
 });
+
+test('the settings dialog offers auto-install only for installable languages and saves it', async ({ page }) => {
+  await putSettings(page, { lsp_auto_install_languages: [] });
+  await page.reload();
+  await openDemo(page);
+  await page.locator('#open-settings').click();
+  const boxes = page.locator('#auto-install input');
+  await expect.poll(() => boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['typescript', 'python', 'go', 'rust']);
+  await page.locator('#auto-install input[value="python"]').check();
+  await page.locator('#save-settings').click();
+  await expect(page.locator('#settings')).toBeHidden();
+  const saved = await (await page.request.get('/api/v1/user/settings')).json();
+  expect(saved.lsp_auto_install_languages).toEqual(['python']);
+});

@@ -397,20 +397,25 @@ editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, save);
 
 const dialog = document.getElementById('settings');
 const runtime = await (await fetch('/api/v1/lsp/runtime')).json().catch(() => ({ languages: [] }));
-document.getElementById('open-settings').addEventListener('click', () => {
-  const box = document.getElementById('auto-start');
-  const on = new Set(settings.lsp_auto_start_languages || []);
-  box.replaceChildren(...(runtime.languages || []).map((l) => {
-    const id = l.id || l.language;
+// checkboxes fills box with one checkbox per language id, checked for those in on.
+function checkboxes(box, name, ids, on) {
+  box.replaceChildren(...ids.map((id) => {
     const label = document.createElement('label');
     const cb = document.createElement('input');
     cb.type = 'checkbox';
-    cb.name = 'auto-start';
+    cb.name = name;
     cb.value = id;
     cb.checked = on.has(id);
     label.append(cb, ` ${id}`);
     return label;
   }));
+}
+document.getElementById('open-settings').addEventListener('click', () => {
+  const ids = (runtime.languages || []).map((l) => l.id || l.language);
+  checkboxes(document.getElementById('auto-start'), 'auto-start', ids, new Set(settings.lsp_auto_start_languages || []));
+  // Only the languages the runtime says may be saved as auto-install (never Kotlin).
+  checkboxes(document.getElementById('auto-install'), 'auto-install', runtime.autoInstallable || [],
+    new Set(settings.lsp_auto_install_languages || []));
   document.getElementById('server-configs').value = JSON.stringify(settings.lsp_server_configs || {}, null, 2);
   document.getElementById('settings-error').textContent = '';
   dialog.showModal();
@@ -428,6 +433,7 @@ document.getElementById('save-settings').addEventListener('click', async (e) => 
   const next = {
     ...settings,
     lsp_auto_start_languages: [...document.querySelectorAll('#auto-start input:checked')].map((c) => c.value),
+    lsp_auto_install_languages: [...document.querySelectorAll('#auto-install input:checked')].map((c) => c.value),
     lsp_server_configs: configs,
   };
   const res = await fetch('/api/v1/user/settings', {

@@ -147,8 +147,10 @@ func run() error {
 }
 
 // openSettings opens the demo's settings database. A new database starts
-// with Go, TypeScript and Python set to auto-start, so the demo shows
-// intelligence as soon as a file opens; what the user saves is kept.
+// with Go, TypeScript and Python set to auto-start and auto-install, so the
+// demo shows intelligence as soon as a file opens — installing a missing
+// server on the (local) task host first, as the product does; what the
+// user saves is kept.
 func openSettings(path string) (*settings.SQLite, error) {
 	if path == "" {
 		dir, err := os.UserConfigDir()
@@ -167,7 +169,8 @@ func openSettings(path string) (*settings.SQLite, error) {
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		auto := []string{string(wire.Go), string(wire.TypeScript), string(wire.Python)}
-		if _, err := store.Update(context.Background(), settings.Patch{AutoStartLanguages: &auto}); err != nil {
+		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &auto}
+		if _, err := store.Update(context.Background(), patch); err != nil {
 			store.Close()
 			return nil, err
 		}
