@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -92,27 +91,12 @@ func (c *manualClock) Advance(d time.Duration) {
 	}
 }
 
-// end is one side of an in-memory WebSocket.
-type end struct{ r, w *transport.Inbox }
-
-func (e end) Read(ctx context.Context) ([]byte, error) { return e.r.Read(ctx) }
-func (e end) Write(_ context.Context, msg []byte) error {
-	select {
-	case <-e.w.Done():
-		return errors.New("socket closed")
-	default:
-	}
-	e.w.Push(append([]byte(nil), msg...))
-	return nil
-}
-func (e end) Close() error { e.r.Close(1000); e.w.Close(1000); return nil }
-
 // agent is the relay + task host + language server of one connection, as a
 // script: the real agent's ready frame, an initialize result, progress.
 type agent struct {
 	t   *testing.T
 	url string
-	end end
+	end transport.PipeEnd
 }
 
 type msg struct {
@@ -147,7 +131,7 @@ func (a *agent) recvMethod(method string) msg {
 	return m
 }
 
-func (a *agent) closeWith(code int) { a.end.w.Close(code); a.end.r.Close(code) }
+func (a *agent) closeWith(code int) { a.end.CloseWith(code) }
 
 // ready sends the task host's ready frame and returns the initialize request.
 func (a *agent) ready() msg {
@@ -169,9 +153,9 @@ type dialer struct {
 }
 
 func (d *dialer) dial(_ context.Context, url string) (jsonrpc.Transport, error) {
-	x, y := transport.NewInbox(), transport.NewInbox()
-	d.agents <- &agent{t: d.t, url: url, end: end{r: y, w: x}}
-	return end{r: x, w: y}, nil
+	client, remote := transport.Pipe()
+	d.agents <- &agent{t: d.t, url: url, end: remote}
+	return client, nil
 }
 
 // model is a fake Monaco model.

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -82,34 +81,12 @@ func (c *manualClock) Advance(d time.Duration) {
 	}
 }
 
-// end is one side of an in-memory WebSocket.
-type end struct{ r, w *transport.Inbox }
-
-func (e end) Read(ctx context.Context) ([]byte, error) { return e.r.Read(ctx) }
-
-func (e end) Write(_ context.Context, msg []byte) error {
-	select {
-	case <-e.w.Done():
-		return errors.New("socket closed")
-	default:
-	}
-	e.w.Push(append([]byte(nil), msg...))
-	return nil
-}
-
-// Close is the client closing: the agent sees a normal closure.
-func (e end) Close() error {
-	e.r.Close(1000)
-	e.w.Close(1000)
-	return nil
-}
-
 // fakeAgent is the test's side of one dialed connection, standing in for the
 // relay and task host: it sends status frames and speaks raw JSON-RPC.
 type fakeAgent struct {
 	t   *testing.T
 	url string
-	end end
+	end transport.PipeEnd
 }
 
 type rpcMsg struct {
@@ -159,8 +136,7 @@ func (a *fakeAgent) nothingQueued() {
 
 // closeWith closes the socket from the agent's side with a close code.
 func (a *fakeAgent) closeWith(code int) {
-	a.end.w.Close(code)
-	a.end.r.Close(code)
+	a.end.CloseWith(code)
 }
 
 // fakeDialer hands each dialed connection to the test.
@@ -170,9 +146,9 @@ type fakeDialer struct {
 }
 
 func (d *fakeDialer) dial(_ context.Context, url string) (jsonrpc.Transport, error) {
-	x, y := transport.NewInbox(), transport.NewInbox()
-	d.agents <- &fakeAgent{t: d.t, url: url, end: end{r: y, w: x}}
-	return end{r: x, w: y}, nil
+	client, agent := transport.Pipe()
+	d.agents <- &fakeAgent{t: d.t, url: url, end: agent}
+	return client, nil
 }
 
 // model is a fake Monaco model: its text, and the markers set on it.

@@ -3,7 +3,6 @@ package jsonrpc_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -16,42 +15,21 @@ import (
 	"github.com/kandev/lsp/wasm/transport"
 )
 
-// pipeEnd is one side of an in-memory message pipe.
-type pipeEnd struct{ r, w *transport.Inbox }
-
-func (p pipeEnd) Read(ctx context.Context) ([]byte, error) { return p.r.Read(ctx) }
-
-func (p pipeEnd) Write(_ context.Context, msg []byte) error {
-	select {
-	case <-p.w.Done():
-		return errors.New("pipe closed")
-	default:
-	}
-	p.w.Push(append([]byte(nil), msg...))
-	return nil
-}
-
-func (p pipeEnd) Close() error {
-	p.r.Close(1000)
-	p.w.Close(1000)
-	return nil
-}
-
 // peer is the test's side of the pipe, speaking raw JSON.
 type peer struct {
 	t   *testing.T
-	end pipeEnd
+	end transport.PipeEnd
 }
 
 func newPair(t *testing.T, h jsonrpc.Handler) (*jsonrpc.Conn, *peer) {
 	t.Helper()
-	x, y := transport.NewInbox(), transport.NewInbox()
-	conn := jsonrpc.NewConn(pipeEnd{r: x, w: y}, h)
+	local, remote := transport.Pipe()
+	conn := jsonrpc.NewConn(local, h)
 	t.Cleanup(func() {
 		_ = conn.Close()
 		<-conn.Done()
 	})
-	return conn, &peer{t: t, end: pipeEnd{r: y, w: x}}
+	return conn, &peer{t: t, end: remote}
 }
 
 type wireMsg struct {
@@ -241,7 +219,7 @@ func TestTransportCloseFailsPendingCalls(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() { errc <- conn.Call(context.Background(), "wait", nil, nil) }()
 	p.recv()
-	p.end.w.Close(4006) // the peer's socket closes with "server exited"
+	p.end.CloseWith(4006) // the peer's socket closes with "server exited"
 
 	err := <-errc
 	require.ErrorIs(t, err, jsonrpc.ErrClosed)
