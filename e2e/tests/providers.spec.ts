@@ -51,7 +51,12 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   await action(page, 'editor.action.showHover');
   await action(page, 'editor.action.revealDefinition');
   await action(page, 'editor.action.referenceSearch.trigger');
-  await page.waitForTimeout(1000);
+  // Barrier: a completion asked for now is recorded after anything those
+  // actions could have sent, since one socket carries them in order.
+  const before = requests('textDocument/completion').length;
+  await page.keyboard.press('Control+Space');
+  await expect.poll(() => requests('textDocument/completion').length).toBeGreaterThan(before);
+  await page.keyboard.press('Escape');
   const methods = readRecord(record).filter((r) => r.kind === 'request').map((r) => r.method);
   for (const m of ['textDocument/hover', 'textDocument/definition', 'textDocument/references', 'textDocument/signatureHelp']) {
     expect(methods).not.toContain(m);

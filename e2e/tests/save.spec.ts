@@ -36,6 +36,14 @@ async function typeAtEnd(page: any, text: string) {
 
 const liveText = (page: any) => page.evaluate(() => (window as any).demo.editor.getModel().getValue());
 const methods = (record: string) => readRecord(record).map((r) => r.method);
+
+/** afterNextChange types once more and waits until the server has that didChange. */
+async function afterNextChange(page: any, record: string) {
+  const changes = () => methods(record).filter((m) => m === 'textDocument/didChange').length;
+  const before = changes();
+  await typeAtEnd(page, ' ');
+  await expect.poll(changes).toBeGreaterThan(before);
+}
 /** sync is the document traffic after didOpen: [method, params] pairs. */
 const sync = (record: string) => readRecord(record)
   .filter((r) => r.method === 'textDocument/didChange' || r.method === 'textDocument/didSave')
@@ -110,7 +118,9 @@ test('a failed write sends no save notification', async ({ page, demo }, testInf
     await expect(saveState(page)).toHaveText('Save failed');
     // The edit still reaches the server (debounced), but no didSave.
     await expect.poll(() => methods(record)).toContain('textDocument/didChange');
-    await page.waitForTimeout(500);
+    // Barrier: lsp.saved ran before "Save failed" showed, so a later edit's
+    // didChange is recorded after any save notification it sent.
+    await afterNextChange(page, record);
     expect(methods(record)).not.toContain('textDocument/didSave');
   } finally {
     fs.rmSync(file, { recursive: true });
@@ -136,6 +146,6 @@ test('a server without includeText gets didSave without text; one without save g
   await expect(saveState(page)).toHaveAttribute('data-state', 'saved');
   // The final didChange still goes out at once; no didSave ever.
   await expect.poll(() => methods(record2)).toContain('textDocument/didChange');
-  await page.waitForTimeout(500);
+  await afterNextChange(page, record2);
   expect(methods(record2)).not.toContain('textDocument/didSave');
 });
