@@ -16,6 +16,16 @@ type Starter interface {
 	Start(ctx context.Context, sess Session) (Execution, error)
 }
 
+// TaskStopper is implemented by a Starter that can stop the task hosts it
+// resumes (DockerStarter: `docker stop`). Task stop for a session whose
+// agent the relay neither owns nor can stop this way goes to the agent's
+// own stop route.
+type TaskStopper interface {
+	// StopTask stops sess's task host and reports whether it was running.
+	// errors.ErrUnsupported means this Starter cannot stop sess.
+	StopTask(ctx context.Context, sess Session) (stopped bool, err error)
+}
+
 // Execution is a running task-host agent as a Starter returns it.
 type Execution struct {
 	// Agent is how to reach it.
@@ -52,7 +62,8 @@ type StarterConfig struct {
 
 // NewStarter returns the production Starter: a kandev-agent process on
 // loopback for local_pc sessions (ProcessStarter), `docker start` of the
-// session's container for local_docker ones (DockerStarter).
+// session's container for local_docker ones (DockerStarter, which also
+// stops it: the Starter is a TaskStopper).
 func NewStarter(cfg StarterConfig) Starter {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -74,6 +85,14 @@ func (b byExecutor) Start(ctx context.Context, sess Session) (Execution, error) 
 		return Execution{}, fmt.Errorf("no starter for executor %q", sess.Executor)
 	}
 	return s.Start(ctx, sess)
+}
+
+// StopTask implements TaskStopper for the executors whose Starter does.
+func (b byExecutor) StopTask(ctx context.Context, sess Session) (bool, error) {
+	if s, ok := b[sess.Executor].(TaskStopper); ok {
+		return s.StopTask(ctx, sess)
+	}
+	return false, errors.ErrUnsupported
 }
 
 // errClosed is returned for sessions that need a start after Close.

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,6 +31,8 @@ type stopResult struct {
 // stopSession is POST /api/v1/sessions/{sessionId}/stop: task stop. The
 // session's agent closes its streams with 1001 — browsers still connected
 // see that code through the relay — and reaps every language-server tree.
+// A relay-owned agent is signalled, a container is stopped through the
+// Starter (TaskStopper), any other agent is asked through its stop route.
 //
 //	200 {"stopped":true|false}  done (false: nothing to stop)
 //	404                         unknown session
@@ -53,9 +56,17 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 		stopped bool
 		err     error
 	)
-	if relayOwned(sess) {
+	switch ts, canStop := rl.cfg.Starter.(TaskStopper); {
+	case relayOwned(sess):
 		stopped, err = rl.execs.stopOwned(ctx, sess)
-	} else {
+	case canStop:
+		// A container: stopping it is task stop, and the route returns
+		// once it has ended, so the next stream resumes it.
+		stopped, err = ts.StopTask(ctx, sess)
+		if errors.Is(err, errors.ErrUnsupported) {
+			stopped, err = rl.stopRemote(ctx, sess.Agent)
+		}
+	default:
 		stopped, err = rl.stopRemote(ctx, sess.Agent)
 	}
 	log := rl.log.With("session", id, "executor", sess.Executor)
