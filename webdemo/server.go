@@ -37,6 +37,10 @@ type Config struct {
 	// two Docker tasks both rooted at /workspace would be: same task-host
 	// paths, separate models, content and servers.
 	TwinSessions []string
+	// DockerSessions are further sessions on Local Docker: a task container
+	// with its own agent and servers, the same workspace mounted at
+	// /workspace (see DockerTask).
+	DockerSessions []string
 	// PlainSessions are further sessions over the same workspace whose
 	// editors get no language server: Monaco's own intelligence only (the
 	// page's ?session= switch), for comparing the two side by side.
@@ -67,6 +71,9 @@ func Handler(cfg Config) http.Handler {
 		sessions := `[{"id":` + quote(cfg.SessionID) + `,"lsp":true}`
 		for _, id := range cfg.TwinSessions {
 			sessions += `,{"id":` + quote(id) + `,"lsp":true}`
+		}
+		for _, id := range cfg.DockerSessions {
+			sessions += `,{"id":` + quote(id) + `,"lsp":true,"executor":"local_docker"}`
 		}
 		for _, id := range cfg.PlainSessions {
 			sessions += `,{"id":` + quote(id) + `,"lsp":false}`

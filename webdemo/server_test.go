@@ -33,7 +33,7 @@ func TestHandlerRoutes(t *testing.T) {
 	srv := httptest.NewServer(Handler(Config{
 		Relay: relay, AgentURL: agentURL, AgentToken: "secret",
 		WASMDir: assets, MonacoDir: monaco, SessionID: "demo",
-		TwinSessions: []string{"twin"}, PlainSessions: []string{"plain"},
+		TwinSessions: []string{"twin"}, DockerSessions: []string{"docker"}, PlainSessions: []string{"plain"},
 	}))
 	defer srv.Close()
 
@@ -69,7 +69,7 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, body, _ := get("GET", "/monaco/vs/loader.js"); code != 200 || body != "// amd" {
 		t.Errorf("monaco: %d %q", code, body)
 	}
-	if code, body, _ := get("GET", "/config.json"); code != 200 || body != `{"sessionId":"demo","sessions":[{"id":"demo","lsp":true},{"id":"twin","lsp":true},{"id":"plain","lsp":false}]}` {
+	if code, body, _ := get("GET", "/config.json"); code != 200 || body != `{"sessionId":"demo","sessions":[{"id":"demo","lsp":true},{"id":"twin","lsp":true},{"id":"docker","lsp":true,"executor":"local_docker"},{"id":"plain","lsp":false}]}` {
 		t.Errorf("config: %d %q", code, body)
 	}
 	if code, body, _ := get("GET", "/"); code != 200 || !strings.Contains(body, "/app.js") || strings.Contains(body, "secret") {

@@ -8,7 +8,7 @@ import os from 'node:os';
 const root = path.resolve(__dirname, '..', '..');
 
 /** A running demo server: its URL and the task workspace its agent serves. */
-export type Demo = { url: string; workspace: string; proc: ChildProcess; logs: string[] };
+export type Demo = { url: string; workspace: string; proc: ChildProcess; logs: string[]; container?: string };
 
 export type DemoOptions = {
   /** Put e2e/node_modules/.bin (typescript-language-server, pyright) on the agent's PATH. */
@@ -19,6 +19,8 @@ export type DemoOptions = {
   fake?: boolean;
   /** Give the task host a fresh, empty HOME: no managed servers, no Go bin directory. */
   freshHome?: boolean;
+  /** Add the Local Docker session: a container of the task image $KANDEV_DOCKER_IMAGE. */
+  docker?: boolean;
 };
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
@@ -36,6 +38,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   ];
   if (opts.fake) args.push('-fake-lsp', path.join(root, 'bin', 'fakelsp'));
   if (opts.npmServers) args.push('-path', path.join(root, 'e2e', 'node_modules', '.bin'));
+  if (opts.docker && process.env.KANDEV_DOCKER_IMAGE) args.push('-docker-image', process.env.KANDEV_DOCKER_IMAGE);
   // npx puts e2e/node_modules/.bin (typescript-language-server, pyright)
   // first on PATH; a bare host must not inherit them.
   const env = opts.freshHome
@@ -48,18 +51,21 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
-  const started = await new Promise<{ url: string; workspace: string }>((resolve, reject) => {
+  const started = await new Promise<{ url: string; workspace: string; container?: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`webdemo did not start:\n${logs.join('')}`)), 30_000);
     proc.once('exit', (code) => reject(new Error(`webdemo exited ${code}:\n${logs.join('')}`)));
     const lines = createInterface({ input: proc.stdout! });
     let url = '';
+    let container: string | undefined;
     lines.on('line', (line) => {
       let m: RegExpExecArray | null;
       if (!url && (m = /^listening on (http:\/\/\S+)$/.exec(line))) {
         url = m[1];
+      } else if (url && (m = /^docker container (\S+)$/.exec(line))) {
+        container = m[1];
       } else if (url && (m = /^workspace (\/.+)$/.exec(line))) {
         clearTimeout(timer);
-        resolve({ url, workspace: m[1] });
+        resolve({ url, workspace: m[1], container });
       }
     });
   });
@@ -86,6 +92,9 @@ function demoTest(opts: DemoOptions) {
 
 /** Specs against the Go sample and real gopls. */
 export const test = demoTest({ npmServers: true });
+
+/** Specs with a Local Docker session beside the Local PC ones (real gopls in a task container). */
+export const dockerTest = demoTest({ docker: true });
 
 /** Specs against the fake server standing in for rust-analyzer and kotlin-lsp. */
 export const fakeTest = demoTest({ sample: 'e2e/workspaces/fake', fake: true });

@@ -80,7 +80,7 @@ const sessionSelect = document.getElementById('session');
 for (const s of sessions) {
   const o = document.createElement('option');
   o.value = s.id;
-  o.textContent = s.lsp ? s.id : `${s.id} (no LSP)`;
+  o.textContent = !s.lsp ? `${s.id} (no LSP)` : s.executor === 'local_docker' ? `${s.id} (Local Docker)` : s.id;
   sessionSelect.append(o);
 }
 sessionSelect.value = sessionId;

@@ -1,6 +1,7 @@
 // Command webdemo serves the Kandev LSP demo page: Monaco with lsp.wasm, the
 // relay on the same origin, and a Local PC agent over a temporary copy of
-// the sample workspace.
+// the sample workspace — with -docker-image and a Docker engine, a Local
+// Docker session over the same copy too.
 package main
 
 import (
@@ -42,6 +43,7 @@ func run() error {
 	dbPath := flag.String("db", "", "the settings database (default: a demo database under the user's config folder)")
 	fakeLSP := flag.String("fake-lsp", "", "the fake language server binary, to stand in for rust-analyzer and kotlin-lsp (tests)")
 	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
+	dockerImage := flag.String("docker-image", "", "the task image (task docker:image) for a Local Docker session; without a Docker engine or the image, the demo runs without it")
 	flag.Parse()
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -97,22 +99,44 @@ func run() error {
 	}
 	defer store.Close()
 
-	const sessionID, twinID = "demo", "twin"
+	const sessionID, twinID, dockerID = "demo", "twin", "docker"
+	sessions := []relay.Session{{
+		ID: sessionID, Executor: relay.ExecutorLocalPC, Workspace: workspace,
+		Agent: relay.AgentRef{URL: agent.URL.String(), Token: token},
+	}, {
+		ID: twinID, Executor: relay.ExecutorLocalPC, Workspace: workspace,
+		Agent: relay.AgentRef{URL: twin.URL.String(), Token: twinToken},
+	}}
+	// The Local Docker session: a task container over the same workspace,
+	// resumed by the relay on its first stream.
+	var dockerSessions []string
+	var container *webdemo.DockerTask
+	if *dockerImage != "" {
+		dockerToken, err := randomToken()
+		if err != nil {
+			return err
+		}
+		container, err = webdemo.CreateDockerTask(ctx, *dockerImage, workspace, dockerToken)
+		if err != nil {
+			logger.Warn("no Local Docker session", "err", err)
+		} else {
+			defer container.Remove()
+			sessions = append(sessions, relay.Session{
+				ID: dockerID, Executor: relay.ExecutorLocalDocker, Workspace: "/workspace", Container: container.Name,
+				Agent: relay.AgentRef{URL: container.URL.String(), Token: dockerToken},
+			})
+			dockerSessions = []string{dockerID}
+		}
+	}
 	rl := relay.New(relay.Config{
 		Settings: store,
-		Sessions: relay.StaticSessions(relay.Session{
-			ID: sessionID, Executor: "local_pc", Workspace: workspace,
-			Agent: relay.AgentRef{URL: agent.URL.String(), Token: token},
-		}, relay.Session{
-			ID: twinID, Executor: "local_pc", Workspace: workspace,
-			Agent: relay.AgentRef{URL: twin.URL.String(), Token: twinToken},
-		}),
-		Logger: logger,
+		Sessions: relay.StaticSessions(sessions...),
+		Logger:   logger,
 	})
 	handler := webdemo.Handler(webdemo.Config{
 		Relay: rl, AgentURL: agent.URL, AgentToken: token,
 		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
-		TwinSessions: []string{twinID}, PlainSessions: []string{"demo2"},
+		TwinSessions: []string{twinID}, DockerSessions: dockerSessions, PlainSessions: []string{"demo2"},
 	})
 
 	ln, err := net.Listen("tcp", *addr)
@@ -121,6 +145,9 @@ func run() error {
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Printf("listening on http://%s\n", ln.Addr())
+	if container != nil {
+		fmt.Printf("docker container %s\n", container.Name)
+	}
 	// Tests read the first two lines; people read the third.
 	fmt.Printf("workspace %s\n", workspace)
 	fmt.Printf("open http://%s/ in a browser\n", ln.Addr())
@@ -142,6 +169,9 @@ func run() error {
 	// closes them from the task-host side with 1001.
 	agent.Stop()
 	twin.Stop()
+	if container != nil {
+		container.Remove()
+	}
 	rl.Close(shutdown)
 	return srv.Shutdown(shutdown)
 }

@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { dockerTest as test, expect, openDemo, openFile, putSettings } from './fixtures';
+import { newLineAfter, suggestRows, waitReady } from './editor';
+
+// The demo's Local Docker session: a task container of the task image
+// (docker/build-image) over the demo's workspace, mounted at /workspace.
+// The relay resumes the stopped container on the first stream, and gopls
+// runs inside it. The test task sets KANDEV_DOCKER_IMAGE and
+// KANDEV_REQUIRE_DOCKER=1: there, no engine is a failure, not a skip.
+
+const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+
+const markers = (page: any, uri: string) => page.evaluate((uri: string) => {
+  const { monaco } = (window as any).demo;
+  return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) }).map((m: any) => m.message as string);
+}, uri);
+
+test('the Local Docker session: a gopls diagnostic and completion from the task container', async ({ page, demo }) => {
+  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
+    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
+  }
+  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
+  const container = demo.container!;
+  expect(docker('container', 'inspect', '--format', '{{.State.Running}}', container)).toBe('false');
+
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['go'] });
+  await page.reload();
+  await openDemo(page);
+  await expect(page.locator('#session option[value="docker"]')).toHaveText('docker (Local Docker)');
+  await page.locator('#session').selectOption('docker');
+  await openFile(page, 'main.go');
+  await waitReady(page);
+
+  // The sample's mistake, reported by the gopls of the container's
+  // /workspace: the relay resumed the container and gopls runs in it.
+  await expect.poll(() => markers(page, 'kandev://docker/main.go')).toContainEqual(expect.stringContaining('cannot use "three"'));
+  expect(docker('container', 'inspect', '--format', '{{.State.Running}}', container)).toBe('true');
+  expect(docker('top', container)).toContain('/usr/local/bin/gopls');
+
+  await newLineAfter(page, 'var count int');
+  await page.keyboard.type('greet.');
+  await expect(suggestRows(page).filter({ hasText: 'Hello' })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(suggestRows(page)).toHaveCount(0);
+});
