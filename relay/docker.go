@@ -72,6 +72,7 @@ func (d *DockerStarter) Start(ctx context.Context, sess Session) (Execution, err
 	if timeout <= 0 {
 		timeout = defaultDockerReadyTimeout
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -98,15 +99,19 @@ func (d *DockerStarter) Start(ctx context.Context, sess Session) (Execution, err
 	err = waitAnswering(ctx, sess.Agent.URL, exited)
 	stopWatch()
 	<-watchDone
-	if err != nil {
-		// This stream resumed the container for nothing: stop it again so
-		// that a failed resume leaves nothing running. Its own context, as
-		// ctx may be what ended.
+	if err != nil && parent.Err() == nil {
+		// The agent never answered (or its container exited): this stream
+		// resumed the container for nothing, so stop it again and leave
+		// nothing running. Not when the caller gave up first: the agent
+		// may be fine, and another stream may be using it by now. Its own
+		// context, as ctx has ended.
 		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), dockerFailedStopGrace+5*time.Second)
 		defer scancel()
 		if _, serr := d.run(sctx, "stop", "--time", seconds(dockerFailedStopGrace), "--", sess.Container); serr != nil {
 			d.logger().Warn("relay: stopping a container whose agent never answered", "container", sess.Container, "err", serr)
 		}
+	}
+	if err != nil {
 		return Execution{}, fmt.Errorf("agent in %s: %w", sess.Container, err)
 	}
 	return Execution{Agent: sess.Agent}, nil

@@ -158,3 +158,22 @@ func TestDockerStarterFailures(t *testing.T) {
 		})
 	}
 }
+
+// A caller that gives up while the resumed agent is still coming up (the
+// browser left) does not stop the container: the agent may be fine, and
+// another stream may be using it by then.
+func TestDockerStarterCallerGivesUp(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closedURL := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close())
+	stub := newStubDocker(t, false, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	d := &DockerStarter{CLI: stub.cli, ReadyTimeout: time.Minute}
+	_, err = d.Start(ctx, Session{ID: "d", Executor: ExecutorLocalDocker, Container: "task-1", Agent: AgentRef{URL: closedURL, Token: "t"}})
+	require.ErrorContains(t, err, "not answering")
+	assert.Equal(t, []string{inspectCall, "start -- task-1"}, stub.calls(t))
+	assert.True(t, stub.running(t))
+}
