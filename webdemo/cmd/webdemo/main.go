@@ -22,6 +22,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/settings"
 	"github.com/kandev/lsp/webdemo"
 )
@@ -97,9 +98,16 @@ func run() error {
 	}
 	defer store.Close()
 
+	// The browser credential: a fresh secret each run, shown only in the
+	// sign-in URL printed below, which sets the page's cookie and opens
+	// the page.
+	signIn := access.NewToken(access.NewSecret(), settings.LocalUser, "/")
+	guard := access.Config{Authenticate: signIn.Authenticate, SignIn: signIn, Logger: logger}
+
 	const sessionID, twinID = "demo", "twin"
 	rl := relay.New(relay.Config{
-		Settings: store,
+		Authenticate: guard.Authenticate,
+		Settings:     store,
 		Sessions: relay.StaticSessions(relay.Session{
 			ID: sessionID, Executor: "local_pc", Workspace: workspace,
 			Agent: relay.AgentRef{URL: agent.URL.String(), Token: token},
@@ -110,7 +118,8 @@ func run() error {
 		Logger: logger,
 	})
 	handler := webdemo.Handler(webdemo.Config{
-		Relay: rl, AgentURL: agent.URL, AgentToken: token,
+		Access: guard,
+		Relay:  rl, AgentURL: agent.URL, AgentToken: token,
 		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
 		TwinSessions: []string{twinID}, PlainSessions: []string{"demo2"},
 	})
@@ -121,9 +130,9 @@ func run() error {
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Printf("listening on http://%s\n", ln.Addr())
-	// Tests read the first two lines; people read the third.
+	// Tests read all three lines; people read the third.
 	fmt.Printf("workspace %s\n", workspace)
-	fmt.Printf("open http://%s/ in a browser\n", ln.Addr())
+	fmt.Printf("open %s in a browser\n", signIn.SignInURL("http://"+ln.Addr().String()))
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -170,7 +179,7 @@ func openSettings(path string) (*settings.SQLite, error) {
 	if errors.Is(statErr, fs.ErrNotExist) {
 		auto := []string{string(wire.Go), string(wire.TypeScript), string(wire.Python)}
 		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &auto}
-		if _, err := store.Update(context.Background(), patch); err != nil {
+		if _, err := store.Update(context.Background(), settings.LocalUser, patch); err != nil {
 			store.Close()
 			return nil, err
 		}
