@@ -123,6 +123,9 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// 1001.
 	out := bridge.Run(ctx, browser, agent.Conn, bridge.Options{
 		WriteTimeout:    rl.cfg.writeTimeout,
+		MaxMessageSize:  wire.MaxMessageSize,
+		PingInterval:    rl.cfg.PingInterval,
+		PingTimeout:     rl.cfg.PingTimeout,
 		AgentReadFailed: agent.readFailed,
 	})
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),
