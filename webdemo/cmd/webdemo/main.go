@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,6 +43,7 @@ func run() error {
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
 	dbPath := flag.String("db", "", "the settings database (default: a demo database under the user's config folder)")
 	fakeLSP := flag.String("fake-lsp", "", "the fake language server binary, to stand in for rust-analyzer and kotlin-lsp (tests)")
+	hosts := flag.String("hosts", "", "names the demo is reached by, comma-separated, besides the address it listens on (and localhost on loopback)")
 	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
 	flag.Parse()
 
@@ -102,10 +104,11 @@ func run() error {
 	// sign-in URL printed below, which sets the page's cookie and opens
 	// the page.
 	signIn := access.NewToken(access.NewSecret(), settings.LocalUser, "/")
-	guard := access.Config{Authenticate: signIn.Authenticate, SignIn: signIn, Logger: logger}
+	guard := access.Config{Hosts: splitList(*hosts), Authenticate: signIn.Authenticate, SignIn: signIn, Logger: logger}
 
 	const sessionID, twinID = "demo", "twin"
 	rl := relay.New(relay.Config{
+		Hosts:        guard.Hosts,
 		Authenticate: guard.Authenticate,
 		Settings:     store,
 		Sessions: relay.StaticSessions(relay.Session{
@@ -185,6 +188,17 @@ func openSettings(path string) (*settings.SQLite, error) {
 		}
 	}
 	return store, nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func randomToken() (string, error) {
