@@ -339,15 +339,7 @@ func TestAutoInstallComesFromSettings(t *testing.T) {
 	open := func(lang string) string {
 		t.Helper()
 		// The browser tries to force it; it must be ignored.
-		u := streamURL(srv, "pc", lang) + "&" + wire.ParamAutoInstall + "=true"
-		b, _, err := dialBrowser(testCtx(t), u, nil)
-		require.NoError(t, err)
-		_, _, err = b.Read(testCtx(t))
-		require.NoError(t, err)
-		ac := a.next(t)
-		require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
-		ac.ended(t)
-		return ac.query.Get(wire.ParamAutoInstall)
+		return autoInstallAsked(t, a, streamURL(srv, "pc", lang)+"&"+wire.ParamAutoInstall+"=true", nil)
 	}
 	assert.Equal(t, "false", open("go"), "nothing enabled")
 
@@ -479,20 +471,24 @@ func TestSettingsPerUser(t *testing.T) {
 	assert.Equal(t, []any{"go"}, alice[wire.SettingAutoInstallLanguages])
 	assert.Equal(t, []any{}, alice[wire.SettingAutoStartLanguages], "bob's save is not alice's")
 
-	autoInstall := func(who string) string {
-		t.Helper()
-		b, _, err := dialBrowser(testCtx(t), streamURL(srv, "pc", "go"), as(who))
-		require.NoError(t, err)
-		_, _, err = b.Read(testCtx(t))
-		require.NoError(t, err)
-		ac := a.next(t)
-		require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
-		ac.ended(t)
-		return ac.query.Get(wire.ParamAutoInstall)
-	}
-	assert.Equal(t, "true", autoInstall("alice"))
-	assert.Equal(t, "false", autoInstall("bob"))
+	assert.Equal(t, "true", autoInstallAsked(t, a, streamURL(srv, "pc", "go"), as("alice")))
+	assert.Equal(t, "false", autoInstallAsked(t, a, streamURL(srv, "pc", "go"), as("bob")))
 	waitIdle(t, rl)
+}
+
+// autoInstallAsked opens the browser stream u with hdr, closes it once the
+// agent has it, and returns the autoInstall value the relay asked the
+// agent a for.
+func autoInstallAsked(t *testing.T, a *fakeAgent, u string, hdr http.Header) string {
+	t.Helper()
+	b, _, err := dialBrowser(testCtx(t), u, hdr)
+	require.NoError(t, err)
+	_, _, err = b.Read(testCtx(t))
+	require.NoError(t, err)
+	ac := a.next(t)
+	require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+	ac.ended(t)
+	return ac.query.Get(wire.ParamAutoInstall)
 }
 
 // ExampleNew mounts the relay; Close stops the agents it started.

@@ -119,7 +119,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		u, err := g.cfg.Authenticate(r)
 		if err != nil || u == "" {
 			g.log.Debug("access: no valid credential", "path", r.URL.Path, "err", err)
-			refuse(w, http.StatusUnauthorized, "a browser credential is required: open the sign-in URL the server printed at start-up")
+			refuse(w, http.StatusUnauthorized, "a valid browser credential is required")
 			return
 		}
 		user = u
@@ -200,6 +200,18 @@ func (g *guard) originAllowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// SplitList splits a comma-separated list of names or patterns, as a flag
+// gives Hosts or OriginPatterns, dropping blanks.
+func SplitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // ErrOriginPattern is returned (wrapped) by CheckOriginPatterns.

@@ -246,6 +246,12 @@ func TestNoAuthentication(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, send(t, srv2, http.MethodGet, "/x", "", nil).StatusCode)
 }
 
+func TestSplitList(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{"a.example", "*.b.example"}, SplitList(" a.example,, *.b.example ,"))
+	assert.Empty(t, SplitList(" , "))
+}
+
 func TestCheckOriginPatterns(t *testing.T) {
 	t.Parallel()
 	require.NoError(t, CheckOriginPatterns(nil))

@@ -168,7 +168,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	}
 	cfg := relay.Config{
 		Sessions:       sessions,
-		Hosts:          splitList(*hosts),
+		Hosts:          access.SplitList(*hosts),
 		Authenticate:   authenticate,
 		OriginPatterns: patterns,
 		MaxConnections: maxConns,
@@ -254,22 +254,11 @@ func maxConnections(v string) (int, error) {
 // host ("*", "https://*"): any page on the web could then drive the user's
 // language servers.
 func originPatterns(v string) ([]string, error) {
-	out := splitList(v)
+	out := access.SplitList(v)
 	if err := access.CheckOriginPatterns(out); err != nil {
 		return nil, fmt.Errorf("-origins: %w", err)
 	}
 	return out, nil
-}
-
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // browserAddr is addr as a browser on this machine reaches it: an

@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -104,7 +103,7 @@ func run() error {
 	// sign-in URL printed below, which sets the page's cookie and opens
 	// the page.
 	signIn := access.NewToken(access.NewSecret(), settings.LocalUser, "/")
-	guard := access.Config{Hosts: splitList(*hosts), Authenticate: signIn.Authenticate, SignIn: signIn, Logger: logger}
+	guard := access.Config{Hosts: access.SplitList(*hosts), Authenticate: signIn.Authenticate, SignIn: signIn, Logger: logger}
 
 	const sessionID, twinID = "demo", "twin"
 	rl := relay.New(relay.Config{
@@ -188,17 +187,6 @@ func openSettings(path string) (*settings.SQLite, error) {
 		}
 	}
 	return store, nil
-}
-
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func randomToken() (string, error) {
