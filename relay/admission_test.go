@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -337,20 +339,12 @@ func TestAutoInstallComesFromSettings(t *testing.T) {
 	open := func(lang string) string {
 		t.Helper()
 		// The browser tries to force it; it must be ignored.
-		u := streamURL(srv, "pc", lang) + "&" + wire.ParamAutoInstall + "=true"
-		b, _, err := dialBrowser(testCtx(t), u, nil)
-		require.NoError(t, err)
-		_, _, err = b.Read(testCtx(t))
-		require.NoError(t, err)
-		ac := a.next(t)
-		require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
-		ac.ended(t)
-		return ac.query.Get(wire.ParamAutoInstall)
+		return autoInstallAsked(t, a, streamURL(srv, "pc", lang)+"&"+wire.ParamAutoInstall+"=true", nil)
 	}
 	assert.Equal(t, "false", open("go"), "nothing enabled")
 
 	langs := []string{"go", "rust"}
-	_, err := store.Update(context.Background(), settings.Patch{AutoInstallLanguages: &langs})
+	_, err := store.Update(context.Background(), settings.LocalUser, settings.Patch{AutoInstallLanguages: &langs})
 	require.NoError(t, err)
 	assert.Equal(t, "true", open("go"))
 	assert.Equal(t, "true", open("rust"), "never filtered by the relay's OS")
@@ -358,17 +352,21 @@ func TestAutoInstallComesFromSettings(t *testing.T) {
 	waitIdle(t, rl)
 }
 
-// With a browser token, a request without it gets HTTP 401 before any
-// upgrade, dial or start; with it (cookie or bearer) it is served.
-func TestBrowserToken(t *testing.T) {
+// With an authentication hook, a request it refuses gets HTTP 401 before
+// any upgrade, dial, start or store; an accepted one (cookie or bearer) is
+// served.
+func TestBrowserCredential(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
 	st := &countingStarter{start: startsFake(a)}
-	srv, rl := newRelay(t, Config{Sessions: testSessions(a), Starter: st, BrowserToken: "s3cret"})
+	tok := access.NewToken("s3cret", settings.LocalUser, "")
+	store := settings.NewMemory()
+	srv, rl := newRelay(t, Config{Sessions: testSessions(a), Starter: st, Settings: store,
+		Authenticate: tok.Authenticate, SignIn: tok})
 
 	for name, hdr := range map[string]http.Header{
 		"none":         nil,
-		"wrong cookie": {"Cookie": {BrowserTokenCookie + "=nope"}},
+		"wrong cookie": {"Cookie": {tok.CookieName() + "=nope"}},
 		"wrong bearer": {"Authorization": {"Bearer nope"}},
 		"query only":   nil, // ?token= is not accepted on purpose
 	} {
@@ -381,21 +379,36 @@ func TestBrowserToken(t *testing.T) {
 		require.NotNil(t, resp, name)
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, name)
 
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+wire.RelaySettingsPath, nil)
-		req.Header = hdr.Clone()
-		if req.Header == nil {
-			req.Header = http.Header{}
+		for _, method := range []string{http.MethodGet, http.MethodPut} {
+			req, _ := http.NewRequest(method, srv.URL+wire.RelaySettingsPath, strings.NewReader(`{"lsp_auto_install_languages":["go"]}`))
+			req.Header = hdr.Clone()
+			if req.Header == nil {
+				req.Header = http.Header{}
+			}
+			r, err := testClient.Do(req)
+			require.NoError(t, err)
+			_ = r.Body.Close()
+			assert.Equal(t, http.StatusUnauthorized, r.StatusCode, "settings %s, %s", method, name)
 		}
-		r, err := testClient.Do(req)
-		require.NoError(t, err)
-		_ = r.Body.Close()
-		assert.Equal(t, http.StatusUnauthorized, r.StatusCode, "settings, %s", name)
+		assert.Equal(t, http.StatusUnauthorized, postStopWith(t, srv.URL, "pc", hdr), "stop, %s", name)
 	}
-	assert.Zero(t, st.n.Load(), "nothing started without the token")
+	assert.Zero(t, st.n.Load(), "nothing started without the credential")
 	assert.Zero(t, a.requests.Load())
+	assert.Zero(t, a.stopCalls.Load())
+	stored, err := store.Load(context.Background(), settings.LocalUser)
+	require.NoError(t, err)
+	assert.Equal(t, settings.Default(), stored, "nothing stored without the credential")
+
+	// The sign-in route is served without a credential and hands it out.
+	resp, err := testClient.Get(tok.SignInURL(srv.URL))
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Len(t, resp.Cookies(), 1)
+	cookie := resp.Cookies()[0]
 
 	for name, hdr := range map[string]http.Header{
-		"cookie": {"Cookie": {BrowserTokenCookie + "=s3cret"}},
+		"cookie": {"Cookie": {cookie.Name + "=" + cookie.Value}},
 		"bearer": {"Authorization": {"Bearer s3cret"}},
 	} {
 		b, _, err := dialBrowser(testCtx(t), streamURL(srv, "restore", "go"), hdr)
@@ -406,6 +419,76 @@ func TestBrowserToken(t *testing.T) {
 		a.next(t).ended(t)
 	}
 	waitIdle(t, rl)
+}
+
+// postStopWith posts task stop for session id with hdr and returns the
+// status.
+func postStopWith(t *testing.T, srvURL, id string, hdr http.Header) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, srvURL+"/api/v1/sessions/"+id+"/stop", nil)
+	require.NoError(t, err)
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	resp, err := testClient.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Two users' settings stay apart, in the API and in what the relay asks
+// of the agent: alice's auto-install is not bob's.
+func TestSettingsPerUser(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	users := map[string]string{"Bearer alice-token": "alice", "Bearer bob-token": "bob"}
+	srv, rl := newRelay(t, Config{Sessions: testSessions(a), Authenticate: func(r *http.Request) (string, error) {
+		if u, ok := users[r.Header.Get("Authorization")]; ok {
+			return u, nil
+		}
+		return "", errors.New("who are you")
+	}})
+	as := func(who string) http.Header { return http.Header{"Authorization": {"Bearer " + who + "-token"}} }
+	call := func(who, method, body string) map[string]any {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+wire.RelaySettingsPath, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header = as(who)
+		resp, err := testClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		var v map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
+		return v
+	}
+	call("alice", http.MethodPut, `{"lsp_auto_install_languages":["go"],"lsp_status_location":"status_bar"}`)
+	bob := call("bob", http.MethodGet, "")
+	assert.Equal(t, []any{}, bob[wire.SettingAutoInstallLanguages], "alice's save is not bob's")
+	assert.Equal(t, "toolbar", bob[wire.SettingStatusLocation])
+	call("bob", http.MethodPut, `{"lsp_auto_start_languages":["python"]}`)
+	alice := call("alice", http.MethodGet, "")
+	assert.Equal(t, []any{"go"}, alice[wire.SettingAutoInstallLanguages])
+	assert.Equal(t, []any{}, alice[wire.SettingAutoStartLanguages], "bob's save is not alice's")
+
+	assert.Equal(t, "true", autoInstallAsked(t, a, streamURL(srv, "pc", "go"), as("alice")))
+	assert.Equal(t, "false", autoInstallAsked(t, a, streamURL(srv, "pc", "go"), as("bob")))
+	waitIdle(t, rl)
+}
+
+// autoInstallAsked opens the browser stream u with hdr, closes it once the
+// agent has it, and returns the autoInstall value the relay asked the
+// agent a for.
+func autoInstallAsked(t *testing.T, a *fakeAgent, u string, hdr http.Header) string {
+	t.Helper()
+	b, _, err := dialBrowser(testCtx(t), u, hdr)
+	require.NoError(t, err)
+	_, _, err = b.Read(testCtx(t))
+	require.NoError(t, err)
+	ac := a.next(t)
+	require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+	ac.ended(t)
+	return ac.query.Get(wire.ParamAutoInstall)
 }
 
 // ExampleNew mounts the relay; Close stops the agents it started.
@@ -424,10 +507,10 @@ func ExampleNew() {
 // brokenStore fails every call.
 type brokenStore struct{}
 
-func (brokenStore) Load(context.Context) (settings.Settings, error) {
+func (brokenStore) Load(context.Context, string) (settings.Settings, error) {
 	return settings.Settings{}, errors.New("disk on fire")
 }
-func (brokenStore) Update(context.Context, settings.Patch) (settings.Settings, error) {
+func (brokenStore) Update(context.Context, string, settings.Patch) (settings.Settings, error) {
 	return settings.Settings{}, errors.New("disk on fire")
 }
 func (brokenStore) Close() error { return nil }

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -39,7 +41,16 @@ type ProcessStarter struct {
 	StartTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+
+	// stopByRoute makes task stop ask the agent through its stop route
+	// rather than with SIGTERM. Always so on Windows, which has no SIGTERM
+	// to send; tests set it to run that path elsewhere.
+	stopByRoute bool
 }
+
+// noSIGTERM: the OS cannot deliver SIGTERM (os.Process.Signal supports
+// only Kill on Windows).
+const noSIGTERM = runtime.GOOS == "windows"
 
 // errNoAgentBinary: a local_pc session names no agent and the relay has no
 // binary to start one with.
@@ -136,22 +147,56 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 	}
 	log.Info("relay: agent started", "session", sess.ID, "pid", cmd.Process.Pid, "url", u)
 
-	stop := func(ctx context.Context) error {
-		// SIGTERM is the agent's task stop: close admission, reap every
-		// server tree, close streams with 1001, exit.
+	ref := AgentRef{URL: u, Token: token}
+	// Task stop: SIGTERM, or the agent's stop route where there is no
+	// SIGTERM. Either way the agent closes admission, reaps every server
+	// tree, closes its streams with 1001 and exits.
+	ask := func(context.Context) error {
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
 			return err
 		}
-		select {
-		case <-done:
-			return nil
-		case <-ctx.Done():
-			kill()
-			return fmt.Errorf("agent did not stop in time; killed: %w", ctx.Err())
+		return nil
+	}
+	if p.stopByRoute || noSIGTERM {
+		ask = func(ctx context.Context) error {
+			stopped, err := requestTaskStop(ctx, stopClient, ref)
+			if err == nil && !stopped {
+				err = errors.New("the agent has no stop route")
+			}
+			return err
 		}
 	}
-	return Execution{Agent: AgentRef{URL: u, Token: token}, Done: done, Stop: stop, PID: cmd.Process.Pid}, nil
+	stop := func(ctx context.Context) error { return stopAgent(ctx, ask, kill, done) }
+	return Execution{Agent: ref, Done: done, Stop: stop, PID: cmd.Process.Pid}, nil
 }
+
+// stopAgent asks a started agent to stop and waits for it to exit; if the
+// request fails or ctx ends first, it kills the agent (kill returns once it
+// has exited). A killed agent may leave language servers behind where the
+// OS does not end a process's children with it (Windows), which is why the
+// request comes first.
+func stopAgent(ctx context.Context, ask func(context.Context) error, kill func(), done <-chan struct{}) error {
+	select {
+	case <-done:
+		return nil // already gone: nothing to ask
+	default:
+	}
+	if err := ask(ctx); err != nil {
+		kill()
+		return fmt.Errorf("agent stop request failed (%w); killed", err)
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		kill()
+		return fmt.Errorf("agent did not stop in time; killed: %w", ctx.Err())
+	}
+}
+
+// stopClient calls the stop route of agents this relay started: they are
+// on loopback (no proxy), and it keeps no idle connections.
+var stopClient = &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
 
 // listeningURL parses the agent's first stdout line,
 // "listening on http://HOST:PORT".

@@ -1,3 +1,5 @@
+//go:build unix
+
 package relay
 
 import (
@@ -50,6 +52,9 @@ type realAgentRelay struct {
 	rl     *Relay
 	starts *countingStarter
 	pids   string
+	// process is the starter of local_pc agents; out is their output.
+	process *ProcessStarter
+	out     *syncBuffer
 }
 
 func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
@@ -73,6 +78,7 @@ func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
 	st := &countingStarter{}
 	real := NewStarter(StarterConfig{AgentBinary: bin, AgentEnv: env, AgentOutput: out})
 	st.start = real.Start
+	process := real.(byExecutor)[ExecutorLocalPC].(*ProcessStarter)
 	srv, rl := newRelay(t, Config{
 		Sessions: StaticSessions(
 			Session{ID: "s", Executor: ExecutorLocalPC, Workspace: ws},
@@ -80,7 +86,7 @@ func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
 		),
 		Starter: st,
 	})
-	return &realAgentRelay{srv: srv.URL, rl: rl, starts: st, pids: pids}
+	return &realAgentRelay{srv: srv.URL, rl: rl, starts: st, pids: pids, process: process, out: out}
 }
 
 // open connects a browser to "s" and reads until the agent's ready frame.
@@ -224,6 +230,32 @@ exec cat
 	echo(t, b3, 3)
 	assert.Equal(t, int32(2), r.starts.n.Load())
 	require.NoError(t, b3.Close(websocket.StatusNormalClosure, ""))
+	waitIdle(t, r.rl)
+}
+
+// Task stop the way it runs on Windows, where there is no SIGTERM: the
+// relay-started agent is stopped through its stop route (its log says so),
+// the browser sees 1001, and every server process and its child are gone.
+func TestTaskStopByRouteForStartedAgent(t *testing.T) {
+	t.Parallel()
+	r := newRealAgentRelay(t, `sleep 300 </dev/null >/dev/null 2>&1 &
+echo "$$ $!" > "$KANDEV_TEST_PIDS/$$"
+exec cat
+`)
+	r.process.stopByRoute = true
+	b := r.open(t)
+	echo(t, b, 1)
+	agent := r.owned(t, "s")
+	pids := readPids(t, r.pids)
+	require.Len(t, pids, 2)
+
+	status, res := postStop(t, r.srv, "s")
+	assert.Equal(t, http.StatusOK, status)
+	assert.True(t, res.Stopped)
+	requireClose(t, b, wire.CloseGoingAway)
+	<-agent.Done
+	requireGone(t, append(pids, agent.PID)...)
+	assert.Contains(t, r.out.String(), `by="stop route"`, "asked through the route, not by a signal")
 	waitIdle(t, r.rl)
 }
 

@@ -4,6 +4,13 @@
 // messages unchanged; the user-settings API; the boot runtime; and task
 // stop.
 //
+// Every route is served behind one access.Guard (New builds it from Config):
+// a request whose Host is not one of the relay's names is refused first
+// (DNS rebinding), then one whose Origin is foreign (HTTP 403), then one
+// without the embedder's credential (HTTP 401). A route added to the relay
+// is behind the same checks by construction: it is registered on the mux
+// the guard wraps, never beside it.
+//
 // Failures after the browser's WebSocket is accepted reach it only as
 // categorical close codes (internal/wire) with an empty reason; the browser
 // cannot read an HTTP status from a failed upgrade, and transport prose must
@@ -12,15 +19,12 @@ package relay
 
 import (
 	"context"
-	"crypto/subtle"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -29,34 +33,30 @@ import (
 // kandev-relay).
 const DefaultMaxConnections = 8
 
-// BrowserTokenCookie is the cookie that carries Config.BrowserToken.
-const BrowserTokenCookie = "kandev_relay_token"
-
 // Config configures the relay. Only Sessions is needed for a working
 // stream route; the zero value of every other field is a sensible default.
 type Config struct {
 	// Sessions resolves the session ids of browser requests.
 	Sessions Sessions
+	// Hosts are the names the relay is reached by besides the defaults
+	// (the address a request arrived on; on loopback also "localhost" and
+	// the loopback addresses). A request with any other Host is refused
+	// before anything else: see package access.
+	Hosts []string
+	// Authenticate is the embedding backend's user check: it returns the
+	// user a request acts for, or an error (HTTP 401; nothing is upgraded,
+	// dialled, started or stored). Settings are stored per user. Nil turns
+	// authentication off: every request is settings.LocalUser's.
+	// access.Token is the check kandev-relay uses on its own.
+	Authenticate func(r *http.Request) (user string, err error)
+	// SignIn, if set, is served at access.SignInPath without a credential:
+	// how a browser gets one (access.Token's sign-in route).
+	SignIn http.Handler
 	// OriginPatterns are extra browser origins allowed besides same-origin
 	// (host patterns as coder/websocket AcceptOptions.OriginPatterns).
-	// Never "*".
+	// New panics on a pattern access.CheckOriginPatterns refuses, such as
+	// "*" or "https://*".
 	OriginPatterns []string
-	// BrowserToken, when not empty, is required on every request: the
-	// cookie BrowserTokenCookie or, for non-browser clients, an
-	// "Authorization: Bearer" header; otherwise HTTP 401 and nothing is
-	// upgraded, dialled or started.
-	//
-	// A cookie, because a browser cannot set headers on a WebSocket: the
-	// alternatives put the secret where it leaks — a ?token= query lands in
-	// access logs, proxies, history and Referer headers, and a token
-	// smuggled in Sec-WebSocket-Protocol must be readable by page scripts
-	// and is logged by proxies as a header they think is harmless. An
-	// HttpOnly, SameSite=Strict cookie set by the backend that serves the
-	// page is invisible to scripts and rides on WebSocket upgrades and on
-	// fetch() of the settings API alike (cookies ignore ports, so a relay
-	// on another port of the same host receives it). The Origin allowlist
-	// is what stops another site's page from riding the same cookie.
-	BrowserToken string
 	// MaxConnections caps active browser streams (DefaultMaxConnections
 	// when zero). A stream over the cap closes with wire.CloseCapacity
 	// before any task host is started or resumed.
@@ -65,10 +65,10 @@ type Config struct {
 	// the life of the process. The relay does not close it.
 	Settings settings.Store
 	// SettingsChanged, if set, is called after each successful PUT of the
-	// settings with what was stored. It runs on the request's goroutine and
-	// must not block. The relay itself only stores: live servers learn of
+	// settings with the user and what was stored. It runs on the request's
+	// goroutine and must not block. The relay itself only stores: live servers learn of
 	// a change from lsp.wasm's workspace/didChangeConfiguration.
-	SettingsChanged func(settings.Settings)
+	SettingsChanged func(user string, s settings.Settings)
 
 	// AgentBinary is the kandev-agent executable the relay runs for a
 	// local_pc session that names no agent URL (the restore path). Empty:
@@ -83,6 +83,14 @@ type Config struct {
 	// local_docker). Tests replace it to count starts.
 	Starter Starter
 
+	// PingInterval is how often each hop of an idle stream — the browser's
+	// and the agent's — is pinged (DefaultPingInterval when zero); a hop
+	// that has not answered within PingTimeout (DefaultPingTimeout when
+	// zero) is treated as gone: the stream closes and frees its capacity
+	// slot. A peer whose TCP connection silently vanished is so noticed
+	// within 2×PingInterval + PingTimeout.
+	PingInterval, PingTimeout time.Duration
+
 	// Logger receives debug and info records; nil discards them.
 	Logger *slog.Logger
 
@@ -92,6 +100,15 @@ type Config struct {
 	// wire.WriteTimeout). Tests shorten it.
 	writeTimeout time.Duration
 }
+
+// Ping defaults. 20 s keeps idle streams alive through proxies that drop
+// connections idle for a minute, and costs an idle stream two small frames
+// per hop and interval. The timeout must exceed wire.WriteTimeout: a pump
+// blocked for up to that long on a slow peer reads no pong meanwhile.
+const (
+	DefaultPingInterval = 20 * time.Second
+	DefaultPingTimeout  = 10 * time.Second
+)
 
 // defaultDialTimeout bounds connecting to an agent and its HTTP upgrade. A
 // local agent answers in milliseconds; anything slower is unavailable.
@@ -103,6 +120,7 @@ type Relay struct {
 	cfg      Config
 	log      *slog.Logger
 	mux      *http.ServeMux
+	guarded  http.Handler
 	dialer   *agentDialer
 	active   *limiter
 	execs    *executions
@@ -116,6 +134,10 @@ type Relay struct {
 //	PUT  /api/v1/user/settings             a partial update of them
 //	GET  /api/v1/lsp/runtime               languages and the auto-installable set
 //	POST /api/v1/sessions/{sessionId}/stop task stop: the session's agent and its servers
+//	GET  access.SignInPath                 Config.SignIn, when set
+//
+// Every route, these and any added later, sits behind one access.Guard
+// built from Config (Hosts, Authenticate, SignIn, OriginPatterns).
 //
 // A stream lives as long as its request; http.Server.Shutdown does not wait
 // for it (the connection is hijacked). Cancelling the server's BaseContext
@@ -138,6 +160,12 @@ func New(cfg Config) *Relay {
 	if cfg.writeTimeout <= 0 {
 		cfg.writeTimeout = wire.WriteTimeout
 	}
+	if cfg.PingInterval <= 0 {
+		cfg.PingInterval = DefaultPingInterval
+	}
+	if cfg.PingTimeout <= 0 {
+		cfg.PingTimeout = DefaultPingTimeout
+	}
 	if cfg.Settings == nil {
 		cfg.Settings = settings.NewMemory()
 	}
@@ -145,6 +173,10 @@ func New(cfg Config) *Relay {
 		cfg.Starter = NewStarter(StarterConfig{
 			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, Logger: cfg.Logger,
 		})
+	}
+	authenticate := cfg.Authenticate
+	if authenticate == nil {
+		authenticate = func(*http.Request) (string, error) { return settings.LocalUser, nil }
 	}
 	rl := &Relay{
 		cfg:      cfg,
@@ -160,69 +192,23 @@ func New(cfg Config) *Relay {
 	rl.mux.HandleFunc("PUT "+wire.RelaySettingsPath, rl.putSettings)
 	rl.mux.HandleFunc("GET "+wire.RelayRuntimePath, rl.getRuntime)
 	rl.mux.HandleFunc("POST "+sessionStopPattern, rl.stopSession)
+	rl.guarded = access.Guard(access.Config{
+		Hosts:          cfg.Hosts,
+		Authenticate:   authenticate,
+		SignIn:         cfg.SignIn,
+		OriginPatterns: cfg.OriginPatterns,
+		Logger:         cfg.Logger,
+	}, rl.mux)
 	return rl
 }
 
-// ServeHTTP checks the browser token and, for requests that change state,
-// the Origin; then routes.
+// ServeHTTP serves every route behind the guard (see New).
 func (rl *Relay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rl.cfg.BrowserToken != "" && !rl.authorized(r) {
-		rl.log.Debug("relay: request without a valid browser token", "path", r.URL.Path)
-		writeError(w, http.StatusUnauthorized, "", "a valid relay token is required")
-		return
-	}
-	// A page on another site can send a PUT or POST here from the user's
-	// browser (a form POST needs no CORS preflight, and a cookie token
-	// rides along). The WebSocket route has the same check in Accept; the
-	// other state-changing routes get it here, with the same allowlist.
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && !rl.originAllowed(r) {
-		rl.log.Debug("relay: cross-origin request refused", "path", r.URL.Path, "origin", r.Header.Get("Origin"))
-		writeError(w, http.StatusForbidden, "", "cross-origin request refused")
-		return
-	}
-	rl.mux.ServeHTTP(w, r)
+	rl.guarded.ServeHTTP(w, r)
 }
 
-// originAllowed applies the WebSocket route's Origin rule to any request:
-// no Origin (not a browser, or a same-origin GET) or a same-host one is
-// allowed, else the Origin must match one of Config.OriginPatterns the way
-// coder/websocket matches them.
-func (rl *Relay) originAllowed(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if strings.EqualFold(r.Host, u.Host) {
-		return true
-	}
-	for _, p := range rl.cfg.OriginPatterns {
-		target := u.Host
-		if strings.Contains(p, "://") {
-			target = u.Scheme + "://" + u.Host
-		}
-		if ok, err := path.Match(strings.ToLower(p), strings.ToLower(target)); err == nil && ok {
-			return true
-		}
-	}
-	return false
-}
-
-// authorized reports whether r carries the browser token, comparing in
-// constant time.
-func (rl *Relay) authorized(r *http.Request) bool {
-	want := []byte(rl.cfg.BrowserToken)
-	if c, err := r.Cookie(BrowserTokenCookie); err == nil &&
-		subtle.ConstantTimeCompare([]byte(c.Value), want) == 1 {
-		return true
-	}
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	return ok && strings.EqualFold(scheme, "Bearer") &&
-		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), want) == 1
-}
+// user is the user a guarded request acts for.
+func user(r *http.Request) string { return access.User(r.Context()) }
 
 // Close stops every agent the relay started (task stop for each: their
 // streams close with 1001 and their language servers are reaped) and

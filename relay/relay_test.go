@@ -47,7 +47,13 @@ func streamURL(srv *httptest.Server, session, lang string) string {
 
 // dialBrowser opens a browser-side stream; hdr may carry an Origin.
 func dialBrowser(ctx context.Context, u string, hdr http.Header) (*websocket.Conn, *http.Response, error) {
-	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: testClient, HTTPHeader: hdr})
+	return dialBrowserHost(ctx, u, hdr, "")
+}
+
+// dialBrowserHost is dialBrowser with the Host header set to host (when
+// not empty), as a browser on a rebound name would send it.
+func dialBrowserHost(ctx context.Context, u string, hdr http.Header, host string) (*websocket.Conn, *http.Response, error) {
+	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: testClient, HTTPHeader: hdr, Host: host})
 	if err == nil {
 		c.SetReadLimit(wire.MaxMessageSize)
 	}

@@ -10,9 +10,9 @@ import (
 // maxSettingsBody bounds a PUT body; LSP settings are a few kilobytes.
 const maxSettingsBody = 1 << 20
 
-// getSettings is GET /api/v1/user/settings.
+// getSettings is GET /api/v1/user/settings: the requesting user's.
 func (rl *Relay) getSettings(w http.ResponseWriter, r *http.Request) {
-	st, err := rl.settings.Load(r.Context())
+	st, err := rl.settings.Load(r.Context(), user(r))
 	if err != nil {
 		rl.log.Error("relay: load settings", "err", err)
 		writeError(w, http.StatusInternalServerError, "", "settings unavailable")
@@ -38,14 +38,15 @@ func (rl *Relay) putSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "", err.Error())
 		return
 	}
-	st, err := rl.settings.Update(r.Context(), p)
+	u := user(r)
+	st, err := rl.settings.Update(r.Context(), u, p)
 	if err != nil {
 		rl.log.Error("relay: store settings", "err", err)
 		writeError(w, http.StatusInternalServerError, "", "settings could not be saved")
 		return
 	}
 	if rl.cfg.SettingsChanged != nil {
-		rl.cfg.SettingsChanged(st)
+		rl.cfg.SettingsChanged(u, st)
 	}
 	writeJSON(w, http.StatusOK, st)
 }

@@ -42,7 +42,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 		mu      sync.Mutex
 		changes []settings.Settings
 	)
-	srv, _ := newRelay(t, Config{SettingsChanged: func(s settings.Settings) {
+	srv, _ := newRelay(t, Config{SettingsChanged: func(user string, s settings.Settings) {
+		assert.Equal(t, settings.LocalUser, user, "without authentication, the one local user")
 		mu.Lock()
 		changes = append(changes, s)
 		mu.Unlock()
@@ -175,8 +176,8 @@ func TestRuntime(t *testing.T) {
 	assert.Equal(t, []string{"typescript", "python", "go", "rust"}, got.AutoInstallable)
 }
 
-// Another site's page cannot change settings or stop a task from the
-// user's browser; same-origin and allowlisted origins can.
+// Another site's page cannot read or change settings or stop a task from
+// the user's browser; same-origin and allowlisted origins can.
 func TestStateChangingRoutesCheckOrigin(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
@@ -198,8 +199,10 @@ func TestStateChangingRoutesCheckOrigin(t *testing.T) {
 		assert.Equal(t, http.StatusForbidden, send(http.MethodPost, "/api/v1/sessions/pc/stop", origin, ""), origin)
 	}
 	assert.Zero(t, a.stopCalls.Load())
-	assert.Equal(t, http.StatusOK, send(http.MethodGet, wire.RelaySettingsPath, "https://evil.example.net", ""),
-		"reads are not state changes (and CORS keeps the answer from the page)")
+	assert.Equal(t, http.StatusForbidden, send(http.MethodGet, wire.RelaySettingsPath, "https://evil.example.net", ""),
+		"a foreign Origin is refused on reads too")
+	_, stored := do(t, http.MethodGet, srv.URL+wire.RelaySettingsPath, "")
+	assert.Equal(t, []any{}, stored[wire.SettingAutoStartLanguages], "nothing stored from a foreign origin")
 	for _, origin := range []string{"", srv.URL, "https://app.example.com"} {
 		assert.Equal(t, http.StatusOK, send(http.MethodPut, wire.RelaySettingsPath, origin, put), origin)
 	}

@@ -82,6 +82,18 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 // stopRemote calls the agent's own stop route. An agent without it (HTTP
 // 404, an older agent) is not an error: nothing was stopped.
 func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
+	stopped, err := requestTaskStop(ctx, &http.Client{Transport: rl.dialer.transport}, ref)
+	if err == nil && !stopped {
+		rl.log.Info("relay: agent has no task stop route", "url", ref.URL)
+	}
+	return stopped, err
+}
+
+// requestTaskStop posts task stop to the agent at ref with its bearer token
+// and reports whether it stopped: true on 2xx (the agent answers once its
+// servers are reaped and its streams closed), false on 404 (an agent
+// without the route), an error otherwise.
+func requestTaskStop(ctx context.Context, client *http.Client, ref AgentRef) (bool, error) {
 	u, err := url.Parse(ref.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return false, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
@@ -93,7 +105,7 @@ func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
 		return false, err
 	}
 	req.Header.Set("Authorization", "Bearer "+ref.Token)
-	resp, err := (&http.Client{Transport: rl.dialer.transport}).Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return false, err
 	}
@@ -103,7 +115,6 @@ func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return true, nil
 	case resp.StatusCode == http.StatusNotFound:
-		rl.log.Info("relay: agent has no task stop route", "url", ref.URL)
 		return false, nil
 	default:
 		return false, fmt.Errorf("agent answered HTTP %d", resp.StatusCode)

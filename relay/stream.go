@@ -20,7 +20,8 @@ import (
 //  6. messages are relayed until either side ends
 //
 // The browser's own parameters stop at the language: autoInstall comes from
-// the user's settings (lsp_auto_install_languages), never from the request.
+// the requesting user's settings (lsp_auto_install_languages), never from
+// the request.
 func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	sessionID := r.PathValue("sessionId")
 	lang := r.URL.Query().Get(wire.ParamLanguage)
@@ -96,7 +97,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// answers 4001 if the server is missing, which tells the user what to
 	// do).
 	autoInstall := false
-	if st, err := rl.settings.Load(ctx); err != nil {
+	if st, err := rl.settings.Load(ctx, user(r)); err != nil {
 		log.Warn("lsp stream: settings unavailable; auto-install off", "err", err)
 	} else {
 		autoInstall = st.AutoInstall(lang)
@@ -122,6 +123,9 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// 1001.
 	out := bridge.Run(ctx, browser, agent.Conn, bridge.Options{
 		WriteTimeout:    rl.cfg.writeTimeout,
+		MaxMessageSize:  wire.MaxMessageSize,
+		PingInterval:    rl.cfg.PingInterval,
+		PingTimeout:     rl.cfg.PingTimeout,
 		AgentReadFailed: agent.readFailed,
 	})
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),

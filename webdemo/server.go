@@ -12,6 +12,7 @@ import (
 	"net/url"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/access"
 )
 
 //go:embed static
@@ -19,6 +20,11 @@ var static embed.FS
 
 // Config wires the demo page to the pieces it serves.
 type Config struct {
+	// Access is the guard in front of every route, the page, its assets
+	// and the workspace file routes included: the Host allowlist, the
+	// browser credential and its sign-in route, and the Origin rule (see
+	// package access). The relay applies the same checks again.
+	Access access.Config
 	// Relay serves /lsp/{sessionId}.
 	Relay http.Handler
 	// AgentURL and AgentToken reach the task host's workspace file routes,
@@ -47,7 +53,8 @@ type Config struct {
 	PlainSessions []string
 }
 
-// Handler returns the demo's HTTP handler.
+// Handler returns the demo's HTTP handler: every route behind
+// access.Guard(cfg.Access).
 func Handler(cfg Config) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /lsp/", cfg.Relay)
@@ -82,7 +89,7 @@ func Handler(cfg Config) http.Handler {
 	})
 	page, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServer(http.FS(page)))
-	return mux
+	return access.Guard(cfg.Access, mux)
 }
 
 // agentProxy forwards the workspace file routes to the agent, adding the

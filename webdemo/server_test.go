@@ -2,6 +2,7 @@ package webdemo
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,17 +10,31 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kandev/lsp/relay/access"
 )
 
-// The page's routes reach the right piece: the relay, the agent (with the
-// token added server-side and never sent by the page), and the assets.
-func TestHandlerRoutes(t *testing.T) {
-	var agentAuth, agentPath, agentMethod string
+// demoServer serves Handler with a stand-in relay and agent, behind a
+// browser token whose cookie is cookie. agent records what reached it.
+type demoServer struct {
+	srv    *httptest.Server
+	cookie string
+	agent  struct {
+		auth, path, method, cookie string
+		n                          int
+	}
+}
+
+func newDemoServer(t *testing.T) *demoServer {
+	t.Helper()
+	d := &demoServer{}
 	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		agentAuth, agentPath, agentMethod = r.Header.Get("Authorization"), r.URL.RequestURI(), r.Method
+		d.agent.n++
+		d.agent.auth, d.agent.path, d.agent.method = r.Header.Get("Authorization"), r.URL.RequestURI(), r.Method
+		d.agent.cookie = r.Header.Get("Cookie")
 		io.WriteString(w, `["main.go"]`)
 	}))
-	defer agent.Close()
+	t.Cleanup(agent.Close)
 	agentURL, _ := url.Parse(agent.URL)
 
 	relay := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "relay "+r.URL.Path) })
@@ -30,25 +45,52 @@ func TestHandlerRoutes(t *testing.T) {
 	os.MkdirAll(filepath.Join(monaco, "vs"), 0o755)
 	os.WriteFile(filepath.Join(monaco, "vs", "loader.js"), []byte("// amd"), 0o644)
 
-	srv := httptest.NewServer(Handler(Config{
-		Relay: relay, AgentURL: agentURL, AgentToken: "secret",
+	tok := access.NewToken("page-secret", "local", "/")
+	d.cookie = tok.CookieName() + "=page-secret"
+	d.srv = httptest.NewServer(Handler(Config{
+		Access: access.Config{Authenticate: tok.Authenticate, SignIn: tok},
+		Relay:  relay, AgentURL: agentURL, AgentToken: "secret",
 		WASMDir: assets, MonacoDir: monaco, SessionID: "demo",
 		TwinSessions: []string{"twin"}, DockerSessions: []string{"docker"}, PlainSessions: []string{"plain"},
 	}))
-	defer srv.Close()
+	t.Cleanup(d.srv.Close)
+	return d
+}
 
+// do sends one request with hdr and Host host (when not empty).
+func (d *demoServer) do(t *testing.T, method, path, host string, hdr http.Header) (int, string, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(method, d.srv.URL+path, strings.NewReader("body"))
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	if host != "" {
+		req.Host = host
+	}
+	res, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), res.Header
+}
+
+var noRedirects = &http.Client{
+	Transport:     &http.Transport{DisableKeepAlives: true},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// The page's routes reach the right piece: the relay, the agent (with the
+// token added server-side and never sent by the page), and the assets.
+func TestHandlerRoutes(t *testing.T) {
+	d := newDemoServer(t)
+	signedIn := http.Header{"Cookie": {d.cookie}}
 	get := func(method, path string) (int, string, http.Header) {
 		t.Helper()
-		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader("body"))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b), res.Header
+		code, body, h := d.do(t, method, path, "", signedIn)
+		return code, body, h
 	}
-
 	if code, body, _ := get("GET", "/lsp/demo?language=go"); code != 200 || body != "relay /lsp/demo" {
 		t.Errorf("relay route: %d %q", code, body)
 	}
@@ -57,11 +99,11 @@ func TestHandlerRoutes(t *testing.T) {
 			t.Errorf("%s %s: %d %q", r.method, r.path, code, body)
 		}
 	}
-	if code, body, _ := get("GET", "/api/v1/workspace/files"); code != 200 || body != `["main.go"]` || agentAuth != "Bearer secret" || agentPath != "/api/v1/workspace/files" {
-		t.Errorf("files route: %d %q auth=%q path=%q", code, body, agentAuth, agentPath)
+	if code, body, _ := get("GET", "/api/v1/workspace/files"); code != 200 || body != `["main.go"]` || d.agent.auth != "Bearer secret" || d.agent.path != "/api/v1/workspace/files" || d.agent.cookie != "" {
+		t.Errorf("files route: %d %q auth=%q path=%q cookie=%q", code, body, d.agent.auth, d.agent.path, d.agent.cookie)
 	}
-	if code, _, _ := get("PUT", "/api/v1/workspace/file?path=main.go"); code != 200 || agentMethod != "PUT" || agentPath != "/api/v1/workspace/file?path=main.go" {
-		t.Errorf("save route: %d %s %s", code, agentMethod, agentPath)
+	if code, _, _ := get("PUT", "/api/v1/workspace/file?path=main.go"); code != 200 || d.agent.method != "PUT" || d.agent.path != "/api/v1/workspace/file?path=main.go" {
+		t.Errorf("save route: %d %s %s", code, d.agent.method, d.agent.path)
 	}
 	if code, _, h := get("GET", "/lsp.wasm"); code != 200 || h.Get("Content-Type") != "application/wasm" {
 		t.Errorf("lsp.wasm: %d %q", code, h.Get("Content-Type"))
@@ -74,6 +116,62 @@ func TestHandlerRoutes(t *testing.T) {
 	}
 	if code, body, _ := get("GET", "/"); code != 200 || !strings.Contains(body, "/app.js") || strings.Contains(body, "secret") {
 		t.Errorf("page: %d", code)
+	}
+}
+
+// The sign-in URL sets the page's cookie and opens the page; without the
+// cookie no route answers, the page and the file routes included.
+func TestSignInGuardsEveryRoute(t *testing.T) {
+	d := newDemoServer(t)
+	for _, path := range []string{"/", "/config.json", "/lsp.wasm", "/api/v1/workspace/files", "/api/v1/user/settings", "/lsp/demo?language=go"} {
+		if code, _, _ := d.do(t, "GET", path, "", nil); code != http.StatusUnauthorized {
+			t.Errorf("GET %s without the cookie: %d", path, code)
+		}
+	}
+	if code, _, _ := d.do(t, "PUT", "/api/v1/workspace/file?path=main.go", "", nil); code != http.StatusUnauthorized {
+		t.Errorf("save without the cookie: %d", code)
+	}
+	code, _, h := d.do(t, "GET", access.SignInPath+"?token=page-secret", "", nil)
+	if code != http.StatusSeeOther || h.Get("Location") != "/" || !strings.HasPrefix(h.Get("Set-Cookie"), d.cookie+";") {
+		t.Errorf("sign-in: %d location=%q cookie=%q", code, h.Get("Location"), h.Get("Set-Cookie"))
+	}
+	if d.agent.n != 0 {
+		t.Errorf("the agent saw %d requests", d.agent.n)
+	}
+}
+
+// A rebinding page (foreign Host, with a matching Origin or none) and a
+// cross-origin page cannot list, read or save workspace files, even with
+// the page's cookie: nothing reaches the agent.
+func TestFileRoutesRefuseRebindingAndCrossOrigin(t *testing.T) {
+	d := newDemoServer(t)
+	_, port, _ := net.SplitHostPort(d.srv.Listener.Addr().String())
+	foreign := "rebind.attacker.example:" + port
+	for _, tc := range []struct {
+		name, host, origin string
+	}{
+		{"rebinding, matching Origin", foreign, "http://" + foreign},
+		{"rebinding, no Origin", foreign, ""},
+		{"cross-origin", "", "https://evil.example.net"},
+	} {
+		hdr := http.Header{"Cookie": {d.cookie}}
+		if tc.origin != "" {
+			hdr.Set("Origin", tc.origin)
+		}
+		for _, r := range []struct{ method, path string }{
+			{"GET", "/api/v1/workspace/files"},
+			{"GET", "/api/v1/workspace/file?path=main.go"},
+			{"PUT", "/api/v1/workspace/file?path=main.go"},
+			{"PUT", "/api/v1/user/settings"},
+			{"GET", "/lsp/demo?language=go"},
+		} {
+			if code, _, _ := d.do(t, r.method, r.path, tc.host, hdr); code != http.StatusForbidden {
+				t.Errorf("%s: %s %s answered %d", tc.name, r.method, r.path, code)
+			}
+		}
+	}
+	if d.agent.n != 0 {
+		t.Errorf("the agent saw %d requests", d.agent.n)
 	}
 }
 

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
@@ -7,8 +7,10 @@ import os from 'node:os';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/** A running demo server: its URL and the task workspace its agent serves. */
-export type Demo = { url: string; workspace: string; proc: ChildProcess; logs: string[]; container?: string };
+/** A running demo server: its URL, the task workspace its agent serves, the
+ * sign-in URL it printed (it carries the browser token), and its Local Docker
+ * task container when it has one. */
+export type Demo = { url: string; workspace: string; signIn: string; proc: ChildProcess; logs: string[]; container?: string };
 
 export type DemoOptions = {
   /** Put e2e/node_modules/.bin (typescript-language-server, pyright) on the agent's PATH. */
@@ -25,7 +27,7 @@ export type DemoOptions = {
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
 // Local PC agent over a fresh copy of the sample workspace) on a free port
-// and resolves once it prints its address and workspace.
+// and resolves once it prints its address, workspace and sign-in URL.
 export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const args = [
     '-addr', '127.0.0.1:0',
@@ -51,11 +53,12 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
-  const started = await new Promise<{ url: string; workspace: string; container?: string }>((resolve, reject) => {
+  const started = await new Promise<{ url: string; workspace: string; signIn: string; container?: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`webdemo did not start:\n${logs.join('')}`)), 30_000);
     proc.once('exit', (code) => reject(new Error(`webdemo exited ${code}:\n${logs.join('')}`)));
     const lines = createInterface({ input: proc.stdout! });
     let url = '';
+    let workspace = '';
     let container: string | undefined;
     lines.on('line', (line) => {
       let m: RegExpExecArray | null;
@@ -63,9 +66,11 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
         url = m[1];
       } else if (url && (m = /^docker container (\S+)$/.exec(line))) {
         container = m[1];
-      } else if (url && (m = /^workspace (\/.+)$/.exec(line))) {
+      } else if (url && !workspace && (m = /^workspace (\/.+)$/.exec(line))) {
+        workspace = m[1];
+      } else if (workspace && (m = /^open (http:\/\/\S+) in a browser$/.exec(line))) {
         clearTimeout(timer);
-        resolve({ url, workspace: m[1], container });
+        resolve({ url, workspace, signIn: m[1], container });
       }
     });
   });
@@ -87,7 +92,20 @@ function demoTest(opts: DemoOptions) {
       await stopDemo(demo);
     }, { scope: 'worker' }],
     baseURL: async ({ demo }, use) => use(demo.url),
+    // Every context signs in once, as a person opening the printed URL
+    // does: the answer sets the HttpOnly cookie the page, its fetches and
+    // its WebSockets then carry.
+    context: async ({ context, demo }, use) => {
+      await signIn(context, demo);
+      await use(context);
+    },
   });
+}
+
+/** signIn opens the demo's sign-in URL in context, which stores its cookie. */
+export async function signIn(context: BrowserContext, demo: Demo) {
+  const res = await context.request.get(demo.signIn);
+  expect(res.ok(), await res.text()).toBeTruthy();
 }
 
 /** Specs against the Go sample and real gopls. */

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"reflect"
@@ -97,19 +98,20 @@ func TestDecodePatchRejects(t *testing.T) {
 
 func storeContract(t *testing.T, s Store) {
 	ctx := context.Background()
-	got, err := s.Load(ctx)
+	const user = "alice"
+	got, err := s.Load(ctx, user)
 	require.NoError(t, err)
 	assert.Equal(t, Default(), got, "nothing saved")
 
 	langs := []string{"go", "rust"}
 	loc := wire.StatusLocationStatusBar
-	got, err = s.Update(ctx, Patch{AutoInstallLanguages: &langs, StatusLocation: &loc})
+	got, err = s.Update(ctx, user, Patch{AutoInstallLanguages: &langs, StatusLocation: &loc})
 	require.NoError(t, err)
 	assert.Equal(t, langs, got.AutoInstallLanguages)
 	assert.Equal(t, []string{}, got.AutoStartLanguages)
 
 	cfgs := map[string]json.RawMessage{"go": json.RawMessage(`{"gopls":{"hints":{"x":1}}}`)}
-	got, err = s.Update(ctx, Patch{ServerConfigs: &cfgs})
+	got, err = s.Update(ctx, user, Patch{ServerConfigs: &cfgs})
 	require.NoError(t, err)
 	assert.Equal(t, langs, got.AutoInstallLanguages, "a partial update keeps other fields")
 	assert.Equal(t, loc, got.StatusLocation)
@@ -117,20 +119,35 @@ func storeContract(t *testing.T, s Store) {
 
 	// Returned values are copies.
 	got.AutoInstallLanguages[0] = "python"
-	again, err := s.Load(ctx)
+	again, err := s.Load(ctx, user)
 	require.NoError(t, err)
 	assert.Equal(t, langs, again.AutoInstallLanguages)
 
 	// Concurrent partial updates of different fields both land.
 	var wg sync.WaitGroup
 	start := []string{"kotlin"}
-	wg.Go(func() { _, err := s.Update(ctx, Patch{AutoStartLanguages: &start}); assert.NoError(t, err) })
-	wg.Go(func() { _, err := s.Update(ctx, Patch{AutoInstallLanguages: &langs}); assert.NoError(t, err) })
+	wg.Go(func() { _, err := s.Update(ctx, user, Patch{AutoStartLanguages: &start}); assert.NoError(t, err) })
+	wg.Go(func() { _, err := s.Update(ctx, user, Patch{AutoInstallLanguages: &langs}); assert.NoError(t, err) })
 	wg.Wait()
-	again, err = s.Load(ctx)
+	again, err = s.Load(ctx, user)
 	require.NoError(t, err)
 	assert.Equal(t, start, again.AutoStartLanguages)
 	assert.Equal(t, langs, again.AutoInstallLanguages)
+
+	// Another user's settings are their own: alice's saves are not
+	// theirs, and theirs do not touch alice's.
+	bob, err := s.Load(ctx, "bob")
+	require.NoError(t, err)
+	assert.Equal(t, Default(), bob, "bob saved nothing")
+	only := []string{"python"}
+	bob, err = s.Update(ctx, "bob", Patch{AutoInstallLanguages: &only})
+	require.NoError(t, err)
+	assert.Equal(t, only, bob.AutoInstallLanguages)
+	assert.Equal(t, wire.StatusLocationToolbar, bob.StatusLocation, "nothing of alice's")
+	again, err = s.Load(ctx, user)
+	require.NoError(t, err)
+	assert.Equal(t, langs, again.AutoInstallLanguages, "bob's save left alice's")
+	assert.Equal(t, loc, again.StatusLocation)
 }
 
 func TestMemoryStore(t *testing.T) {
@@ -157,14 +174,14 @@ func TestSQLitePersists(t *testing.T) {
 		"lsp_server_configs":{"python":{"python":{"analysis":{"typeCheckingMode":"strict"}}}},
 		"lsp_status_location":"status_bar"}`))
 	require.NoError(t, err)
-	want, err := s.Update(ctx, p)
+	want, err := s.Update(ctx, LocalUser, p)
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 
 	s, err = OpenSQLite(path)
 	require.NoError(t, err)
 	defer s.Close()
-	got, err := s.Load(ctx)
+	got, err := s.Load(ctx, LocalUser)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -182,19 +199,19 @@ func TestSQLiteNormalizesStoredValues(t *testing.T) {
 		wire.SettingStatusLocation:       `"sidebar"`,
 		"lsp_future_field":               `true`,
 	} {
-		_, err := s.db.Exec(`INSERT INTO user_settings(name, value) VALUES(?, ?)`, name, value)
+		_, err := s.db.Exec(`INSERT INTO user_settings(user_id, name, value) VALUES('u', ?, ?)`, name, value)
 		require.NoError(t, err)
 	}
-	got, err := s.Load(context.Background())
+	got, err := s.Load(context.Background(), "u")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"go"}, got.AutoStartLanguages)
 	assert.Equal(t, []string{"rust"}, got.AutoInstallLanguages)
 	assert.Equal(t, []string{"go"}, keys(got.ServerConfigs))
 	assert.Equal(t, wire.StatusLocationToolbar, got.StatusLocation)
 
-	_, err = s.db.Exec(`UPDATE user_settings SET value = 'not json' WHERE name = ?`, wire.SettingAutoStartLanguages)
+	_, err = s.db.Exec(`UPDATE user_settings SET value = 'not json' WHERE user_id = 'u' AND name = ?`, wire.SettingAutoStartLanguages)
 	require.NoError(t, err)
-	got, err = s.Load(context.Background())
+	got, err = s.Load(context.Background(), "u")
 	require.NoError(t, err, "a row that no longer decodes keeps its default")
 	assert.Equal(t, []string{}, got.AutoStartLanguages)
 }
@@ -205,6 +222,73 @@ func keys(m map[string]json.RawMessage) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// schemaV0 is the first schema exactly as it shipped, before settings were
+// kept per user.
+const schemaV0 = `CREATE TABLE IF NOT EXISTS user_settings (
+	name  TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) STRICT`
+
+// A database of the first schema keeps its settings: they become the local
+// user's (the one user such a relay had); other users start from defaults;
+// a second open changes nothing more.
+func TestSQLiteMigratesFirstSchema(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.db")
+	old, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = old.Exec(schemaV0)
+	require.NoError(t, err)
+	for name, value := range map[string]string{
+		wire.SettingAutoStartLanguages:   `["go","python"]`,
+		wire.SettingAutoInstallLanguages: `["go"]`,
+		wire.SettingServerConfigs:        `{"go":{"gopls":{"staticcheck":true}}}`,
+		wire.SettingStatusLocation:       `"status_bar"`,
+	} {
+		_, err := old.Exec(`INSERT INTO user_settings(name, value) VALUES(?, ?)`, name, value)
+		require.NoError(t, err)
+	}
+	require.NoError(t, old.Close())
+
+	want := Settings{
+		AutoStartLanguages:   []string{"go", "python"},
+		AutoInstallLanguages: []string{"go"},
+		ServerConfigs:        map[string]json.RawMessage{"go": json.RawMessage(`{"gopls":{"staticcheck":true}}`)},
+		StatusLocation:       wire.StatusLocationStatusBar,
+	}
+	ctx := context.Background()
+	for range 2 { // the second open finds the migration done
+		s, err := OpenSQLite(path)
+		require.NoError(t, err)
+		got, err := s.Load(ctx, LocalUser)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "the saved settings are the local user's")
+		other, err := s.Load(ctx, "someone-else")
+		require.NoError(t, err)
+		assert.Equal(t, Default(), other)
+		var version int
+		require.NoError(t, s.db.QueryRow(`PRAGMA user_version`).Scan(&version))
+		assert.Equal(t, schemaVersion, version)
+		var tables int
+		require.NoError(t, s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table'`).Scan(&tables))
+		assert.Equal(t, 1, tables, "the old table is gone")
+		require.NoError(t, s.Close())
+	}
+}
+
+// A database from a newer program is refused, not rewritten.
+func TestSQLiteRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.db")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = db.Exec(`PRAGMA user_version = 99`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	_, err = OpenSQLite(path)
+	assert.ErrorContains(t, err, "newer")
 }
 
 func TestOpenSQLiteErrors(t *testing.T) {

@@ -15,17 +15,26 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// SQLite is the persistent Store: one row per field in a small key/value
-// table, so a partial update touches only the rows of the fields it names
-// and a field added later needs no migration.
+// SQLite is the persistent Store: one row per user and field in a small
+// key/value table, so a partial update touches only the rows of the fields
+// it names and a field added later needs no migration.
 type SQLite struct {
 	db *sql.DB
 }
 
-// schema is idempotent; it runs on every open.
-const schema = `CREATE TABLE IF NOT EXISTS user_settings (
-	name  TEXT PRIMARY KEY,
-	value TEXT NOT NULL
+// schemaVersion is the PRAGMA user_version of a database migrate has
+// brought up to date. The versions:
+//
+//	0  no table yet, or the first schema: user_settings(name, value),
+//	   one user's settings (kept before settings were per user)
+//	1  user_settings(user_id, name, value), one row per user and field
+const schemaVersion = 1
+
+const createTable = `CREATE TABLE user_settings (
+	user_id TEXT NOT NULL,
+	name    TEXT NOT NULL,
+	value   TEXT NOT NULL,
+	PRIMARY KEY (user_id, name)
 ) STRICT`
 
 // DefaultPath is where the standalone relay keeps settings when no -db is
@@ -63,16 +72,70 @@ func OpenSQLite(path string) (*SQLite, error) {
 	// One connection: the settings API is tiny, and a single connection
 	// serializes writers inside the process instead of in SQLite's lock.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
+	if err := migrate(context.Background(), db); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("settings: open %s: %w", path, err)
 	}
 	return &SQLite{db: db}, nil
 }
 
+// migrate brings the schema to schemaVersion in one transaction (taken with
+// the write lock, so a second relay opening the same file waits and then
+// finds the work done). Rows of the first schema become LocalUser's: they
+// were saved by the one user a relay without per-user settings had.
+func migrate(ctx context.Context, db *sql.DB) (err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	switch {
+	case version == schemaVersion:
+		return tx.Commit()
+	case version > schemaVersion:
+		return fmt.Errorf("database schema version %d is newer than this program's %d", version, schemaVersion)
+	}
+	var tables int
+	if err := tx.QueryRowContext(ctx,
+		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'user_settings'`).Scan(&tables); err != nil {
+		return err
+	}
+	type step struct {
+		sql  string
+		args []any
+	}
+	steps := []step{{sql: createTable}}
+	if tables > 0 {
+		steps = []step{
+			{sql: `ALTER TABLE user_settings RENAME TO user_settings_v0`},
+			{sql: createTable},
+			{sql: `INSERT INTO user_settings(user_id, name, value) SELECT ?, name, value FROM user_settings_v0`, args: []any{LocalUser}},
+			{sql: `DROP TABLE user_settings_v0`},
+		}
+	}
+	for _, st := range steps {
+		if _, err := tx.ExecContext(ctx, st.sql, st.args...); err != nil {
+			return fmt.Errorf("migrate to schema %d: %w", schemaVersion, err)
+		}
+	}
+	// PRAGMA takes no parameters; the value is a constant.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // Load implements Store.
-func (s *SQLite) Load(ctx context.Context) (Settings, error) {
-	return load(ctx, s.db)
+func (s *SQLite) Load(ctx context.Context, user string) (Settings, error) {
+	return load(ctx, s.db, user)
 }
 
 // queryer is what load needs from a *sql.DB or *sql.Tx.
@@ -80,8 +143,8 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-func load(ctx context.Context, q queryer) (Settings, error) {
-	rows, err := q.QueryContext(ctx, `SELECT name, value FROM user_settings`)
+func load(ctx context.Context, q queryer, user string) (Settings, error) {
+	rows, err := q.QueryContext(ctx, `SELECT name, value FROM user_settings WHERE user_id = ?`, user)
 	if err != nil {
 		return Settings{}, fmt.Errorf("settings: load: %w", err)
 	}
@@ -113,7 +176,7 @@ func load(ctx context.Context, q queryer) (Settings, error) {
 
 // Update implements Store: the patch's fields are written in one
 // transaction, then everything is read back in it.
-func (s *SQLite) Update(ctx context.Context, p Patch) (_ Settings, err error) {
+func (s *SQLite) Update(ctx context.Context, user string, p Patch) (_ Settings, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Settings{}, fmt.Errorf("settings: update: %w", err)
@@ -128,8 +191,8 @@ func (s *SQLite) Update(ctx context.Context, p Patch) (_ Settings, err error) {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO user_settings(name, value) VALUES(?, ?)
-			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, string(b))
+		_, err = tx.ExecContext(ctx, `INSERT INTO user_settings(user_id, name, value) VALUES(?, ?, ?)
+			ON CONFLICT(user_id, name) DO UPDATE SET value = excluded.value`, user, name, string(b))
 		return err
 	}
 	for _, f := range []struct {
@@ -149,7 +212,7 @@ func (s *SQLite) Update(ctx context.Context, p Patch) (_ Settings, err error) {
 			return Settings{}, fmt.Errorf("settings: update %s: %w", f.name, err)
 		}
 	}
-	st, err := load(ctx, tx)
+	st, err := load(ctx, tx, user)
 	if err != nil {
 		return Settings{}, err
 	}

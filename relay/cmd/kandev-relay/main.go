@@ -2,16 +2,24 @@
 // stream, the user-settings API, the boot runtime and task stop.
 //
 //	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE]
-//	             [-agent-binary PATH] [-origins HOST,...] [-browser-token TOKEN]
+//	             [-agent-binary PATH] [-hosts NAME,...] [-origins HOST,...]
+//	             [-browser-token TOKEN | -insecure-no-browser-auth]
 //
 // Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8);
-// KANDEV_RELAY_TOKEN is the browser token when -browser-token is not given
-// (prefer it: a flag shows in the process list).
+// KANDEV_RELAY_BROWSER_TOKEN is the browser token when -browser-token is not
+// given (prefer it: a flag shows in the process list).
+//
+// Every request must carry the browser token — the cookie the sign-in URL
+// sets, or "Authorization: Bearer TOKEN" — unless -insecure-no-browser-auth
+// turns that off (and the log says so). Without a token from the flag or
+// the environment a fresh one is made at each start.
 //
 // It prints "listening on http://HOST:PORT" as its first stdout line once the
-// socket is bound (so -addr 127.0.0.1:0 is usable from scripts), and shuts
-// down gracefully on SIGINT or SIGTERM: streams close with 1001 on both hops,
-// then the agents it started are stopped (their servers reaped).
+// socket is bound (so -addr 127.0.0.1:0 is usable from scripts); when it made
+// the token itself, the second line is "sign in at URL", the one place the
+// token is shown: open URL once in the browser that will use the relay. It
+// shuts down gracefully on SIGINT or SIGTERM: streams close with 1001 on
+// both hops, then the agents it started are stopped (their servers reaped).
 package main
 
 import (
@@ -34,6 +42,7 @@ import (
 	"time"
 
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -45,7 +54,7 @@ const shutdownGrace = 15 * time.Second
 // Environment variables read here, and only here.
 const (
 	envMaxConnections = "KANDEV_LSP_MAX_CONNECTIONS"
-	envBrowserToken   = "KANDEV_RELAY_TOKEN"
+	envBrowserToken   = "KANDEV_RELAY_BROWSER_TOKEN"
 )
 
 func main() {
@@ -75,15 +84,23 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	sessionsPath := fs.String("sessions", "", "sessions file (JSON: {\"sessions\":[...]})")
 	dbPath := fs.String("db", "", "settings database file (default <user config dir>/kandev/settings.db)")
 	agentBinary := fs.String("agent-binary", "", "kandev-agent executable for local_pc sessions without agent.url\n(default: kandev-agent beside this binary, else on PATH)")
-	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns (never *)")
-	browserToken := fs.String("browser-token", "", "token every request must carry (cookie "+relay.BrowserTokenCookie+
-		" or Authorization: Bearer); default $"+envBrowserToken)
+	hosts := fs.String("hosts", "", "names the relay is reached by, comma-separated, besides the address it listens on\n(and localhost on loopback); requests for any other Host are refused")
+	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns\n(never one that matches every host, such as * or https://*)")
+	browserToken := fs.String("browser-token", "", "token every request must carry (the sign-in cookie or Authorization: Bearer);\ndefault $"+envBrowserToken+", else a fresh one printed in the sign-in URL")
+	noAuth := fs.Bool("insecure-no-browser-auth", false, "serve requests without a browser token: any local program or page that reaches\nthe relay's address can use it")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *sessionsPath == "" {
 		return errors.New("-sessions is required")
+	}
+	token := *browserToken
+	if token == "" {
+		token = getenv(envBrowserToken)
+	}
+	if *noAuth && token != "" {
+		return errors.New("-insecure-no-browser-auth and a browser token (-browser-token or $" + envBrowserToken + ") exclude each other")
 	}
 	sessions, err := relay.LoadSessions(*sessionsPath)
 	if err != nil {
@@ -96,10 +113,6 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	patterns, err := originPatterns(*origins)
 	if err != nil {
 		return err
-	}
-	token := *browserToken
-	if token == "" {
-		token = getenv(envBrowserToken)
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -132,10 +145,32 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 
-	rl := relay.New(relay.Config{
+	var (
+		authenticate func(*http.Request) (string, error)
+		signIn       *access.Token
+	)
+	switch {
+	case *noAuth:
+		logger.Warn("browser authentication is OFF (-insecure-no-browser-auth): any program or page that reaches " +
+			ln.Addr().String() + " can change settings, open streams and stop tasks")
+	default:
+		generated := token == ""
+		if generated {
+			token = access.NewSecret()
+		}
+		signIn = access.NewToken(token, settings.LocalUser, "")
+		authenticate = signIn.Authenticate
+		if generated {
+			fmt.Fprintf(stdout, "sign in at %s\n", signIn.SignInURL("http://"+browserAddr(ln.Addr())))
+		} else {
+			logger.Info("browser sign-in: open http://" + browserAddr(ln.Addr()) + access.SignInPath + "?token=<the browser token>")
+		}
+	}
+	cfg := relay.Config{
 		Sessions:       sessions,
+		Hosts:          access.SplitList(*hosts),
+		Authenticate:   authenticate,
 		OriginPatterns: patterns,
-		BrowserToken:   token,
 		MaxConnections: maxConns,
 		Settings:       store,
 		Starter: relay.NewStarter(relay.StarterConfig{
@@ -146,7 +181,11 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 			AgentEnv: withoutEnv(environ, envBrowserToken),
 		}),
 		Logger: logger,
-	})
+	}
+	if signIn != nil {
+		cfg.SignIn = signIn
+	}
+	rl := relay.New(cfg)
 	// Streams are hijacked connections: http.Server.Shutdown neither closes
 	// nor waits for them. Cancelling base ends them (1001 on both hops);
 	// streams counts the handlers still running so run can wait.
@@ -211,21 +250,25 @@ func maxConnections(v string) (int, error) {
 	return n, nil
 }
 
-// originPatterns splits -origins and refuses "*": any page on the web could
-// then drive the user's language servers.
+// originPatterns splits -origins and refuses a pattern that matches every
+// host ("*", "https://*"): any page on the web could then drive the user's
+// language servers.
 func originPatterns(v string) ([]string, error) {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		p = strings.TrimSpace(p)
-		switch {
-		case p == "":
-			continue
-		case strings.Trim(p, "*.") == "":
-			return nil, fmt.Errorf("-origins %q: a wildcard for every origin is not allowed", p)
-		}
-		out = append(out, p)
+	out := access.SplitList(v)
+	if err := access.CheckOriginPatterns(out); err != nil {
+		return nil, fmt.Errorf("-origins: %w", err)
 	}
 	return out, nil
+}
+
+// browserAddr is addr as a browser on this machine reaches it: an
+// unspecified listen address (0.0.0.0, ::) becomes loopback.
+func browserAddr(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }
 
 // withoutEnv returns environ without the entries for name.

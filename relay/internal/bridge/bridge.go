@@ -6,12 +6,20 @@
 // through a pooled buffer and never parsed. Close reasons never pass: the
 // browser maps codes to localized text, so prose from the task host (or from
 // this relay) would only leak transport detail.
+//
+// A peer can vanish without a close frame or a TCP reset (a laptop lid
+// shut, a NAT entry expired): reads from it then block for good. Each side
+// that stays silent for a whole ping interval is pinged, and one that does
+// not answer in time is treated as gone, so its stream ends and its slot
+// is freed.
 package bridge
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -60,6 +68,24 @@ type Options struct {
 	// wire.WriteTimeout). A write that times out closes that connection.
 	WriteTimeout time.Duration
 
+	// MaxMessageSize bounds one message from either side (default
+	// wire.MaxMessageSize). A larger one ends the bridge: the side that
+	// sent it is closed with 1009 (message too big) and an empty reason,
+	// the other as if that side had gone. Both connections' read limits
+	// (SetReadLimit) must be at least this: the bridge reads one byte
+	// beyond it to tell, which coder/websocket's limit allows, and never
+	// more, so the library's own limit error — whose text it would send as
+	// the close reason — is never reached.
+	MaxMessageSize int64
+
+	// PingInterval, when positive, pings each side that has sent nothing
+	// for a whole interval; a side whose pong has not come back within
+	// PingTimeout is treated as gone (the agent: the browser gets
+	// wire.CloseServerExited; the browser: the agent gets
+	// wire.CloseGoingAway). A vanished peer is so noticed within
+	// 2×PingInterval + PingTimeout. Zero sends no pings.
+	PingInterval, PingTimeout time.Duration
+
 	// AgentReadFailed, if set, reports whether a read on the agent's
 	// underlying connection has failed. coder/websocket v1.8.15 reports a
 	// connection that ends between two frames of a message (or between a
@@ -74,6 +100,12 @@ type Options struct {
 
 // errCut is the read error of a message whose connection ended inside it.
 var errCut = errors.New("connection ended inside a message")
+
+// errTooBig is the read error of a message over Options.MaxMessageSize.
+var errTooBig = errors.New("message too big")
+
+// errNoPong: a side did not answer a ping in time.
+var errNoPong = errors.New("no pong within the ping timeout")
 
 // end is what a pump reports when it stops: which connection ended and how.
 type end struct {
@@ -101,7 +133,13 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = wire.WriteTimeout
 	}
+	if opts.MaxMessageSize <= 0 {
+		opts.MaxMessageSize = wire.MaxMessageSize
+	}
 	conns := [2]*websocket.Conn{Browser: browser, Agent: agent}
+	// reads counts, per side, the messages and chunks read from it: what
+	// the keep-alive looks at to tell a silent side from a busy one.
+	var reads [2]atomic.Uint64
 
 	// Reads use a context that is never cancelled: cancelling a
 	// coder/websocket read context closes the socket without a close frame,
@@ -109,14 +147,38 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 	// connections, which fails their reads and writes.
 	pctx := context.WithoutCancel(ctx)
 	ends := make(chan end, 2)
-	go func() { ends <- pump(pctx, agent, Agent, browser, Browser, opts.WriteTimeout, opts.AgentReadFailed) }()
-	go func() { ends <- pump(pctx, browser, Browser, agent, Agent, opts.WriteTimeout, nil) }()
+	go func() {
+		ends <- pump(pctx, hop{agent, Agent, &reads[Agent], opts.AgentReadFailed}, hop{conn: browser, side: Browser}, opts)
+	}()
+	go func() {
+		ends <- pump(pctx, hop{browser, Browser, &reads[Browser], nil}, hop{conn: agent, side: Agent}, opts)
+	}()
 	pending := 2
+
+	// The keep-alives report a side that stopped answering on dead; they
+	// end when Run returns.
+	dead := make(chan end, 2)
+	kctx, stopKeepAlive := context.WithCancel(pctx)
+	var keepAlives sync.WaitGroup
+	defer func() {
+		stopKeepAlive()
+		keepAlives.Wait()
+	}()
+	if opts.PingInterval > 0 {
+		for _, side := range []Side{Browser, Agent} {
+			keepAlives.Go(func() {
+				if err := keepAlive(kctx, conns[side], &reads[side], opts.PingInterval, opts.PingTimeout); err != nil {
+					dead <- end{side: side, err: err}
+				}
+			})
+		}
+	}
 
 	var first end
 	select {
 	case first = <-ends:
 		pending--
+	case first = <-dead:
 	case <-ctx.Done():
 		closeAll(
 			func() { _ = browser.Close(websocket.StatusCode(wire.CloseGoingAway), "") },
@@ -159,10 +221,20 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 		out.AgentCode = code
 	}
 	// The failed side has already closed (a received close frame was
-	// answered by coder/websocket) or is broken: drop it. The other side
-	// gets the close handshake with the chosen code.
+	// answered by coder/websocket) or is broken: drop it — unless it broke
+	// the size limit, which it is told with 1009 and no reason. The other
+	// side gets the close handshake with the chosen code.
+	closeFailed := func() { _ = failed.CloseNow() }
+	if errors.Is(first.err, errTooBig) {
+		closeFailed = func() { _ = failed.Close(websocket.StatusMessageTooBig, "") }
+		if first.side == Agent {
+			out.AgentCode = websocket.StatusMessageTooBig
+		} else {
+			out.BrowserCode = websocket.StatusMessageTooBig
+		}
+	}
 	closeAll(
-		func() { _ = failed.CloseNow() },
+		closeFailed,
 		func() { _ = other.Close(code, "") },
 	)
 	drain(ends, pending)
@@ -216,4 +288,36 @@ func asEnd(err error, src, dst Side) end {
 		return end{side: dst, err: we.err, write: true}
 	}
 	return end{side: src, err: err}
+}
+
+// keepAlive pings c each time a whole interval has passed without a read
+// from it, and returns an error when a pong has not come back within
+// timeout. It returns nil once ctx ends. The pong is read by the pump
+// (coder/websocket answers and consumes control frames inside reads), so a
+// pump blocked writing to the other side delays it by up to the write
+// timeout: timeout should exceed that.
+func keepAlive(ctx context.Context, c *websocket.Conn, reads *atomic.Uint64, interval, timeout time.Duration) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	last := reads.Load()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		if n := reads.Load(); n != last {
+			last = n
+			continue
+		}
+		pctx, cancel := context.WithTimeout(ctx, timeout)
+		err := c.Ping(pctx)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return nil // Run is tearing down; not the peer's fault
+		case err != nil:
+			return fmt.Errorf("%w: %w", errNoPong, err)
+		}
+	}
 }

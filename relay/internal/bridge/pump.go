@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -18,34 +19,57 @@ const ChunkSize = 64 << 10
 // started, so an idle bridge holds none.
 var chunks = sync.Pool{New: func() any { b := make([]byte, ChunkSize); return &b }}
 
+// hop is one connection as a pump sees it.
+type hop struct {
+	conn *websocket.Conn
+	side Side
+	// reads counts messages and chunks read (source only).
+	reads *atomic.Uint64
+	// failed, if set, is Options.AgentReadFailed (source only).
+	failed func() bool
+}
+
 // pump copies messages from src to dst until either fails, and reports which
 // connection ended. It is the only reader of src and the only writer of data
-// messages to dst. srcFailed, if set, is Options.AgentReadFailed for src.
-func pump(ctx context.Context, src *websocket.Conn, srcSide Side, dst *websocket.Conn, dstSide Side, timeout time.Duration, srcFailed func() bool) end {
-	g := newWriteGuard(ctx, timeout)
+// messages to dst.
+func pump(ctx context.Context, src, dst hop, opts Options) end {
+	g := newWriteGuard(ctx, opts.WriteTimeout)
 	defer g.stop()
+	// One byte beyond the limit tells an oversized message; reading no
+	// further keeps coder/websocket's own limit (and its prose) unreached.
+	// One reader per pump, reset per message: no allocation per message.
+	lr := &io.LimitedReader{}
 	for {
-		typ, r, err := src.Reader(ctx)
+		typ, r, err := src.conn.Reader(ctx)
 		if err != nil {
-			return end{side: srcSide, err: err}
+			return end{side: src.side, err: err}
 		}
-		if err := copyMessage(dst, typ, r, g, srcFailed); err != nil {
-			return asEnd(err, srcSide, dstSide)
+		src.reads.Add(1)
+		lr.R, lr.N = r, opts.MaxMessageSize+1
+		if err := copyMessage(dst.conn, typ, lr, g, src, opts.MaxMessageSize); err != nil {
+			return asEnd(err, src.side, dst.side)
 		}
 	}
 }
 
-// copyMessage streams one message from r to dst with type typ. Errors from
-// writing to dst come back wrapped in writeErr; anything else is a read
-// error of the source.
-func copyMessage(dst *websocket.Conn, typ websocket.MessageType, r io.Reader, g *writeGuard, srcFailed func() bool) error {
+// copyMessage streams one message from r (read from src, and stopping one
+// byte beyond limit) to dst with type typ. Errors from writing to dst come
+// back wrapped in writeErr; anything else is a read error of the source:
+// errTooBig for a message over limit, errCut for one its connection ended
+// inside.
+func copyMessage(dst *websocket.Conn, typ websocket.MessageType, r io.Reader, g *writeGuard, src hop, limit int64) error {
 	bp := chunks.Get().(*[]byte)
 	defer chunks.Put(bp)
 	buf := *bp
+	total := int64(0)
 
 	n, err := io.ReadFull(r, buf)
+	total += int64(n)
 	if isMessageEnd(err) {
-		if srcFailed != nil && srcFailed() {
+		if total > limit {
+			return errTooBig
+		}
+		if src.failed != nil && src.failed() {
 			return errCut
 		}
 		g.arm()
@@ -68,6 +92,10 @@ func copyMessage(dst *websocket.Conn, typ websocket.MessageType, r io.Reader, g 
 		return writeErr{err}
 	}
 	for rerr := error(nil); ; {
+		if total > limit {
+			// dst's message stays unfinished; Run closes dst next.
+			return errTooBig
+		}
 		if n > 0 {
 			g.arm()
 			_, err = w.Write(buf[:n])
@@ -80,12 +108,14 @@ func copyMessage(dst *websocket.Conn, typ websocket.MessageType, r io.Reader, g 
 			break
 		}
 		n, rerr = io.ReadFull(r, buf)
+		total += int64(n)
+		src.reads.Add(1)
 		if rerr != nil && !isMessageEnd(rerr) {
 			// The message stays unfinished on dst; Run closes dst next.
 			return rerr
 		}
 	}
-	if srcFailed != nil && srcFailed() {
+	if src.failed != nil && src.failed() {
 		return errCut // dst's message stays unfinished; Run closes dst next
 	}
 	g.arm()

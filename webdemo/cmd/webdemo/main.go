@@ -23,6 +23,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/settings"
 	"github.com/kandev/lsp/webdemo"
 )
@@ -42,6 +43,7 @@ func run() error {
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
 	dbPath := flag.String("db", "", "the settings database (default: a demo database under the user's config folder)")
 	fakeLSP := flag.String("fake-lsp", "", "the fake language server binary, to stand in for rust-analyzer and kotlin-lsp (tests)")
+	hosts := flag.String("hosts", "", "names the demo is reached by, comma-separated, besides the address it listens on (and localhost on loopback)")
 	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
 	dockerImage := flag.String("docker-image", "", "the task image (task docker:image) for a Local Docker session; without a Docker engine or the image, the demo runs without it")
 	flag.Parse()
@@ -99,6 +101,12 @@ func run() error {
 	}
 	defer store.Close()
 
+	// The browser credential: a fresh secret each run, shown only in the
+	// sign-in URL printed below, which sets the page's cookie and opens
+	// the page.
+	signIn := access.NewToken(access.NewSecret(), settings.LocalUser, "/")
+	guard := access.Config{Hosts: access.SplitList(*hosts), Authenticate: signIn.Authenticate, SignIn: signIn, Logger: logger}
+
 	const sessionID, twinID, dockerID = "demo", "twin", "docker"
 	sessions := []relay.Session{{
 		ID: sessionID, Executor: relay.ExecutorLocalPC, Workspace: workspace,
@@ -129,12 +137,15 @@ func run() error {
 		}
 	}
 	rl := relay.New(relay.Config{
-		Settings: store,
-		Sessions: relay.StaticSessions(sessions...),
-		Logger:   logger,
+		Hosts:        guard.Hosts,
+		Authenticate: guard.Authenticate,
+		Settings:     store,
+		Sessions:     relay.StaticSessions(sessions...),
+		Logger:       logger,
 	})
 	handler := webdemo.Handler(webdemo.Config{
-		Relay: rl, AgentURL: agent.URL, AgentToken: token,
+		Access: guard,
+		Relay:  rl, AgentURL: agent.URL, AgentToken: token,
 		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
 		TwinSessions: []string{twinID}, DockerSessions: dockerSessions, PlainSessions: []string{"demo2"},
 	})
@@ -148,9 +159,9 @@ func run() error {
 	if container != nil {
 		fmt.Printf("docker container %s\n", container.Name)
 	}
-	// Tests read the first two lines; people read the third.
+	// Tests read every line; people read the last.
 	fmt.Printf("workspace %s\n", workspace)
-	fmt.Printf("open http://%s/ in a browser\n", ln.Addr())
+	fmt.Printf("open %s in a browser\n", signIn.SignInURL("http://"+ln.Addr().String()))
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -200,7 +211,7 @@ func openSettings(path string) (*settings.SQLite, error) {
 	if errors.Is(statErr, fs.ErrNotExist) {
 		auto := []string{string(wire.Go), string(wire.TypeScript), string(wire.Python)}
 		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &auto}
-		if _, err := store.Update(context.Background(), patch); err != nil {
+		if _, err := store.Update(context.Background(), settings.LocalUser, patch); err != nil {
 			store.Close()
 			return nil, err
 		}
