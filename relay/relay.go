@@ -116,6 +116,7 @@ type Relay struct {
 //	PUT  /api/v1/user/settings             a partial update of them
 //	GET  /api/v1/lsp/runtime               languages and the auto-installable set
 //	POST /api/v1/sessions/{sessionId}/stop task stop: the session's agent and its servers
+//	GET  /api/v1/sessions/{sessionId}/lsp/installers  the task host's installers answer
 //
 // A stream lives as long as its request; http.Server.Shutdown does not wait
 // for it (the connection is hijacked). Cancelling the server's BaseContext
@@ -160,6 +161,7 @@ func New(cfg Config) *Relay {
 	rl.mux.HandleFunc("PUT "+wire.RelaySettingsPath, rl.putSettings)
 	rl.mux.HandleFunc("GET "+wire.RelayRuntimePath, rl.getRuntime)
 	rl.mux.HandleFunc("POST "+sessionStopPattern, rl.stopSession)
+	rl.mux.HandleFunc("GET "+wire.RelayInstallersPattern, rl.serveInstallers)
 	return rl
 }
 

@@ -57,18 +57,13 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		_ = browser.Close(websocket.StatusCode(code), "")
 	}
 
-	// 1. Session.
-	sess, ok := rl.cfg.Sessions.Lookup(sessionID)
-	if !ok {
-		reject(wire.CloseUnavailable, "unknown session")
+	// 1. Session. 2. Executor.
+	sess, code, why := rl.admit(sessionID)
+	if code != 0 {
+		reject(code, why)
 		return
 	}
 	log = log.With("executor", sess.Executor)
-	// 2. Executor.
-	if !supportedExecutor(sess.Executor) {
-		reject(wire.CloseExecutorUnsupported, "executor not supported")
-		return
-	}
 	// 3. Capacity, before a task host is started or resumed. The slot is
 	// released when this handler returns, whatever the path.
 	n, ok := rl.active.acquire()
@@ -126,4 +121,19 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	})
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),
 		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+}
+
+// admit makes the checks every session route shares with the stream, in
+// its order: the session is known (else wire.CloseUnavailable), its
+// executor is served (else wire.CloseExecutorUnsupported). code is 0 when
+// sess passed; why is for the log.
+func (rl *Relay) admit(sessionID string) (sess Session, code wire.CloseCode, why string) {
+	sess, ok := rl.cfg.Sessions.Lookup(sessionID)
+	if !ok {
+		return Session{}, wire.CloseUnavailable, "unknown session"
+	}
+	if !supportedExecutor(sess.Executor) {
+		return sess, wire.CloseExecutorUnsupported, "executor not supported"
+	}
+	return sess, 0, ""
 }
