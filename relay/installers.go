@@ -8,8 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
@@ -70,18 +68,7 @@ func (rl *Relay) serveInstallers(w http.ResponseWriter, r *http.Request) {
 
 // fetchInstallers asks the agent for its Installers answer.
 func (rl *Relay) fetchInstallers(ctx context.Context, ref AgentRef) ([]byte, error) {
-	u, err := url.Parse(ref.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + wire.AgentInstallersPath
-	u.RawQuery, u.Fragment = "", ""
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+ref.Token)
-	resp, err := (&http.Client{Transport: rl.dialer.transport}).Do(req)
+	resp, err := rl.callAgent(ctx, ref, http.MethodGet, wire.AgentInstallersPath)
 	if err != nil {
 		return nil, err
 	}

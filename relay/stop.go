@@ -71,18 +71,7 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 // stopRemote calls the agent's own stop route. An agent without it (HTTP
 // 404, an older agent) is not an error: nothing was stopped.
 func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
-	u, err := url.Parse(ref.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return false, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + wire.AgentTaskStopPath
-	u.RawQuery, u.Fragment = "", ""
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
-	if err != nil {
-		return false, err
-	}
-	req.Header.Set("Authorization", "Bearer "+ref.Token)
-	resp, err := (&http.Client{Transport: rl.dialer.transport}).Do(req)
+	resp, err := rl.callAgent(ctx, ref, http.MethodPost, wire.AgentTaskStopPath)
 	if err != nil {
 		return false, err
 	}
@@ -97,4 +86,21 @@ func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
 	default:
 		return false, fmt.Errorf("agent answered HTTP %d", resp.StatusCode)
 	}
+}
+
+// callAgent makes one authenticated HTTP request to an agent route, over
+// the relay's agent transport (no proxy, no pooled connections).
+func (rl *Relay) callAgent(ctx context.Context, ref AgentRef, method, route string) (*http.Response, error) {
+	u, err := url.Parse(ref.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + route
+	u.RawQuery, u.Fragment = "", ""
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+ref.Token)
+	return (&http.Client{Transport: rl.dialer.transport}).Do(req)
 }

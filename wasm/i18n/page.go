@@ -17,7 +17,6 @@ package i18n
 
 var englishPage = map[string]string{
 	"control.label": "{language} · {summary}",
-	"control.title": "{language} language server status",
 	"panel.title":   "{language} language server",
 	"panel.close":   "Close",
 
@@ -95,7 +94,6 @@ var englishPage = map[string]string{
 
 var germanPage = map[string]string{
 	"control.label": "{language} · {summary}",
-	"control.title": "Status des {language}-Sprachservers",
 	"panel.title":   "{language}-Sprachserver",
 	"panel.close":   "Schließen",
 
