@@ -59,11 +59,13 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 
 	// 1. Session. 2. Executor.
 	sess, code, why := rl.admit(sessionID)
+	if sess.ID != "" { // known, whatever its executor
+		log = log.With("executor", sess.Executor)
+	}
 	if code != 0 {
 		reject(code, why)
 		return
 	}
-	log = log.With("executor", sess.Executor)
 	// 3. Capacity, before a task host is started or resumed. The slot is
 	// released when this handler returns, whatever the path.
 	n, ok := rl.active.acquire()
