@@ -6,6 +6,12 @@ import { LONG_URL, longProgress, fits, fullText, pageFits } from './longtext';
 // toolbar or the status bar, wraps both in full, and nothing scrolls
 // sideways.
 
+// The demo (and its settings) is shared by the specs of this worker: put
+// the location back for them.
+test.afterEach(async ({ page }) => {
+  await putSettings(page, { lsp_status_location: 'toolbar' });
+});
+
 for (const location of ['toolbar', 'status_bar']) {
   test(`the ${location} popover wraps a long URL and path in full`, async ({ page, demo }) => {
     writeScript(demo, longProgress);

@@ -12,6 +12,13 @@ const onPath = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).sta
 // The managed npm cache of the task host: the agent runs with this HOME.
 const managed = (name: string) => path.join(os.homedir(), '.kandev', 'lsp-servers', name);
 
+// The demo (and its settings) is shared by the specs of this worker: put
+// back the demo's own defaults.
+test.afterEach(async ({ page }) => {
+  const auto = ['go', 'typescript', 'python'];
+  await putSettings(page, { lsp_auto_start_languages: auto, lsp_auto_install_languages: auto, lsp_server_configs: {} });
+});
+
 async function installers(page: Page) {
   const res = await page.request.get('/api/v1/sessions/demo/lsp/installers');
   expect(res.ok()).toBeTruthy();

@@ -11,6 +11,12 @@ const toolbar = (page: Page) => page.locator('#lsp-status');
 const bar = (page: Page) => page.locator('#status-bar-lsp');
 const popover = (page: Page) => page.locator('#lsp-popover');
 
+// The demo (and its settings) is shared by the specs of this worker: put
+// the location back for them.
+test.afterEach(async ({ page }) => {
+  await putSettings(page, { lsp_status_location: 'toolbar' });
+});
+
 async function savedLocation(page: Page) {
   return (await (await page.request.get('/api/v1/user/settings')).json()).lsp_status_location;
 }
