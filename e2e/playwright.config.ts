@@ -1,7 +1,11 @@
-import { defineConfig } from '@playwright/test';
+import { defineConfig, devices } from '@playwright/test';
 
 // Debian's Chromium, never a browser build Playwright downloads. The flags
 // keep Chromium off the network it cannot reach here.
+//
+// Three device profiles, all Chromium: desktop (fine pointer) runs every
+// spec but the device-specific ones; *.tablet.spec.ts run on a tablet
+// (coarse pointer, touch) and *.phone.spec.ts on a phone.
 export default defineConfig({
   testDir: './tests',
   timeout: 90_000,
@@ -23,4 +27,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: /\.(tablet|phone)\.spec\.ts$/ },
+    { name: 'tablet', use: { ...devices['Galaxy Tab S4'] }, testMatch: /\.tablet\.spec\.ts$/ },
+    { name: 'phone', use: { ...devices['Pixel 5'] }, testMatch: /\.phone\.spec\.ts$/ },
+  ],
 });

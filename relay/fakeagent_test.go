@@ -38,6 +38,10 @@ type fakeAgent struct {
 	// noStopRoute makes that route answer 404 (an older agent).
 	stopCalls   atomic.Int32
 	noStopRoute bool
+	// installers is the body of the agent's installers route;
+	// installerCalls counts authorised requests to it.
+	installers     []byte
+	installerCalls atomic.Int32
 
 	mu  sync.Mutex
 	all []*agentConn
@@ -72,6 +76,7 @@ func newFakeAgent(t testing.TB) *fakeAgent {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+wire.AgentStreamPath, a.serveStream)
 	mux.HandleFunc("POST "+wire.AgentTaskStopPath, a.serveStop)
+	mux.HandleFunc("GET "+wire.AgentInstallersPath, a.serveInstallers)
 	a.srv = httptest.NewServer(mux)
 	t.Cleanup(func() {
 		// httptest.Server.Close neither closes nor waits for hijacked
@@ -152,6 +157,17 @@ func (a *fakeAgent) serveStop(w http.ResponseWriter, r *http.Request) {
 	}
 	wg.Wait()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// serveInstallers answers a.installers behind the bearer token.
+func (a *fakeAgent) serveInstallers(w http.ResponseWriter, r *http.Request) {
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+a.token)) != 1 {
+		http.Error(w, http.StatusText(http.StatusUnauthorized), http.StatusUnauthorized)
+		return
+	}
+	a.installerCalls.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(a.installers)
 }
 
 // url is the agent's base URL, as a sessions file would hold it.

@@ -10,6 +10,10 @@ import (
 type apiError struct {
 	Error string `json:"error"`
 	Field string `json:"field,omitempty"`
+	// Code is the stream's close code for the same refusal, on routes
+	// that make the stream's checks (wire.CloseUnavailable, ...), so the
+	// page localizes both the same way.
+	Code int `json:"code,omitempty"`
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

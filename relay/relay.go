@@ -134,6 +134,7 @@ type Relay struct {
 //	PUT  /api/v1/user/settings             a partial update of them
 //	GET  /api/v1/lsp/runtime               languages and the auto-installable set
 //	POST /api/v1/sessions/{sessionId}/stop task stop: the session's agent and its servers
+//	GET  /api/v1/sessions/{sessionId}/lsp/installers  the task host's installers answer
 //	GET  access.SignInPath                 Config.SignIn, when set
 //
 // Every route, these and any added later, sits behind one access.Guard
@@ -192,6 +193,7 @@ func New(cfg Config) *Relay {
 	rl.mux.HandleFunc("PUT "+wire.RelaySettingsPath, rl.putSettings)
 	rl.mux.HandleFunc("GET "+wire.RelayRuntimePath, rl.getRuntime)
 	rl.mux.HandleFunc("POST "+sessionStopPattern, rl.stopSession)
+	rl.mux.HandleFunc("GET "+wire.RelayInstallersPattern, rl.serveInstallers)
 	rl.guarded = access.Guard(access.Config{
 		Hosts:          cfg.Hosts,
 		Authenticate:   authenticate,

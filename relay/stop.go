@@ -94,18 +94,7 @@ func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
 // servers are reaped and its streams closed), false on 404 (an agent
 // without the route), an error otherwise.
 func requestTaskStop(ctx context.Context, client *http.Client, ref AgentRef) (bool, error) {
-	u, err := url.Parse(ref.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return false, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + wire.AgentTaskStopPath
-	u.RawQuery, u.Fragment = "", ""
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
-	if err != nil {
-		return false, err
-	}
-	req.Header.Set("Authorization", "Bearer "+ref.Token)
-	resp, err := client.Do(req)
+	resp, err := agentRequest(ctx, client, ref, http.MethodPost, wire.AgentTaskStopPath)
 	if err != nil {
 		return false, err
 	}
@@ -119,4 +108,27 @@ func requestTaskStop(ctx context.Context, client *http.Client, ref AgentRef) (bo
 	default:
 		return false, fmt.Errorf("agent answered HTTP %d", resp.StatusCode)
 	}
+}
+
+// callAgent makes one authenticated HTTP request to an agent route, over
+// the relay's agent transport (no proxy, no pooled connections).
+func (rl *Relay) callAgent(ctx context.Context, ref AgentRef, method, route string) (*http.Response, error) {
+	return agentRequest(ctx, &http.Client{Transport: rl.dialer.transport}, ref, method, route)
+}
+
+// agentRequest makes one request to route on the agent at ref with its
+// bearer token.
+func agentRequest(ctx context.Context, client *http.Client, ref AgentRef, method, route string) (*http.Response, error) {
+	u, err := url.Parse(ref.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + route
+	u.RawQuery, u.Fragment = "", ""
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+ref.Token)
+	return client.Do(req)
 }

@@ -58,16 +58,13 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		_ = browser.Close(websocket.StatusCode(code), "")
 	}
 
-	// 1. Session.
-	sess, ok := rl.cfg.Sessions.Lookup(sessionID)
-	if !ok {
-		reject(wire.CloseUnavailable, "unknown session")
-		return
+	// 1. Session. 2. Executor.
+	sess, code, why := rl.admit(sessionID)
+	if sess.ID != "" { // known, whatever its executor
+		log = log.With("executor", sess.Executor)
 	}
-	log = log.With("executor", sess.Executor)
-	// 2. Executor.
-	if !supportedExecutor(sess.Executor) {
-		reject(wire.CloseExecutorUnsupported, "executor not supported")
+	if code != 0 {
+		reject(code, why)
 		return
 	}
 	// 3. Capacity, before a task host is started or resumed. The slot is
@@ -130,4 +127,19 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	})
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),
 		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+}
+
+// admit makes the checks every session route shares with the stream, in
+// its order: the session is known (else wire.CloseUnavailable), its
+// executor is served (else wire.CloseExecutorUnsupported). code is 0 when
+// sess passed; why is for the log.
+func (rl *Relay) admit(sessionID string) (sess Session, code wire.CloseCode, why string) {
+	sess, ok := rl.cfg.Sessions.Lookup(sessionID)
+	if !ok {
+		return Session{}, wire.CloseUnavailable, "unknown session"
+	}
+	if !supportedExecutor(sess.Executor) {
+		return sess, wire.CloseExecutorUnsupported, "executor not supported"
+	}
+	return sess, 0, ""
 }

@@ -61,6 +61,7 @@ func Handler(cfg Config) http.Handler {
 	mux.Handle("GET "+wire.RelaySettingsPath, cfg.Relay)
 	mux.Handle("PUT "+wire.RelaySettingsPath, cfg.Relay)
 	mux.Handle("GET "+wire.RelayRuntimePath, cfg.Relay)
+	mux.Handle("GET "+wire.RelayInstallersPattern, cfg.Relay)
 	files := agentProxy(cfg.AgentURL, cfg.AgentToken)
 	mux.Handle("GET /api/v1/workspace/", files)
 	mux.Handle("PUT /api/v1/workspace/", files)

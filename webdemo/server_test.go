@@ -94,7 +94,7 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, body, _ := get("GET", "/lsp/demo?language=go"); code != 200 || body != "relay /lsp/demo" {
 		t.Errorf("relay route: %d %q", code, body)
 	}
-	for _, r := range []struct{ method, path string }{{"GET", "/api/v1/user/settings"}, {"PUT", "/api/v1/user/settings"}, {"GET", "/api/v1/lsp/runtime"}} {
+	for _, r := range []struct{ method, path string }{{"GET", "/api/v1/user/settings"}, {"PUT", "/api/v1/user/settings"}, {"GET", "/api/v1/lsp/runtime"}, {"GET", "/api/v1/sessions/demo/lsp/installers"}} {
 		if code, body, _ := get(r.method, r.path); code != 200 || body != "relay "+r.path {
 			t.Errorf("%s %s: %d %q", r.method, r.path, code, body)
 		}

@@ -34,7 +34,8 @@ test('a pending initialize shows increasing elapsed time in German units, with S
   await openGerman(page);
   await openFile(page, 'src/main.rs');
   await expect(status(page)).toHaveAttribute('data-state', 'starting');
-  await expect(status(page)).toHaveText(/^Initialisierung \(\d+ Sek\.\)$/);
+  // The control names its language, then the German summary.
+  await expect(status(page)).toHaveText(/^Rust · Initialisierung \(\d+ Sek\.\)$/);
   const seconds = async () => Number(/\((\d+) Sek\.\)/.exec(await status(page).innerText())?.[1] ?? -1);
   const first = await seconds();
   await expect.poll(seconds, { timeout: 10_000 }).toBeGreaterThan(first);

@@ -146,8 +146,10 @@ export function view(page: Page, language: string) {
   }, language);
 }
 
-/** openFile expands the file's folders in the Files tree and clicks it. */
+/** openFile expands the file's folders in the Files tree and clicks it
+ * (on a narrow screen the tree is a panel: it is opened first). */
 export async function openFile(page: Page, path: string) {
+  if (await page.locator('#files').isHidden()) await page.locator('#toggle-files').click();
   const parts = path.split('/');
   for (let i = 1; i < parts.length; i++) {
     const dir = page.locator(`#files button.folder[data-dir="${parts.slice(0, i).join('/')}"]`);
@@ -155,6 +157,25 @@ export async function openFile(page: Page, path: string) {
   }
   await page.locator(`#files button.file[data-path="${path}"]`).click();
   await expect(page.locator('#current-file')).toHaveText(path);
+}
+
+/** openSettings opens the Editors settings page. */
+export async function openSettings(page: Page) {
+  await page.locator('#open-settings').click();
+  await expect(page.locator('#settings-page')).toBeVisible();
+}
+
+/** saveConfig saves one language's configuration on the settings page. */
+export async function saveConfig(page: Page, language: string, json: string) {
+  await page.locator(`#config-${language}`).fill(json);
+  await page.locator(`#save-config-${language}`).click();
+  await expect(page.locator(`#config-saved-${language}`)).toHaveText('Saved.');
+}
+
+/** closeSettings goes back from the settings page to the files. */
+export async function closeSettings(page: Page) {
+  await page.locator('#close-settings').click();
+  await expect(page.locator('#settings-page')).toBeHidden();
 }
 
 export { expect };

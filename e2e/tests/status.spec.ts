@@ -1,4 +1,4 @@
-import { fakeTest as test, expect, openDemo, writeScript, readRecord, putSettings, view, openFile } from './fixtures';
+import { fakeTest as test, expect, openDemo, writeScript, readRecord, putSettings, view, openFile, openSettings, saveConfig, closeSettings } from './fixtures';
 
 // The fake server stands in for rust-analyzer: these are the behaviours no
 // real server shows on demand — scripted progress, a crash, a live
@@ -85,10 +85,9 @@ test('Stop keeps the server off through a remount and a settings change; a manua
   await expect(status(page)).toHaveAttribute('data-state', 'off');
 
   // A settings change does not bring it back either.
-  await page.locator('#open-settings').click();
-  await page.locator('#server-configs').fill('{"rust": {"rust-analyzer": {"checkOnSave": false}}}');
-  await page.locator('#save-settings').click();
-  await expect(page.locator('#settings')).toBeHidden();
+  await openSettings(page);
+  await saveConfig(page, 'rust', '{"rust-analyzer": {"checkOnSave": false}}');
+  await closeSettings(page);
   await expect(status(page)).toHaveAttribute('data-state', 'off');
   expect(readRecord(record).filter((r) => r.kind === 'event' && r.method === 'start').length).toBe(1);
 
@@ -119,10 +118,9 @@ test('a settings change reaches the live server without a new process', async ({
   // Item by item, by section — not the whole object for every item.
   await expect.poll(answers).toEqual([[{ cargo: { features: 'all' } }, { features: 'all' }]]);
 
-  await page.locator('#open-settings').click();
-  await page.locator('#server-configs').fill('{"rust": {"rust-analyzer": {"cargo": {"features": ["serde"]}}}}');
-  await page.locator('#save-settings').click();
-  await expect(page.locator('#settings')).toBeHidden();
+  await openSettings(page);
+  await saveConfig(page, 'rust', '{"rust-analyzer": {"cargo": {"features": ["serde"]}}}');
+  await closeSettings(page);
 
   await expect.poll(() => readRecord(record).filter((r) => r.method === 'workspace/didChangeConfiguration').length).toBe(1);
   await expect.poll(answers).toEqual([
@@ -133,16 +131,16 @@ test('a settings change reaches the live server without a new process', async ({
   await expect(status(page)).toHaveAttribute('data-state', 'ready');
 });
 
-test('the settings dialog offers auto-install only for installable languages and saves it', async ({ page }) => {
+test('the settings page offers auto-install only for installable languages and saves it', async ({ page }) => {
   await putSettings(page, { lsp_auto_install_languages: [] });
   await page.reload();
   await openDemo(page);
-  await page.locator('#open-settings').click();
-  const boxes = page.locator('#auto-install input');
+  await openSettings(page);
+  const boxes = page.locator('#language-cards input.auto-install');
   await expect.poll(() => boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['typescript', 'python', 'go', 'rust']);
-  await page.locator('#auto-install input[value="python"]').check();
-  await page.locator('#save-settings').click();
-  await expect(page.locator('#settings')).toBeHidden();
+  await expect(page.locator('#card-kotlin input.auto-install')).toHaveCount(0);
+  await page.locator('#auto-install-python').check();
+  await expect(page.locator('#card-note-python')).toHaveText('Saved.');
   const saved = await (await page.request.get('/api/v1/user/settings')).json();
   expect(saved.lsp_auto_install_languages).toEqual(['python']);
 });

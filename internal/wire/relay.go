@@ -13,4 +13,11 @@ const (
 	// experimental) and the languages that may be saved as auto-install
 	// preferences, independent of any task host's OS.
 	RelayRuntimePath = "/api/v1/lsp/runtime"
+	// RelayInstallersPattern: GET answers the Installers document of the
+	// session's task host — the agent's own AgentInstallersPath answer,
+	// passed through unchanged — after the stream's session and executor
+	// checks. A refusal is a JSON error with the stream's close code:
+	// {"error": "...", "code": 4002}. The session id is one path segment
+	// (the browser escapes it with encodeURIComponent).
+	RelayInstallersPattern = "/api/v1/sessions/{sessionId}/lsp/installers"
 )

@@ -78,6 +78,8 @@ func (a *api) object() (jsValue, error) {
 		{"view", a.view(false)},
 		{"status", a.view(true)},
 		{"onStatus", a.onStatus},
+		{"surface", a.surface},
+		{"text", a.text},
 		{"saved", a.saved},
 	}
 	for _, m := range methods {

@@ -21,6 +21,8 @@
 //	lsp.view(sessionId, language);   // the status view-model object (null: unknown language)
 //	lsp.status(sessionId, language); // the same, null for a pair never seen
 //	const off = lsp.onStatus((view) => {}); // every view change, incl. a 1 s tick while time elapses
+//	lsp.surface({ model, coarse, phone, statusBar }); // where the status control goes, for which pair
+//	lsp.text(key, args);             // a catalog text of the current locale for the page's surfaces
 //	lsp.saved({ model, ok, persistedVersion, liveVersion, text? }); // after a write → { dirty }
 //	lsp.version;
 //
@@ -31,7 +33,7 @@
 // advertises (editor.go); each provider call is one JSON string to Go and
 // one back.
 //
-// A view is { sessionId, language, state, summary, details[], action,
+// A view is { sessionId, language, state, summary, label, details[], action,
 // progress, initializing, finished, closeCode, message?, experimental,
 // documents }: localized texts, the one available action ('start', 'stop',
 // 'retry' or null) and structured progress, built by package status.

@@ -37,6 +37,9 @@ type View struct {
 	State     string `json:"state"`
 	// Summary is one short line for a toolbar or status bar.
 	Summary string `json:"summary"`
+	// Label is the control's text: the summary named by its language
+	// ("Go · Ready"), so several open files are never ambiguous.
+	Label string `json:"label"`
 	// Details are the lines of the popover or drawer, in order.
 	Details []string `json:"details"`
 	// Action is "start", "stop", "retry", or null when none applies.
@@ -99,6 +102,8 @@ func (v View) AppendJSON(b []byte) []byte {
 	b = j.AppendString(b, v.State)
 	b = append(b, `,"summary":`...)
 	b = j.AppendString(b, v.Summary)
+	b = append(b, `,"label":`...)
+	b = j.AppendString(b, v.Label)
 	b = append(b, `,"details":`...)
 	if v.Details == nil {
 		b = j.AppendNull(b)
@@ -311,6 +316,7 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 	if work != nil && s.Progress.Others > 0 {
 		v.Summary = cat.T("work.withMore", "summary", v.Summary, "more", cat.N("work.more", s.Progress.Others))
 	}
+	v.Label = cat.T("control.label", "language", DisplayName(s.Language), "summary", v.Summary)
 	v.Details = []string{}
 	for start, i := 0, 0; i <= len(keys); i++ {
 		if i < len(keys) && keys[i] != '|' {

@@ -172,3 +172,17 @@ func TestViewJSON(t *testing.T) {
 	require.Contains(t, v.JSON(), `"closeCode":4006`)
 	require.Contains(t, v.JSON(), `"progress":null`)
 }
+
+// Spec (this product's status control): the control names its language,
+// so a page with several open files is never ambiguous; the composition
+// is the locale's.
+func TestLabelNamesTheLanguage(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "Go · Ready", Build(st("go", client.StateReady), i18n.For("en"), t0).Label)
+	require.Equal(t, "Python · Bereit", Build(st("python", client.StateReady), i18n.For("de"), t0).Label)
+	require.Equal(t, "Kotlin · Initializing (12 s)",
+		Build(st("kotlin", client.StateStarting, initSince(12*time.Second)), i18n.For("en"), t0).Label)
+	xa := Build(st("rust", client.StateOff), i18n.For("en-XA"), t0).Label
+	require.True(t, strings.HasPrefix(xa, "["), xa)
+	require.Contains(t, xa, "Rust")
+}

@@ -1,8 +1,17 @@
-// The demo page: a Files tree, open-file tabs, one Monaco editor, and
-// lsp.wasm giving it language-server intelligence through the relay.
+// The demo page: a Files tree, open-file tabs, one Monaco editor, an
+// application status bar, the Editors settings page, and lsp.wasm giving it
+// language-server intelligence through the relay.
 // Everything LSP — states, texts, progress, policy, providers, document and
-// save synchronization, navigation targets — lives in lsp.wasm; this file
-// only renders what it is given and forwards the user's actions.
+// save synchronization, navigation targets, where the status control goes
+// and for which pair — lives in lsp.wasm; this file only renders what it is
+// given and forwards the user's actions. Its texts come from lsp.wasm's
+// catalogs (lsp.text), so the locale switch changes all of them.
+
+import { createStatusControl } from './status.js';
+import { createStatusBar } from './statusbar.js';
+import { createSettingsPage } from './settings.js';
+
+const $ = (id) => document.getElementById(id);
 
 const config = await (await fetch('/config.json')).json();
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
@@ -27,7 +36,10 @@ async function loadSettings() {
   return res.ok ? res.json() : {};
 }
 let settings = await loadSettings();
-const locale = params.get('locale') || navigator.language;
+
+// The locale: ?locale=, else the one picked here before, else the browser's.
+const LOCALE_KEY = 'kandev.demo.locale';
+let locale = params.get('locale') || localStorage.getItem(LOCALE_KEY) || navigator.language;
 lsp.configure({
   monaco,
   relayURL: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`,
@@ -37,8 +49,20 @@ lsp.configure({
   openFile: (target) => navigateTo(target),
   openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
   // Placeholder models for targets in files without one (peek previews).
-  readFile: (session, path) => fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => (r.ok ? r.text() : null)),
+  readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
 });
+locale = lsp.setLocale(locale); // the locale in use: en, de or en-XA
+const tr = (key, args) => lsp.text(key, args);
+
+// The layout the page is in. Phone: files open in a read-only viewer
+// without Monaco (and so without language servers); below 900 px the Files
+// tree becomes a panel that opens on demand.
+const phoneMQ = matchMedia('(max-width: 599px)');
+const coarseMQ = matchMedia('(pointer: coarse)');
+const narrowMQ = matchMedia('(max-width: 899px)');
+const SHOW_BAR_KEY = 'kandev.demo.showStatusBar';
+let showStatusBar = localStorage.getItem(SHOW_BAR_KEY) !== '0';
+const layout = () => ({ phone: phoneMQ.matches, coarse: coarseMQ.matches, statusBar: showStatusBar });
 
 // Semantic tokens get their own colours, so they are visible (and testable)
 // next to Monaco's syntax colouring.
@@ -57,7 +81,7 @@ monaco.editor.defineTheme('kandev', {
   colors: {},
 });
 
-const editor = monaco.editor.create(document.getElementById('editor'), {
+const editor = monaco.editor.create($('editor'), {
   model: null,
   automaticLayout: true,
   fontSize: 14,
@@ -69,101 +93,77 @@ const editor = monaco.editor.create(document.getElementById('editor'), {
   wordBasedSuggestions: 'off',
 });
 
-// Open files: one tab per (session, path); a tab keeps its model.
-const tabs = new Map(); // id -> { id, sessionId, path, model, doc, language, savedVersion, state }
+// Open files: one tab per (session, path). A tab shows one view: 'loading'
+// while its content is fetched, then 'monaco' (a text model, with a
+// language-server document when lsp.wasm allows one), 'phone' (text in the
+// phone viewer), 'binary', or 'failed'.
+const tabs = new Map(); // id -> { id, sessionId, path, view, model, doc, language, text, size, savedVersion, state, loaded }
 let current = null; // the active tab
 const tabId = (session, path) => `${session}:${path}`;
+const fileURL = (path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
+
+// --- status bar and status control ------------------------------------------
+
+const sessionItem = document.createElement('span');
+sessionItem.id = 'status-bar-session';
+const cursorItem = document.createElement('span');
+cursorItem.id = 'status-bar-cursor';
+const lspItem = document.createElement('button');
+lspItem.id = 'status-bar-lsp';
+lspItem.type = 'button';
+lspItem.className = 'lsp-status';
+lspItem.hidden = true;
+const statusBar = createStatusBar({ items: { session: sessionItem, lsp: lspItem, cursor: cursorItem }, t: tr });
+const control = createStatusControl({ lsp, t: tr, barItem: lspItem });
+lsp.onStatus(() => control.repaint());
+
+// mountedModel is the model of the active Monaco text editor, or null when
+// the active panel is anything else.
+function mountedModel() {
+  return current && current.view === 'monaco' && !phoneMQ.matches && !settingsPage.isOpen ? current.model : null;
+}
+
+// renderStatus asks lsp.wasm where the control goes now and redraws it.
+function renderStatus() {
+  statusBar.setShown(showStatusBar);
+  control.update(lsp.surface({ model: mountedModel(), ...layout() }));
+}
+
+function renderCursor() {
+  const model = mountedModel();
+  cursorItem.hidden = !model;
+  if (model) {
+    const p = editor.getPosition() || { lineNumber: 1, column: 1 };
+    cursorItem.textContent = tr('page.cursor', { line: p.lineNumber, column: p.column });
+  }
+}
+editor.onDidChangeCursorPosition(renderCursor);
 
 // --- sessions ---------------------------------------------------------------
 
-const sessionSelect = document.getElementById('session');
-for (const s of sessions) {
-  const o = document.createElement('option');
-  o.value = s.id;
-  o.textContent = !s.lsp ? `${s.id} (no LSP)` : s.executor === 'local_docker' ? `${s.id} (Local Docker)` : s.id;
-  sessionSelect.append(o);
+const sessionSelect = $('session');
+function renderSessionOptions() {
+  sessionSelect.replaceChildren(...sessions.map((s) => {
+    const o = document.createElement('option');
+    o.value = s.id;
+    o.textContent = !s.lsp ? tr('page.sessionPlain', { session: s.id })
+      : s.executor === 'local_docker' ? tr('page.sessionDocker', { session: s.id }) : s.id;
+    return o;
+  }));
+  sessionSelect.value = sessionId;
 }
-sessionSelect.value = sessionId;
+renderSessionOptions();
 sessionSelect.addEventListener('change', () => switchSession(sessionSelect.value));
 
 function switchSession(id) {
   sessionId = id;
   sessionSelect.value = id;
-  document.getElementById('session-note').textContent = lspSession(id) ? '' : 'Monaco only, no language server';
+  $('session-note').textContent = lspSession(id) ? '' : tr('page.sessionNote');
+  sessionItem.textContent = id;
   const first = [...tabs.values()].find((t) => t.sessionId === id);
   if (first) activate(first); else showNothing();
   renderTabs();
 }
-
-// --- status control -------------------------------------------------------
-
-const statusEl = document.getElementById('lsp-status');
-const popover = document.getElementById('lsp-popover');
-const actionEl = document.getElementById('lsp-action');
-
-function currentView() {
-  const lang = current && current.language;
-  if (!lang) return null;
-  if (typeof lsp.view === 'function') return lsp.view(current.sessionId, lang);
-  const s = lsp.status(current.sessionId, lang); // older builds: state only
-  return s && { state: s.state, summary: `${lang}: ${s.state}`, details: [], action: null, closeCode: s.closeCode };
-}
-
-function renderStatus() {
-  const lang = current && current.language;
-  const v = currentView();
-  statusEl.hidden = !lang;
-  statusEl.dataset.state = v ? v.state : 'off';
-  statusEl.dataset.closeCode = v && v.closeCode ? String(v.closeCode) : '';
-  statusEl.textContent = v ? v.summary : (lang ? `${lang}: off` : 'LSP off');
-  document.getElementById('lsp-summary').textContent = v ? v.summary : '';
-  const details = document.getElementById('lsp-details');
-  details.replaceChildren(...((v && v.details) || []).map((line) => {
-    const li = document.createElement('li');
-    li.textContent = line;
-    return li;
-  }));
-  renderProgress(v && v.progress);
-  actionEl.hidden = !(v && v.action);
-  if (v && v.action) {
-    actionEl.dataset.action = v.action;
-    actionEl.textContent = v.actionLabel || v.action[0].toUpperCase() + v.action.slice(1);
-  }
-}
-
-// The progress bar only: the texts (title, message, percentage, elapsed
-// time, other items) come ready-made in the view's details.
-function renderProgress(p) {
-  const el = document.getElementById('lsp-progress');
-  el.hidden = !p;
-  if (!p) return;
-  const bar = el.querySelector('.bar');
-  const known = typeof p.percentage === 'number';
-  bar.classList.toggle('indeterminate', !known);
-  bar.querySelector('span').style.width = known ? `${p.percentage}%` : '';
-  if (known) bar.setAttribute('aria-valuenow', String(p.percentage)); else bar.removeAttribute('aria-valuenow');
-  bar.setAttribute('aria-label', p.title || 'Server-reported work');
-}
-
-lsp.onStatus(() => renderStatus());
-
-statusEl.addEventListener('click', () => {
-  const open = popover.hidden;
-  popover.hidden = !open;
-  statusEl.setAttribute('aria-expanded', String(open));
-});
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && !popover.hidden) {
-    popover.hidden = true;
-    statusEl.setAttribute('aria-expanded', 'false');
-    statusEl.focus();
-  }
-});
-actionEl.addEventListener('click', () => {
-  if (!current || !current.language) return;
-  const fn = lsp[actionEl.dataset.action];
-  if (typeof fn === 'function') fn(current.sessionId, current.language);
-});
 
 // --- files tree -------------------------------------------------------------
 
@@ -206,7 +206,10 @@ function renderLevel(ul, node) {
     b.title = path;
     b.dataset.path = path;
     b.setAttribute('aria-current', 'false');
-    b.addEventListener('click', () => openFile(path));
+    b.addEventListener('click', () => {
+      if (narrowMQ.matches) setFilesOpen(false);
+      openFile(path);
+    });
     li.append(b);
     ul.append(li);
   }
@@ -249,17 +252,34 @@ function markActiveFile(path) {
   }
 }
 
+// On narrow screens the tree is a panel over the page, opened on demand.
+const toggleFiles = $('toggle-files');
+function setFilesOpen(open) {
+  document.body.classList.toggle('files-open', open);
+  toggleFiles.setAttribute('aria-expanded', String(open));
+  $('files-backdrop').hidden = !(open && narrowMQ.matches);
+  if (open) (document.querySelector('#files button[aria-current="true"]') || document.querySelector('#files button'))?.focus();
+}
+toggleFiles.addEventListener('click', () => setFilesOpen(!document.body.classList.contains('files-open')));
+$('files-backdrop').addEventListener('click', () => setFilesOpen(false));
+$('files-panel').addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && narrowMQ.matches) {
+    setFilesOpen(false);
+    toggleFiles.focus();
+  }
+});
+
 // --- tabs -------------------------------------------------------------------
 
 function renderTabs() {
-  const bar = document.getElementById('tabs');
-  bar.replaceChildren(...[...tabs.values()].map((t) => {
+  $('tabs').replaceChildren(...[...tabs.values()].map((t) => {
     const b = document.createElement('button');
     b.setAttribute('role', 'tab');
     b.className = 'tab';
     b.dataset.id = t.id;
     b.dataset.path = t.path;
     b.dataset.session = t.sessionId;
+    b.dataset.view = t.view;
     b.setAttribute('aria-selected', String(t === current));
     b.textContent = (t.sessionId === config.sessionId ? '' : `${t.sessionId}: `) + t.path + (isDirty(t) ? ' ●' : '');
     b.addEventListener('click', () => { if (t.sessionId !== sessionId) switchSession(t.sessionId); activate(t); });
@@ -272,50 +292,120 @@ function modelURI(session, path) {
   return monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
 }
 
-const isDirty = (t) => t.state === 'failed' || t.model.getVersionId() !== t.savedVersion;
+const isDirty = (t) => t.view === 'monaco' && (t.state === 'failed' || t.model.getVersionId() !== t.savedVersion);
 
-// openFile opens path in the active session, or activates its tab.
+// openFile opens path in the active session, or activates its tab. The tab
+// shows its loading view at once; the promise resolves once its content is
+// shown.
 async function openFile(path, session = sessionId) {
   let t = tabs.get(tabId(session, path));
   if (!t) {
-    const res = await fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`);
-    if (!res.ok) throw new Error(`open ${path}: HTTP ${res.status}`);
-    const text = await res.text();
-    t = tabs.get(tabId(session, path)); // opened meanwhile
-    if (!t) {
-      const model = monaco.editor.getModel(modelURI(session, path)) ||
-        monaco.editor.createModel(text, undefined, modelURI(session, path));
-      const doc = lspSession(session) ? lsp.openDocument({ sessionId: session, path, model }) : null;
-      t = { id: tabId(session, path), sessionId: session, path, model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), state: 'saved' };
-      model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
-      tabs.set(t.id, t);
-    }
+    t = { id: tabId(session, path), sessionId: session, path, view: 'loading', model: null, doc: null, language: null, state: 'saved' };
+    tabs.set(t.id, t);
+    t.loaded = load(t);
   }
   activate(t);
+  await t.loaded;
   return t;
 }
 
-function activate(t) {
-  current = t;
-  editor.setModel(t.model);
-  document.getElementById('current-file').textContent = t.path;
-  document.getElementById('close-file').hidden = false;
-  markActiveFile(t.path);
+// decode returns the text of a file, or null for a binary one (a NUL byte,
+// or bytes that are not UTF-8).
+function decode(bytes) {
+  if (bytes.subarray(0, 8192).includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+async function load(t) {
+  let bytes;
+  try {
+    const res = await fetch(fileURL(t.path));
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    bytes = new Uint8Array(await res.arrayBuffer());
+  } catch (e) {
+    console.error(`open ${t.path}:`, e);
+    t.view = 'failed';
+  }
+  if (tabs.get(t.id) !== t) return; // closed while loading
+  if (bytes) {
+    const text = decode(bytes);
+    if (text === null) {
+      t.view = 'binary';
+      t.size = bytes.length;
+    } else if (lsp.surface(layout()).connect) {
+      mount(t, text);
+    } else {
+      t.view = 'phone'; // no Monaco, no language server
+      t.text = text;
+    }
+  }
+  if (t === current) renderAll();
   renderTabs();
-  renderSaveState();
-  renderStatus();
-  editor.focus();
+}
+
+// mount gives a tab its Monaco model and, in a session with language
+// servers, its lsp.wasm document.
+function mount(t, text) {
+  const model = monaco.editor.getModel(modelURI(t.sessionId, t.path)) ||
+    monaco.editor.createModel(text, undefined, modelURI(t.sessionId, t.path));
+  const doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model }) : null;
+  Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId() });
+  model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
+}
+
+function activate(t) {
+  if (settingsPage.isOpen) settingsPage.close();
+  current = t;
+  markActiveFile(t.path);
+  renderAll();
+  if (t.view === 'monaco') editor.focus();
 }
 
 function showNothing() {
   current = null;
-  editor.setModel(null);
   markActiveFile(null);
-  document.getElementById('current-file').textContent = 'No file open';
-  document.getElementById('close-file').hidden = true;
-  popover.hidden = true;
+  renderAll();
+}
+
+// renderPanel shows the active tab's view; only a mounted Monaco editor
+// holds a model.
+function renderPanel() {
+  const t = current;
+  if (t && t.view === 'phone' && !phoneMQ.matches) mount(t, t.text); // the screen grew
+  const kind = !t ? 'none' : (t.view === 'monaco' && phoneMQ.matches ? 'phone' : t.view);
+  $('editor').hidden = !(kind === 'monaco' || kind === 'none');
+  const model = kind === 'monaco' ? t.model : null;
+  if (editor.getModel() !== model) editor.setModel(model);
+  $('loading-view').hidden = kind !== 'loading';
+  $('binary-view').hidden = kind !== 'binary';
+  $('load-error').hidden = kind !== 'failed';
+  $('phone-view').hidden = kind !== 'phone';
+  if (kind === 'loading') $('loading-view').textContent = tr('page.loading', { path: t.path });
+  if (kind === 'binary') $('binary-view').textContent = tr('page.binary', { path: t.path, size: t.size });
+  if (kind === 'failed') $('load-error').textContent = tr('page.loadFailed', { path: t.path });
+  if (kind === 'phone') $('phone-viewer').textContent = t.model ? t.model.getValue() : t.text;
+}
+
+function renderToolbar() {
+  $('current-file').textContent = current ? current.path : tr('page.noFile');
+  $('close-file').hidden = !current;
+}
+
+// renderAll redraws everything that depends on the active panel, the layout
+// or the locale.
+function renderAll() {
+  $('workspace').hidden = settingsPage.isOpen;
+  renderPanel();
+  renderToolbar();
+  renderTabs();
   renderSaveState();
   renderStatus();
+  renderCursor();
+  settingsPage.refreshPlacement();
 }
 
 // closeFile closes the active tab: a later open remounts it.
@@ -323,14 +413,13 @@ function closeFile() {
   if (!current) return;
   const t = current;
   tabs.delete(t.id);
-  editor.setModel(null);
+  if (editor.getModel() === t.model) editor.setModel(null);
   if (t.doc) t.doc.close();
-  t.model.dispose();
+  if (t.model) t.model.dispose();
   const next = [...tabs.values()].find((x) => x.sessionId === sessionId);
   if (next) activate(next); else showNothing();
-  renderTabs();
 }
-document.getElementById('close-file').addEventListener('click', closeFile);
+$('close-file').addEventListener('click', closeFile);
 
 // navigateTo is lsp.wasm's openFile: a definition or reference target in
 // the workspace. The tree loads and expands every ancestor and marks the
@@ -345,7 +434,7 @@ async function navigateTo(target) {
   for (const dir of target.ancestors || []) expandFolder(dir);
   const t = (target.tabId && tabs.get(target.tabId)) || await openFile(target.path);
   activate(t);
-  if (target.selection) {
+  if (target.selection && t.view === 'monaco') {
     editor.setSelection(target.selection);
     editor.revealRangeInCenter(target.selection);
   }
@@ -355,8 +444,8 @@ async function navigateTo(target) {
 // --- saving -----------------------------------------------------------------
 
 function renderSaveState() {
-  const el = document.getElementById('save-state');
-  if (!current) {
+  const el = $('save-state');
+  if (!current || current.view !== 'monaco') {
     el.textContent = '';
     el.dataset.state = '';
     return;
@@ -364,7 +453,7 @@ function renderSaveState() {
   let state = current.state;
   if (state !== 'saving' && state !== 'failed') state = isDirty(current) ? 'dirty' : 'saved';
   el.dataset.state = state;
-  el.textContent = { saving: 'Saving…', failed: 'Save failed', dirty: 'Unsaved changes', saved: 'Saved' }[state];
+  el.textContent = tr({ saving: 'page.saving', failed: 'page.saveFailed', dirty: 'page.dirty', saved: 'page.saved' }[state]);
 }
 
 // save writes the active tab through the agent's workspace file route and
@@ -373,14 +462,14 @@ function renderSaveState() {
 // is what was written).
 async function save() {
   const t = current;
-  if (!t) return;
+  if (!t || t.view !== 'monaco') return;
   const persistedVersion = t.model.getVersionId();
   const text = t.model.getValue();
   t.state = 'saving';
   renderSaveState();
   let ok = false;
   try {
-    const res = await fetch(`/api/v1/workspace/file?path=${encodeURIComponent(t.path)}`, { method: 'PUT', body: text });
+    const res = await fetch(fileURL(t.path), { method: 'PUT', body: text });
     ok = res.ok;
   } catch (e) {
     console.error(e);
@@ -393,72 +482,94 @@ async function save() {
 }
 editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, save);
 
-// --- settings ---------------------------------------------------------------
+// --- Editors settings ---------------------------------------------------------
 
-const dialog = document.getElementById('settings');
 const runtime = await (await fetch('/api/v1/lsp/runtime')).json().catch(() => ({ languages: [] }));
-// checkboxes fills box with one checkbox per language id, checked for those in on.
-function checkboxes(box, name, ids, on) {
-  box.replaceChildren(...ids.map((id) => {
-    const label = document.createElement('label');
-    const cb = document.createElement('input');
-    cb.type = 'checkbox';
-    cb.name = name;
-    cb.value = id;
-    cb.checked = on.has(id);
-    label.append(cb, ` ${id}`);
-    return label;
-  }));
-}
-document.getElementById('open-settings').addEventListener('click', () => {
-  const ids = (runtime.languages || []).map((l) => l.id || l.language);
-  checkboxes(document.getElementById('auto-start'), 'auto-start', ids, new Set(settings.lsp_auto_start_languages || []));
-  // Only the languages the runtime says may be saved as auto-install (never Kotlin).
-  checkboxes(document.getElementById('auto-install'), 'auto-install', runtime.autoInstallable || [],
-    new Set(settings.lsp_auto_install_languages || []));
-  document.getElementById('server-configs').value = JSON.stringify(settings.lsp_server_configs || {}, null, 2);
-  document.getElementById('settings-error').textContent = '';
-  dialog.showModal();
-});
-document.getElementById('save-settings').addEventListener('click', async (e) => {
-  e.preventDefault();
-  const err = document.getElementById('settings-error');
-  let configs;
-  try {
-    configs = JSON.parse(document.getElementById('server-configs').value || '{}');
-  } catch (x) {
-    err.textContent = `Configuration is not valid JSON: ${x.message}`;
-    return;
-  }
-  const next = {
-    ...settings,
-    lsp_auto_start_languages: [...document.querySelectorAll('#auto-start input:checked')].map((c) => c.value),
-    lsp_auto_install_languages: [...document.querySelectorAll('#auto-install input:checked')].map((c) => c.value),
-    lsp_server_configs: configs,
-  };
+
+// saveSettings sends a partial update; the relay answers with everything
+// stored, which lsp.wasm then applies (configuration changes reach live
+// servers without a restart).
+async function saveSettings(patch) {
   const res = await fetch('/api/v1/user/settings', {
-    method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(next),
+    method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(patch),
   });
-  if (!res.ok) {
-    const body = await res.json().catch(() => ({}));
-    err.textContent = body.error || `Saving failed (HTTP ${res.status})`;
-    return;
-  }
-  settings = await res.json().catch(() => next);
-  if (typeof lsp.setSettings === 'function') lsp.setSettings(settings);
-  dialog.close();
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+  settings = body;
+  lsp.setSettings(settings);
+  renderStatus();
+  return settings;
+}
+
+const settingsPage = createSettingsPage({
+  lsp,
+  t: tr,
+  runtime,
+  getSettings: () => settings,
+  saveSettings,
+  // The installer details are those of the active session's task host, or
+  // of the default session's when the active one has no language servers.
+  installersSession: () => (lspSession(sessionId) ? { id: sessionId, lsp: true } : { id: config.sessionId, lsp: lspSession(config.sessionId) }),
+  statusBar: {
+    get shown() { return showStatusBar; },
+    set(on) {
+      showStatusBar = on;
+      localStorage.setItem(SHOW_BAR_KEY, on ? '1' : '0');
+    },
+  },
+  placement: () => lsp.surface({ model: null, ...layout() }),
+  onChange: (how) => {
+    renderAll();
+    if (how && how.closed) $('open-settings').focus();
+  },
 });
+$('open-settings').addEventListener('click', () => {
+  control.close();
+  settingsPage.open();
+  renderAll();
+});
+
+// --- locale -----------------------------------------------------------------
+
+const localeSelect = $('locale');
+localeSelect.value = locale;
+localeSelect.addEventListener('change', () => {
+  locale = lsp.setLocale(localeSelect.value); // re-delivers every view
+  localStorage.setItem(LOCALE_KEY, locale);
+  const url = new URL(location.href);
+  url.searchParams.set('locale', locale);
+  history.replaceState(null, '', url);
+  applyTexts();
+});
+
+// applyTexts puts the current locale's texts on the page.
+function applyTexts() {
+  document.documentElement.lang = locale === 'en-XA' ? 'en-XA' : locale;
+  for (const el of document.querySelectorAll('[data-t]')) el.textContent = tr(el.dataset.t);
+  renderSessionOptions();
+  $('session-note').textContent = lspSession(sessionId) ? '' : tr('page.sessionNote');
+  statusBar.retitle();
+  settingsPage.rerender();
+  renderAll();
+}
+
+// --- layout changes -----------------------------------------------------------
+
+for (const mq of [phoneMQ, coarseMQ]) mq.addEventListener('change', () => renderAll());
+narrowMQ.addEventListener('change', () => setFilesOpen(false));
 
 // --- start-up ---------------------------------------------------------------
 
 const list = await (await fetch('/api/v1/workspace/files')).json();
 for (const path of (Array.isArray(list) ? list : list.files)) addToTree(path);
-renderLevel(document.getElementById('files'), treeRoot);
+renderLevel($('files'), treeRoot);
+applyTexts();
 switchSession(sessionId);
 
 // For tests and the curious: the page's handles.
 window.demo = {
-  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs,
+  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage,
   get sessionId() { return sessionId; },
+  get current() { return current; },
 };
 document.body.dataset.ready = 'true';
