@@ -28,10 +28,10 @@ import (
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/navigate"
 	"github.com/kandev/lsp/wasm/progress"
-	"github.com/kandev/lsp/wasm/protocol"
 	"github.com/kandev/lsp/wasm/suppress"
 )
 
@@ -368,7 +368,7 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		}
 		err := invalid
 		if err == nil {
-			err = conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg})
+			err = conn.notify(rpc, lsptypes.MethodDidChangeConfiguration, lsptypes.DidChangeConfigurationParams{Settings: cfg})
 		}
 		if err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)

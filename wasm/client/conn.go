@@ -15,7 +15,6 @@ import (
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/progress"
-	"github.com/kandev/lsp/wasm/protocol"
 	"github.com/kandev/lsp/wasm/settings"
 	"github.com/kandev/lsp/wasm/transport"
 )
@@ -126,16 +125,16 @@ func (c *connection) run() {
 	c.cl.mu.Unlock()
 	c.cl.update(c, StateStarting, max(c.cl.cfg.Clock.Now(), 1))
 
-	var res protocol.InitializeResult
+	var res lsptypes.InitializeResult
 	var raw jsonlite.Raw
-	err = rpc.Call(c.ctx, protocol.MethodInitialize, c.initializeParams(rootURI, workspace, token), &raw)
+	err = rpc.Call(c.ctx, lsptypes.MethodInitialize, c.initializeParams(rootURI, workspace, token), &raw)
 	if err == nil && len(raw) > 0 {
-		if res, err = protocol.ParseInitializeResult(raw); err != nil {
-			err = errors.New("jsonrpc: decode " + protocol.MethodInitialize + " result: " + err.Error())
+		if res, err = lsptypes.ParseInitializeResult(raw); err != nil {
+			err = errors.New("jsonrpc: decode " + lsptypes.MethodInitialize + " result: " + err.Error())
 		}
 	}
 	if err == nil {
-		err = c.notify(rpc, protocol.MethodInitialized, jsonlite.Raw("{}"))
+		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
 	}
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -173,8 +172,8 @@ func (c *connection) end(rpc *jsonrpc.Conn, cause error) error {
 	if c.ctx.Err() != nil {
 		c.cl.update(c, StateStopping, 0)
 		ctx, cancel := WithTimeout(c.cl.cfg.ShutdownTimeout)
-		if rpc.Call(ctx, protocol.MethodShutdown, nil, nil) == nil {
-			_ = rpc.Notify(ctx, protocol.MethodExit, nil)
+		if rpc.Call(ctx, lsptypes.MethodShutdown, nil, nil) == nil {
+			_ = rpc.Notify(ctx, lsptypes.MethodExit, nil)
 		}
 		cancel()
 		_ = rpc.Close()
@@ -287,22 +286,22 @@ func (c *connection) finish(endErr error, detail string) {
 	cl.deliver()
 }
 
-func (c *connection) initializeParams(rootURI, workspace, token string) protocol.InitializeParams {
-	return protocol.InitializeParams{
+func (c *connection) initializeParams(rootURI, workspace, token string) lsptypes.InitializeParams {
+	return lsptypes.InitializeParams{
 		ProcessID:  nil,
-		ClientInfo: &protocol.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
+		ClientInfo: &lsptypes.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
 		RootURI:    rootURI,
-		WorkspaceFolders: []protocol.WorkspaceFolder{
+		WorkspaceFolders: []lsptypes.WorkspaceFolder{
 			{URI: rootURI, Name: path.Base(path.Clean(workspace))},
 		},
-		Capabilities: protocol.ClientCapabilities{
-			Workspace: &protocol.WorkspaceClientCapabilities{
+		Capabilities: lsptypes.ClientCapabilities{
+			Workspace: &lsptypes.WorkspaceClientCapabilities{
 				WorkspaceFolders:       true,
 				Configuration:          true,
-				DidChangeConfiguration: &protocol.DynamicRegistration{},
+				DidChangeConfiguration: &lsptypes.DynamicRegistration{},
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
-			Window:       &protocol.WindowClientCapabilities{WorkDoneProgress: true},
+			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
 		},
 		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
 	}
@@ -312,20 +311,20 @@ func (c *connection) initializeParams(rootURI, workspace, token string) protocol
 // JSON-RPC engine's handler goroutines, never on its reader.
 func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.Appender, error) {
 	switch req.Method {
-	case protocol.MethodPublishDiagnostics:
+	case lsptypes.MethodPublishDiagnostics:
 		if req.IsNotification() {
 			c.publishDiagnostics(req.Params)
 		}
 		return nil, nil
-	case protocol.MethodWorkspaceConfiguration:
+	case lsptypes.MethodWorkspaceConfiguration:
 		return c.configuration(req.Params)
-	case protocol.MethodWorkDoneProgressCreate, protocol.MethodProgress:
-		c.trackProgress(req.Method == protocol.MethodWorkDoneProgressCreate, req.Params)
+	case lsptypes.MethodWorkDoneProgressCreate, lsptypes.MethodProgress:
+		c.trackProgress(req.Method == lsptypes.MethodWorkDoneProgressCreate, req.Params)
 		return nil, nil
-	case protocol.MethodRegisterCapability, protocol.MethodUnregisterCapability:
-		c.registration(req.Method == protocol.MethodRegisterCapability, req.Params)
+	case lsptypes.MethodRegisterCapability, lsptypes.MethodUnregisterCapability:
+		c.registration(req.Method == lsptypes.MethodRegisterCapability, req.Params)
 		return nil, nil
-	case protocol.MethodSemanticTokensRefresh:
+	case lsptypes.MethodSemanticTokensRefresh:
 		if e := c.cl.cfg.Editor; e != nil {
 			e.SemanticRefresh(c.id())
 		}
@@ -340,7 +339,7 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 // configuration answers workspace/configuration item by item from the
 // language's configuration object, by section.
 func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, error) {
-	p, err := protocol.ParseConfigurationParams(params)
+	p, err := lsptypes.ParseConfigurationParams(params)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.ErrInvalidParams.Code, err.Error())
 	}
@@ -420,12 +419,12 @@ func (c *connection) trackProgress(create bool, params jsonlite.Raw) {
 }
 
 func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
-	p, err := protocol.ParsePublishDiagnosticsParams(raw)
+	p, err := lsptypes.ParsePublishDiagnosticsParams(raw)
 	if err != nil {
 		c.cl.cfg.Logf("lsp: bad publishDiagnostics: %v", err)
 		return
 	}
-	abs, ok := wire.PathFromFileURI(string(p.URI))
+	abs, ok := wire.PathFromFileURI(p.URI)
 	if !ok {
 		return
 	}

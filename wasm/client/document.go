@@ -9,8 +9,8 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
-	"github.com/kandev/lsp/wasm/protocol"
 )
 
 // Document is one open editor model synchronized with its language server.
@@ -35,7 +35,7 @@ type Document struct {
 	on         *connection // the generation it is open on, nil if none
 	closed     bool        // Close called
 	abs        string      // absolute task-host path, while open
-	uri        protocol.DocumentURI
+	uri        string
 	sd         *docsync.Doc // the server's copy, while open
 	hasMarkers bool
 }
@@ -53,7 +53,7 @@ func (d *Document) Model() string { return d.model }
 func (d *Document) URI() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return string(d.uri)
+	return d.uri
 }
 
 // Language returns the language whose server serves the document.
@@ -96,7 +96,7 @@ func (d *Document) flushForRequest(c *connection) string {
 		return ""
 	}
 	d.sd.Flush()
-	return string(d.uri)
+	return d.uri
 }
 
 // Close sends didClose, clears the markers and releases the document's
@@ -160,9 +160,9 @@ func (d *Document) open(c *connection) {
 	}
 	d.on = c
 	d.abs = abs
-	d.uri = protocol.DocumentURI(wire.FileURI(abs))
+	d.uri = wire.FileURI(abs)
 	d.sd = docsync.NewDoc(docsync.Config{
-		URI:        string(d.uri),
+		URI:        d.uri,
 		LanguageID: d.languageID,
 		Model:      d.model,
 		Scope:      strings.ToLower(d.p.key.sessionID),
@@ -190,7 +190,7 @@ func (k docClock) AfterFunc(dur time.Duration, f func()) docsync.Timer {
 }
 
 // diagnostics shows a publishDiagnostics list from generation c.
-func (d *Document) diagnostics(c *connection, ds []protocol.Diagnostic) {
+func (d *Document) diagnostics(c *connection, ds []lsptypes.Diagnostic) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.on != c || d.closed {

@@ -6,7 +6,6 @@ import (
 	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
-	"github.com/kandev/lsp/wasm/protocol"
 )
 
 // ParsePositionRequest decodes the binding's position request JSON.
@@ -407,7 +406,7 @@ func MarkerOwner(sessionID, language string) string {
 // monaco.editor.setModelMarkers(model, MarkerOwner(...), markers); an empty
 // list is "[]", which clears the model's markers.
 func DiagnosticsResult(params []byte) (serverURI, markersJSON string, err error) {
-	p, err := protocol.ParsePublishDiagnosticsParams(params)
+	p, err := lsptypes.ParsePublishDiagnosticsParams(params)
 	if err != nil {
 		return "", "", err
 	}

@@ -3,7 +3,7 @@
 // Package jsbind is lsp.wasm's only contact with JavaScript: the browser
 // WebSocket, the Monaco model and marker calls, localStorage, and the
 // kandevLSP object the page uses. Everything else lives in pure Go packages
-// (app, client, status, i18n, progress, settings, jsonrpc, monaco, protocol)
+// (app, client, status, i18n, progress, settings, jsonrpc, monaco, lsptypes)
 // that are tested natively; no other package may import syscall/js.
 //
 // # JavaScript API
