@@ -50,8 +50,10 @@ type connection struct {
 	reg       *features.Registry   // static and dynamic capabilities, once initialized
 	sync      lsptypes.SyncOptions // the server's textDocumentSync
 	ended     bool
+	failures  map[string]bool // provider failure causes already logged
 
-	provMu sync.Mutex // orders provider registrations and their disposal
+	provMu sync.Mutex                    // orders provider registrations and their disposal
+	provs  map[string]features.Providers // registered, by Monaco language id; guarded by provMu
 }
 
 func newConnection(cl *Client, p *pair, gen uint64) *connection {

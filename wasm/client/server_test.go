@@ -1,11 +1,15 @@
 package client
 
 import (
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/features"
 )
 
 // Behaviours of real servers that a polite fake never shows, each played by
@@ -29,4 +33,109 @@ func TestProgressBeginRightAfterCreate(t *testing.T) {
 	a.recvMethod("") // the create's answer
 	s := waitStatus(t, h.client, "s", wire.Rust, "indexing progress", func(s Status) bool { return s.Progress.Primary != nil })
 	require.Equal(t, "Indexing", s.Progress.Primary.Title)
+}
+
+// logLines collects the client's developer log.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func (l *logLines) matching(sub string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, s := range l.lines {
+		if strings.Contains(s, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+// A server registers capabilities late and repeatedly (gopls registers
+// workspace/didChangeWatchedFiles, typescript-language-server re-registers
+// what it already has): a method the client does not wire changes nothing,
+// and a change re-registers only the providers it touches, so a peek
+// preview's placeholder model survives and Monaco's provider order holds.
+func TestLateRegistrationsChangeOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	h, rec := editorHarness(t)
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	first := rec.providers(t)
+	require.Len(t, first, 4)
+	id := first["hover"].connID
+
+	register := func(id, params string) {
+		t.Helper()
+		a.send(`{"jsonrpc":"2.0","id":%q,"method":"client/registerCapability","params":{"registrations":[%s]}}`, id, params)
+		a.recvMethod("") // answered only after the registration took effect
+	}
+	register("w1", `{"id":"watch","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*.go"}]}}`)
+	register("w2", `{"id":"cfg","method":"workspace/didChangeConfiguration"}`)
+	require.Empty(t, rec.providers(t), "unwired methods change no provider")
+	rec.none(t, "ended")
+
+	// The same hover again: nothing to redo.
+	register("w3", `{"id":"h2","method":"textDocument/hover","registerOptions":{"documentSelector":[{"language":"go"}]}}`)
+	require.Empty(t, rec.providers(t))
+
+	// New completion trigger characters: completion alone is redone.
+	register("w4", `{"id":"c2","method":"textDocument/completion","registerOptions":{"documentSelector":[{"language":"go"}],"triggerCharacters":["("]}}`)
+	got := rec.providers(t)
+	require.Len(t, got, 1)
+	require.Equal(t, `{"triggerCharacters":[".","("],"resolve":false}`, got["completion"].opts)
+
+	// Withdrawn: only it is disposed, and its requests stop.
+	a.send(`{"jsonrpc":"2.0","id":"u1","method":"client/unregisterCapability","params":{"unregisterations":[{"id":"c2","method":"textDocument/completion"}]}}`)
+	a.recvMethod("")
+	got = rec.providers(t)
+	require.Len(t, got, 1)
+	require.Equal(t, `{"triggerCharacters":["."],"resolve":false}`, got["completion"].opts)
+	require.Equal(t, id, got["completion"].connID)
+}
+
+// A provider request the server fails is answered null (Monaco shows
+// nothing) and logged once per cause, not once per keystroke.
+func TestProviderFailuresLoggedOncePerCause(t *testing.T) {
+	t.Parallel()
+	var log logLines
+	h := newHarnessWith(t, func(c *Config) { c.Logf = log.logf })
+	rec := make(recordingEditor, 256)
+	h.client.cfg.Editor = rec
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	id := rec.next(t, "provider").connID
+
+	hoverFails := func(code int, message string) {
+		t.Helper()
+		got := provide(h, id, features.Hover, `{"uri":"kandev://s/main.go","lineNumber":1,"column":1}`)
+		req := a.recvMethod("textDocument/hover")
+		a.send(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, req.ID, code, message)
+		require.Equal(t, "null", answer(t, got))
+	}
+	for range 5 {
+		hoverFails(-32603, "no package for file")
+	}
+	require.Equal(t, 1, log.matching("no package for file"))
+	hoverFails(-32603, "another cause")
+	require.Equal(t, 1, log.matching("another cause"))
+	// The server dropping an outdated request is no failure.
+	hoverFails(-32801, "content modified")
+	require.Equal(t, 0, log.matching("content modified"))
 }
