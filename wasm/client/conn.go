@@ -41,14 +41,18 @@ type connection struct {
 	// progress is this generation's work-done state; guarded by cl.mu.
 	progress *progress.Tracker
 
+	// docMu orders the opening and closing of server documents, so a
+	// didClose always leaves before the next didOpen of the same file.
+	// Lock order: Document.mu, docMu, Client.mu, mu.
+	docMu sync.Mutex
+
 	mu        sync.Mutex
-	byPath    map[string]*Document // absolute task-host path → opened doc
-	rpc       *jsonrpc.Conn        // set once the task host is ready
-	workspace string               // absolute task-host workspace path
-	ready     bool                 // initialized sent; documents may open
-	caps      jsonlite.Raw         // the server's capabilities, for providers
-	reg       *features.Registry   // static and dynamic capabilities, once initialized
-	sync      lsptypes.SyncOptions // the server's textDocumentSync
+	byPath    map[string]*serverDoc // absolute task-host path → open server document
+	rpc       *jsonrpc.Conn         // set once the task host is ready
+	workspace string                // absolute task-host workspace path
+	folders   []lsptypes.WorkspaceFolder
+	ready     bool               // initialized sent; documents may open
+	reg       *features.Registry // static and dynamic capabilities, once initialize answered
 	ended     bool
 	failures  map[string]bool // provider failure causes already logged
 
@@ -66,7 +70,7 @@ func newConnection(cl *Client, p *pair, gen uint64) *connection {
 		cancel:   cancel,
 		done:     make(chan struct{}),
 		progress: progress.New(),
-		byPath:   make(map[string]*Document),
+		byPath:   make(map[string]*serverDoc),
 	}
 }
 
@@ -136,6 +140,16 @@ func (c *connection) run() {
 		}
 	}
 	if err == nil {
+		// The registry exists before initialized goes out: a server may
+		// register capabilities as soon as it reads it.
+		reg, rerr := features.NewRegistry(res.Capabilities)
+		if rerr != nil {
+			c.cl.cfg.Logf("lsp: capabilities: %v", rerr)
+			reg, _ = features.NewRegistry(nil)
+		}
+		c.mu.Lock()
+		c.reg = reg
+		c.mu.Unlock()
 		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
 	}
 	if err != nil {
@@ -149,10 +163,8 @@ func (c *connection) run() {
 
 	c.mu.Lock()
 	c.ready = true
-	c.caps = res.Capabilities
-	c.sync = lsptypes.ParseSync(capabilityMember(res.Capabilities, "textDocumentSync"))
 	c.mu.Unlock()
-	c.editorReady(res.Capabilities, ready)
+	c.editorReady(ready)
 	// Ready, and the pair's documents open here, only if this generation
 	// is still the pair's current one.
 	docs, _ := c.cl.update(c, StateReady, 0)
@@ -262,7 +274,7 @@ func (c *connection) finish(endErr error, detail string) {
 	c.mu.Lock()
 	c.ended = true
 	c.ready = false
-	c.byPath = make(map[string]*Document)
+	c.byPath = make(map[string]*serverDoc)
 	c.mu.Unlock()
 	c.progress.Clear()
 	p := c.p
@@ -431,20 +443,15 @@ func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
 		return
 	}
 	c.mu.Lock()
-	d := c.byPath[path.Clean(abs)]
+	var docs []*Document
+	if e := c.byPath[path.Clean(abs)]; e != nil {
+		docs = append(docs, e.docs...)
+	}
 	c.mu.Unlock()
-	if d != nil {
+	// Every model showing the file gets the markers.
+	for _, d := range docs {
 		d.diagnostics(c, p.Diagnostics)
 	}
-}
-
-// capabilityMember returns one member of the capabilities object, or nil.
-func capabilityMember(caps []byte, name string) jsonlite.Raw {
-	v, err := jsonlite.Parse(caps)
-	if err != nil {
-		return nil
-	}
-	return v.Get(name).Raw()
 }
 
 // textDocumentCapabilities are the editor features this client wires, as

@@ -56,26 +56,15 @@ func (c *connection) id() string {
 	return c.p.key.sessionID + "\x00" + string(c.p.key.language) + "\x00" + strconv.FormatUint(c.gen, 10)
 }
 
-// ready records the initialized server's capabilities and workspace, and
-// registers its providers and suppression state. Called once, from run.
-func (c *connection) editorReady(caps jsonlite.Raw, st wire.Status) {
-	reg, err := features.NewRegistry(caps)
-	if err != nil {
-		c.cl.cfg.Logf("lsp: capabilities: %v", err)
-		reg, _ = features.NewRegistry(nil)
-	}
+// editorReady records the initialized server's workspace and registers
+// its providers and suppression state. Called once, from run.
+func (c *connection) editorReady(st wire.Status) {
 	ws, ok := navigate.FromReady(c.p.key.sessionID, st)
 	if !ok {
 		ws = navigate.Workspace{Session: c.p.key.sessionID, Path: c.workspace}
 	}
-	c.mu.Lock()
-	c.reg = reg
-	c.mu.Unlock()
 	cl := c.cl
 	cl.mu.Lock()
-	if cl.conns == nil {
-		cl.conns = make(map[string]*connection)
-	}
 	cl.conns[c.id()] = c
 	cl.workspaces[strings.ToLower(c.p.key.sessionID)] = ws
 	cl.mu.Unlock()
@@ -151,8 +140,10 @@ func (cl *Client) publishSuppression() {
 	cl.cfg.Editor.Suppress(cl.suppress.Snapshot())
 }
 
-// registration applies client/registerCapability or unregisterCapability
-// and re-registers the providers.
+// registration applies client/registerCapability or unregisterCapability:
+// open documents follow the synchronization it asks for (didOpen,
+// didChange, didSave with includeText, didClose, by document selector),
+// and the providers whose options changed are registered again.
 func (c *connection) registration(register bool, params jsonlite.Raw) {
 	c.mu.Lock()
 	reg := c.reg
@@ -170,6 +161,21 @@ func (c *connection) registration(register bool, params jsonlite.Raw) {
 		c.cl.cfg.Logf("lsp: registration: %v", err)
 		return
 	}
+	c.docMu.Lock()
+	c.mu.Lock()
+	type open struct {
+		sd   *docsync.Doc
+		lang string
+	}
+	var docs []open
+	for _, e := range c.byPath {
+		docs = append(docs, open{e.sd, e.docs[0].languageID})
+	}
+	c.mu.Unlock()
+	for _, o := range docs {
+		o.sd.SetSync(reg.For(o.lang).Sync)
+	}
+	c.docMu.Unlock()
 	c.publishProviders()
 }
 
@@ -177,9 +183,11 @@ func (c *connection) registration(register bool, params jsonlite.Raw) {
 func (c *connection) docByModel(model string) *Document {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, d := range c.byPath {
-		if d.model == model {
-			return d
+	for _, e := range c.byPath {
+		for _, d := range e.docs {
+			if d.model == model {
+				return d
+			}
 		}
 	}
 	return nil
@@ -190,10 +198,14 @@ func (c *connection) docByModel(model string) *Document {
 func (c *connection) serverToModel(uri string) string {
 	if abs, ok := wire.PathFromFileURI(uri); ok {
 		c.mu.Lock()
-		d := c.byPath[path.Clean(abs)]
+		e := c.byPath[path.Clean(abs)]
+		model := ""
+		if e != nil {
+			model = e.docs[0].model
+		}
 		c.mu.Unlock()
-		if d != nil {
-			return d.model
+		if model != "" {
+			return model
 		}
 	}
 	c.cl.mu.Lock()

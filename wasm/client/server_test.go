@@ -139,3 +139,121 @@ func TestProviderFailuresLoggedOncePerCause(t *testing.T) {
 	hoverFails(-32801, "content modified")
 	require.Equal(t, 0, log.matching("content modified"))
 }
+
+// A server that advertises no textDocumentSync and registers it
+// dynamically, by document selector (as servers built on vscode-languageserver
+// may): documents open when didOpen is registered, changes follow
+// didChange's syncKind, saves reach it with text as didSave's includeText
+// asks, and unregistering stops them.
+func TestDynamicSynchronization(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("package main\n")
+	doc, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	h.expectState(t, StateConnecting)
+	a.send(`{"status":"ready","workspacePath":"/w"}`)
+	init := a.recvMethod("initialize")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"hoverProvider":true}}}`, init.ID)
+	a.recvMethod("initialized")
+	h.expectState(t, StateStarting)
+	h.expectState(t, StateReady)
+	a.nothingQueued() // no didOpen: not asked for
+
+	register := func(id, params string) {
+		t.Helper()
+		a.send(`{"jsonrpc":"2.0","id":%q,"method":"client/registerCapability","params":{"registrations":[%s]}}`, id, params)
+	}
+	register("r1", `{"id":"open","method":"textDocument/didOpen","registerOptions":{"documentSelector":[{"language":"go"}]}},`+
+		`{"id":"close","method":"textDocument/didClose","registerOptions":{"documentSelector":[{"language":"go"}]}},`+
+		`{"id":"change","method":"textDocument/didChange","registerOptions":{"documentSelector":[{"language":"go"}],"syncKind":1}},`+
+		`{"id":"py-save","method":"textDocument/didSave","registerOptions":{"documentSelector":[{"language":"python"}]}}`)
+	open := a.recvMethod("textDocument/didOpen")
+	require.Contains(t, string(open.Params), `"text":"package main\n"`)
+	a.recvMethod("") // the registration's answer
+
+	m.set("package main\n\nx")
+	doc.MarkDirty()
+	h.clock.Advance(DefaultDebounce)
+	change := a.recvMethod("textDocument/didChange")
+	require.Contains(t, string(change.Params), `"contentChanges":[{"text":"package main\n\nx"}]`)
+
+	// didSave for python documents only: a Go save sends none.
+	_, err = h.client.Saved(`{"model":"kandev://s/main.go","ok":true,"persistedVersion":1,"liveVersion":1}`)
+	require.NoError(t, err)
+	a.nothingQueued()
+	register("r2", `{"id":"save","method":"textDocument/didSave","registerOptions":{"documentSelector":[{"language":"go"}],"includeText":true}}`)
+	a.recvMethod("")
+	_, err = h.client.Saved(`{"model":"kandev://s/main.go","ok":true,"persistedVersion":2,"liveVersion":2,"text":"package main\n\nx"}`)
+	require.NoError(t, err)
+	save := a.recvMethod("textDocument/didSave")
+	require.JSONEq(t, `{"textDocument":{"uri":"file:///w/main.go"},"text":"package main\n\nx"}`, string(save.Params))
+
+	a.send(`{"jsonrpc":"2.0","id":"u1","method":"client/unregisterCapability","params":{"unregisterations":[{"id":"save","method":"textDocument/didSave"}]}}`)
+	a.recvMethod("")
+	_, err = h.client.Saved(`{"model":"kandev://s/main.go","ok":true,"persistedVersion":3,"liveVersion":3}`)
+	require.NoError(t, err)
+	a.nothingQueued()
+
+	doc.Close()
+	a.recvMethod("textDocument/didClose")
+}
+
+// Two Monaco models of one task file in one session (two editors) share
+// one server document: one didOpen, diagnostics on both, provider calls
+// answered for each, one didClose after the last closes.
+func TestTwoModelsOfOneFileShareTheServerDocument(t *testing.T) {
+	t.Parallel()
+	h, rec := editorHarness(t)
+	m1 := &namedModel{model: newModel("package main\n"), uri: "kandev://s/main.go"}
+	m2 := &namedModel{model: newModel("package main\n"), uri: "kandev://s/main.go?view=2"}
+	d1, err := h.client.OpenDocument("s", "main.go", m1, m1)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	id := rec.next(t, "provider").connID
+
+	d2, err := h.client.OpenDocument("s", "main.go", m2, m2)
+	require.NoError(t, err)
+	a.nothingQueued() // no second didOpen
+
+	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"both"}]}}`)
+	require.Equal(t, "both", m1.nextMarkers(t)[0].Message)
+	require.Equal(t, "both", m2.nextMarkers(t)[0].Message)
+
+	for _, uri := range []string{m1.uri, m2.uri} {
+		got := provide(h, id, features.Hover, `{"uri":"`+uri+`","lineNumber":1,"column":1}`)
+		req := a.recvMethod("textDocument/hover")
+		require.Contains(t, string(req.Params), `"uri":"file:///w/main.go"`)
+		a.send(`{"jsonrpc":"2.0","id":%s,"result":{"contents":"package main"}}`, req.ID)
+		require.Contains(t, answer(t, got), "package main")
+	}
+
+	// An edit in the second model: the server gets that model's whole text.
+	m2.set("package main\n\nfunc f() {}\n")
+	require.NoError(t, d2.Changed(`{"versionId":2,"isFlush":false,"isEolChange":false,"changes":[{"range":{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":1},"rangeOffset":13,"rangeLength":0,"text":"\nfunc f() {}\n"}]}`))
+	h.clock.Advance(DefaultDebounce)
+	change := a.recvMethod("textDocument/didChange")
+	require.Contains(t, string(change.Params), `"contentChanges":[{"text":"package main\n\nfunc f() {}\n"}]`)
+
+	d1.Close()
+	a.nothingQueued() // the other model still shows the file
+	d2.Close()
+	a.recvMethod("textDocument/didClose")
+
+	// Opened again: a fresh didOpen.
+	_, err = h.client.OpenDocument("s", "main.go", m1, m1)
+	require.NoError(t, err)
+	a.recvMethod("textDocument/didOpen")
+}
+
+// namedModel is a fake model with its own Monaco URI (client.ModelInfo).
+type namedModel struct {
+	*model
+	uri string
+}
+
+func (m *namedModel) ModelURI() string       { return m.uri }
+func (m *namedModel) MonacoLanguage() string { return "go" }
