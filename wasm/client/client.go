@@ -118,6 +118,9 @@ type pair struct {
 	idle Timer       // pending idle teardown
 	st   Status      // the latest recorded status
 	seen bool        // st has been recorded at least once
+	// reopen: a document opened while the connection was shutting down
+	// (idle teardown); connect again once it has ended.
+	reopen bool
 }
 
 // Client owns this window's pairs, connections and documents.
@@ -240,6 +243,10 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	switch {
 	case conn != nil && conn.ctx.Err() == nil:
 		// Join the live connection.
+	case conn != nil && allowed && !c.closed:
+		// Its idle shutdown is running: connect again when it has ended.
+		p.reopen = true
+		conn = nil
 	case allowed && !c.closed && p.st.State == StateOff:
 		// Only an off pair connects on its own: a failed or unavailable
 		// one waits for Retry instead of failing again with every editor.
@@ -282,6 +289,7 @@ func (c *Client) Start(sessionID string, lang wire.Language) bool {
 func (c *Client) Stop(ctx context.Context, sessionID string, lang wire.Language) error {
 	c.mu.Lock()
 	p := c.pairLocked(connKey{sessionID, lang})
+	p.reopen = false // a Stop wins over a document opened during shutdown
 	conn := p.conn
 	if conn == nil {
 		if p.st.State != StateOff {
@@ -329,6 +337,21 @@ func (c *Client) Reconsider() {
 		}
 		c.mu.Unlock()
 	}
+	c.deliver()
+}
+
+// reopen connects p again after its idle shutdown ended, for the
+// documents opened while it ran, if they are still open and the Policy
+// still allows it.
+func (c *Client) reopen(p *pair) {
+	if c.cfg.Policy != nil && !c.cfg.Policy.ShouldConnect(p.key.sessionID, p.key.language) {
+		return
+	}
+	c.mu.Lock()
+	if p.conn == nil && len(p.docs) > 0 && p.st.State == StateOff && !c.closed {
+		c.connectLocked(p)
+	}
+	c.mu.Unlock()
 	c.deliver()
 }
 

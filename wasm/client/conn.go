@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -118,10 +119,12 @@ func (c *connection) run() {
 		return
 	}
 
+	folders := workspaceFolders(rootURI, workspace, ready.RepoSubpaths)
 	rpc := jsonrpc.NewConn(sock, jsonrpc.HandlerFunc(c.handle))
 	c.mu.Lock()
 	c.rpc = rpc
 	c.workspace = path.Clean(workspace)
+	c.folders = folders
 	c.mu.Unlock()
 
 	// The process runs; initialize is pending from now, measured locally.
@@ -133,7 +136,7 @@ func (c *connection) run() {
 
 	var res lsptypes.InitializeResult
 	var raw jsonlite.Raw
-	err = rpc.Call(c.ctx, lsptypes.MethodInitialize, c.initializeParams(rootURI, workspace, token), &raw)
+	err = rpc.Call(c.ctx, lsptypes.MethodInitialize, c.initializeParams(rootURI, folders, token), &raw)
 	if err == nil && len(raw) > 0 {
 		if res, err = lsptypes.ParseInitializeResult(raw); err != nil {
 			err = errors.New("jsonrpc: decode " + lsptypes.MethodInitialize + " result: " + err.Error())
@@ -153,11 +156,14 @@ func (c *connection) run() {
 		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
 	}
 	if err != nil {
+		endErr = c.end(rpc, err)
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
-			detail = rpcErr.Message // the server's own words, shown as is
+			// The server's own words, shown as is. The rejection is why
+			// the connection ends: a close that follows it (the server
+			// exits, 4006) is its consequence and must not hide it.
+			detail, endErr = rpcErr.Message, err
 		}
-		endErr = c.end(rpc, err)
 		return
 	}
 
@@ -282,6 +288,7 @@ func (c *connection) finish(endErr error, detail string) {
 	for d := range p.docs {
 		docs = append(docs, d)
 	}
+	reopen := false
 	if p.conn == c {
 		p.conn = nil
 		if p.idle != nil {
@@ -290,6 +297,7 @@ func (c *connection) finish(endErr error, detail string) {
 		}
 		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail}
 		cl.recordLocked(p)
+		reopen, p.reopen = p.reopen && state == StateOff, false
 	}
 	cl.mu.Unlock()
 
@@ -298,16 +306,33 @@ func (c *connection) finish(endErr error, detail string) {
 		d.detach(c) // only documents still open on this generation
 	}
 	cl.deliver()
+	if reopen {
+		cl.reopen(p)
+	}
 }
 
-func (c *connection) initializeParams(rootURI, workspace, token string) lsptypes.InitializeParams {
+// workspaceFolders are the task workspace and each repository inside it
+// (the ready frame's repoSubpaths), as initialize declares them and
+// workspace/workspaceFolders answers.
+func workspaceFolders(rootURI, workspace string, repos []string) []lsptypes.WorkspaceFolder {
+	root := path.Clean(workspace)
+	out := []lsptypes.WorkspaceFolder{{URI: rootURI, Name: path.Base(root)}}
+	for _, r := range repos {
+		r = strings.Trim(path.Clean("/"+r), "/")
+		if r == "" {
+			continue // the workspace itself
+		}
+		out = append(out, lsptypes.WorkspaceFolder{URI: wire.FileURI(path.Join(root, r)), Name: path.Base(r)})
+	}
+	return out
+}
+
+func (c *connection) initializeParams(rootURI string, folders []lsptypes.WorkspaceFolder, token string) lsptypes.InitializeParams {
 	return lsptypes.InitializeParams{
-		ProcessID:  nil,
-		ClientInfo: &lsptypes.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
-		RootURI:    rootURI,
-		WorkspaceFolders: []lsptypes.WorkspaceFolder{
-			{URI: rootURI, Name: path.Base(path.Clean(workspace))},
-		},
+		ProcessID:        nil,
+		ClientInfo:       &lsptypes.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
+		RootURI:          rootURI,
+		WorkspaceFolders: folders,
 		Capabilities: lsptypes.ClientCapabilities{
 			Workspace: &lsptypes.WorkspaceClientCapabilities{
 				WorkspaceFolders:       true,
@@ -332,6 +357,11 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 		return nil, nil
 	case lsptypes.MethodWorkspaceConfiguration:
 		return c.configuration(req.Params)
+	case lsptypes.MethodWorkspaceFolders:
+		c.mu.Lock()
+		folders := c.folders
+		c.mu.Unlock()
+		return jsonlite.Raw(lsptypes.AppendWorkspaceFolders(nil, folders)), nil
 	case lsptypes.MethodWorkDoneProgressCreate, lsptypes.MethodProgress:
 		c.trackProgress(req.Method == lsptypes.MethodWorkDoneProgressCreate, req.Params)
 		return nil, nil

@@ -365,8 +365,10 @@ type NavigateResult struct {
 
 // Navigate resolves an editor-opener target for the session of the source
 // model (or the given session) with the workspace its task host reported —
-// kept after its connection stops. Targets outside that workspace, or with
-// no known workspace, are {"handled":false}.
+// kept after its connection stops. Before any task host of the session
+// reported one, the session's own model URIs are still handled; targets
+// outside the workspace, of another session, or file:// targets without a
+// known workspace are {"handled":false}.
 func (cl *Client) Navigate(js string) string {
 	r, ok := parseNavigateRequest(js)
 	if !ok {
@@ -376,11 +378,18 @@ func (cl *Client) Navigate(js string) string {
 	if s, _, ok := navigate.ParseModelURI(r.Source); ok && session == "" {
 		session = s
 	}
+	if session == "" {
+		return `{"handled":false}`
+	}
 	cl.mu.Lock()
 	ws, ok := cl.workspaces[strings.ToLower(session)]
 	cl.mu.Unlock()
 	if !ok {
-		return `{"handled":false}`
+		// No server of this session reached ready yet (or none runs: a
+		// session without LSP, where Monaco's own TypeScript worker
+		// navigates): its own model URIs still open through the page's
+		// tabs; file:// targets need the task host's workspace.
+		ws = navigate.Workspace{Session: session}
 	}
 	t := ws.Resolve(r.Target)
 	if !t.Handled {

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -257,3 +259,130 @@ type namedModel struct {
 
 func (m *namedModel) ModelURI() string       { return m.uri }
 func (m *namedModel) MonacoLanguage() string { return "go" }
+
+// A session without a live server — none reached ready, or it has no LSP
+// at all and Monaco's own TypeScript worker navigates — still opens its own
+// model URIs through the page's tabs; file:// targets, which need the task
+// host's workspace, and other sessions' models are left to Monaco.
+func TestNavigateWithoutLiveServer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	out := h.client.Navigate(`{"source":"kandev://nolsp/src/main.ts","target":"kandev://nolsp/src/util/greet.ts","tabs":[{"id":"tab-2","path":"src/util/greet.ts"}]}`)
+	require.JSONEq(t, `{"handled":true,"path":"src/util/greet.ts","model":"kandev://nolsp/src/util/greet.ts","ancestors":["src","src/util"],"sessionId":"nolsp","tabId":"tab-2"}`, out)
+	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://nolsp/src/main.ts","target":"file:///srv/t/src/util/greet.ts"}`))
+	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://nolsp/src/main.ts","target":"kandev://other/src/x.ts"}`))
+	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"inmemory://model/1","target":"kandev://nolsp/x.ts"}`))
+	noDial(t, h)
+}
+
+// A server that rejects initialize and exits: the close code that follows
+// (4006) does not hide the server's message.
+func TestInitializeRejectionThenClose(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	// The close races the rejection's handling; several rounds make a
+	// lost message show.
+	for round := range 10 {
+		if round > 0 {
+			require.True(t, h.client.Start("s", wire.Go))
+		}
+		a := h.agent(t)
+		a.send(`{"status":"ready","workspacePath":"/w"}`)
+		init := a.recvMethod("initialize")
+		a.send(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"gopls: no views"}}`, init.ID)
+		a.closeWith(int(wire.CloseServerExited))
+		s := waitStatus(t, h.client, "s", wire.Go, "the rejection", func(s Status) bool { return s.State == StateError })
+		require.Equal(t, "gopls: no views", s.Message, "round %d", round)
+		require.Equal(t, 0, s.CloseCode, "round %d", round)
+	}
+}
+
+// The server answers workspace/workspaceFolders with the folders initialize
+// declared: the task workspace and each repository the ready frame lists.
+func TestWorkspaceFoldersFromReadyFrame(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("")
+	_, err := h.client.OpenDocument("s", "svc/main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	a.send(`{"status":"ready","workspacePath":"/srv/task","workspaceUri":"file:///srv/task","repoSubpaths":[".","svc","libs/core"]}`)
+	init := a.recvMethod("initialize")
+	const folders = `[{"uri":"file:///srv/task","name":"task"},{"uri":"file:///srv/task/svc","name":"svc"},{"uri":"file:///srv/task/libs/core","name":"core"}]`
+	var params struct {
+		WorkspaceFolders json.RawMessage `json:"workspaceFolders"`
+		Capabilities     struct {
+			Workspace struct {
+				WorkspaceFolders bool `json:"workspaceFolders"`
+			} `json:"workspace"`
+		} `json:"capabilities"`
+	}
+	require.NoError(t, json.Unmarshal(init.Params, &params))
+	require.JSONEq(t, folders, string(params.WorkspaceFolders))
+	require.True(t, params.Capabilities.Workspace.WorkspaceFolders)
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":%s}`, init.ID, goplsInitializeResult)
+	a.recvMethod("initialized")
+	a.send(`{"jsonrpc":"2.0","id":"f1","method":"workspace/workspaceFolders"}`)
+	var answer rpcMsg
+	for answer.ID == nil {
+		if m := a.recv(); m.Method == "" {
+			answer = m
+		}
+	}
+	require.JSONEq(t, `"f1"`, string(answer.ID))
+	require.JSONEq(t, folders, string(answer.Result))
+}
+
+// A document opened while its pair's idle shutdown runs connects again
+// once the shutdown has finished.
+func TestReopenDuringIdleShutdown(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("package a\n")
+	d, err := h.client.OpenDocument("s", "a.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	d.Close()
+	a.recvMethod("textDocument/didClose")
+	h.clock.Advance(DefaultIdleTimeout)
+	h.expectState(t, StateStopping)
+	sd := a.recvMethod("shutdown")
+
+	// The user opens the file again while the server shuts down.
+	d, err = h.client.OpenDocument("s", "a.go", m, m)
+	require.NoError(t, err)
+	noDial(t, h)
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, sd.ID)
+	a.recvMethod("exit")
+	h.expectState(t, StateOff)
+
+	a2 := h.agent(t)
+	handshake(t, h, a2, "/w", "file:///w")
+	a2.recvMethod("textDocument/didOpen")
+
+	// A Stop after such an open wins: nothing connects again.
+	d2, err := h.client.OpenDocument("s", "b.go", m, m)
+	require.NoError(t, err)
+	a2.recvMethod("textDocument/didOpen")
+	d2.Close()
+	a2.recvMethod("textDocument/didClose")
+	d.Close()
+	a2.recvMethod("textDocument/didClose")
+	h.clock.Advance(DefaultIdleTimeout)
+	h.expectState(t, StateStopping)
+	sd = a2.recvMethod("shutdown")
+	_, err = h.client.OpenDocument("s", "a.go", m, m)
+	require.NoError(t, err)
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // Stop takes effect now and returns without waiting
+	require.ErrorIs(t, h.client.Stop(done, "s", wire.Go), context.Canceled)
+	a2.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, sd.ID)
+	a2.recvMethod("exit")
+	h.expectState(t, StateOff)
+	noDial(t, h)
+}

@@ -142,22 +142,7 @@ func (p InitializeParams) AppendJSON(b []byte) []byte {
 	b = append(b, `,"capabilities":`...)
 	b = p.Capabilities.AppendJSON(b)
 	b = append(b, `,"workspaceFolders":`...)
-	if p.WorkspaceFolders == nil {
-		b = j.AppendNull(b)
-	} else {
-		b = append(b, '[')
-		for i, f := range p.WorkspaceFolders {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"uri":`...)
-			b = j.AppendString(b, f.URI)
-			b = append(b, `,"name":`...)
-			b = j.AppendString(b, f.Name)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = AppendWorkspaceFolders(b, p.WorkspaceFolders)
 	if len(p.WorkDoneToken) > 0 {
 		b = append(b, `,"workDoneToken":`...)
 		b = append(b, p.WorkDoneToken...)
@@ -167,6 +152,26 @@ func (p InitializeParams) AppendJSON(b []byte) []byte {
 		b = append(b, p.InitializationOptions...)
 	}
 	return append(b, '}')
+}
+
+// AppendWorkspaceFolders appends folders as a JSON array (null for nil):
+// the initialize member and the answer to workspace/workspaceFolders.
+func AppendWorkspaceFolders(b []byte, folders []WorkspaceFolder) []byte {
+	if folders == nil {
+		return j.AppendNull(b)
+	}
+	b = append(b, '[')
+	for i, f := range folders {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"uri":`...)
+		b = j.AppendString(b, f.URI)
+		b = append(b, `,"name":`...)
+		b = j.AppendString(b, f.Name)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // AppendJSON appends c as JSON.
