@@ -95,6 +95,11 @@ type Config struct {
 	OnStatus func(Status)
 	// Version is sent as clientInfo.version.
 	Version string
+	// OnMessage receives the servers' window/showMessage and
+	// window/showMessageRequest messages, from the connection's handler;
+	// it must not block. A request is answered with Respond; without
+	// OnMessage requests are answered null at once and messages dropped.
+	OnMessage func(Message)
 	// Logf receives diagnostics for developers; nil discards them.
 	Logf func(format string, args ...any)
 	// Editor receives provider registrations, semantic-token refreshes and
@@ -140,6 +145,9 @@ type Client struct {
 	hub        *docsync.Hub
 	supMu      sync.Mutex // orders suppression snapshots
 	supGen     uint64     // the generation last published; guarded by supMu
+
+	asks   map[string]ask // showMessageRequests waiting for a choice; guarded by mu
+	msgSeq uint64         // guarded by mu
 }
 
 // New returns a Client; it dials nothing until a document opens or Start.
@@ -175,6 +183,7 @@ func New(cfg Config) (*Client, error) {
 		workspaces: make(map[string]navigate.Workspace),
 		suppress:   suppress.New(),
 		hub:        docsync.NewHub(),
+		asks:       make(map[string]ask),
 	}, nil
 }
 

@@ -271,7 +271,7 @@ func (c *connection) finish(endErr error, detail string) {
 		detail = ""
 	}
 	if state == StateError {
-		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, c.p.key.language, endErr)
+		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, string(c.p.key.language), endErr)
 	}
 	c.cancel()
 
@@ -373,6 +373,8 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 			e.SemanticRefresh(c.id())
 		}
 		return nil, nil
+	case lsptypes.MethodShowMessage, lsptypes.MethodShowMessageRequest:
+		return c.showMessage(req)
 	}
 	if req.IsNotification() {
 		return nil, nil // window/logMessage, …: not shown

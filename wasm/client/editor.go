@@ -332,7 +332,7 @@ func (c *connection) providerFailed(f features.Feature, err error) {
 	c.failures[cause] = true
 	c.mu.Unlock()
 	if !seen {
-		c.cl.cfg.Logf("lsp: %s/%s %s (further failures with this cause are not logged)", c.p.key.sessionID, c.p.key.language, cause)
+		c.cl.cfg.Logf("lsp: %s/%s %s (further failures with this cause are not logged)", c.p.key.sessionID, string(c.p.key.language), cause)
 	}
 }
 

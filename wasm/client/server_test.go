@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -385,4 +386,84 @@ func TestReopenDuringIdleShutdown(t *testing.T) {
 	a2.recvMethod("exit")
 	h.expectState(t, StateOff)
 	noDial(t, h)
+}
+
+// window/showMessage and window/showMessageRequest reach people through
+// OnMessage; a request is answered with the chosen action, or null when
+// dismissed, and waits without holding up the server's other messages.
+func TestServerMessagesReachPeople(t *testing.T) {
+	t.Parallel()
+	msgs := make(chan Message, 16)
+	h := newHarnessWith(t, func(c *Config) { c.OnMessage = func(m Message) { msgs <- m } })
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	next := func() Message {
+		t.Helper()
+		select {
+		case m := <-msgs:
+			return m
+		case <-time.After(10 * time.Second):
+			t.Fatal("no message")
+			return Message{}
+		}
+	}
+
+	a.send(`{"jsonrpc":"2.0","method":"window/showMessage","params":{"type":2,"message":"gopls: go.work is out of date"}}`)
+	got := next()
+	require.Equal(t, Message{SessionID: "s", Language: "go", Type: 2, Text: "gopls: go.work is out of date"}, got)
+	require.Equal(t, "warning", got.TypeName())
+
+	a.send(`{"jsonrpc":"2.0","id":"q1","method":"window/showMessageRequest","params":{"type":1,"message":"Run go mod tidy?","actions":[{"title":"Yes"},{"title":"No"}]}}`)
+	ask := next()
+	require.NotEmpty(t, ask.ID)
+	require.Equal(t, []string{"Yes", "No"}, ask.Actions)
+	// Waiting for the choice holds up nothing: diagnostics still arrive.
+	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"meanwhile"}]}}`)
+	require.Equal(t, "meanwhile", m.nextMarkers(t)[0].Message)
+	require.True(t, h.client.Respond(ask.ID, "Yes", true))
+	require.False(t, h.client.Respond(ask.ID, "No", true), "answered once")
+	ans := a.recv()
+	require.JSONEq(t, `"q1"`, string(ans.ID))
+	require.JSONEq(t, `{"title":"Yes"}`, string(ans.Result))
+
+	// Dismissed, or a title the server did not offer: null.
+	for i, title := range []string{"", "Maybe"} {
+		a.send(`{"jsonrpc":"2.0","id":%d,"method":"window/showMessageRequest","params":{"type":3,"message":"?","actions":[{"title":"Yes"}]}}`, i+10)
+		ask = next()
+		require.True(t, h.client.Respond(ask.ID, title, title != ""))
+		ans = a.recv()
+		require.JSONEq(t, `null`, string(ans.Result), ans.raw)
+	}
+
+	// The connection ends with a request unanswered: nothing waits on.
+	a.send(`{"jsonrpc":"2.0","id":"q9","method":"window/showMessageRequest","params":{"type":3,"message":"later?"}}`)
+	ask = next()
+	a.closeWith(int(wire.CloseServerExited))
+	h.expectState(t, StateError)
+	require.Eventually(t, func() bool {
+		h.client.mu.Lock()
+		defer h.client.mu.Unlock()
+		_, waiting := h.client.asks[ask.ID]
+		return !waiting
+	}, 10*time.Second, time.Millisecond)
+}
+
+// Without anybody listening, a request is answered null at once.
+func TestShowMessageRequestWithoutListener(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	a.send(`{"jsonrpc":"2.0","id":1,"method":"window/showMessageRequest","params":{"type":1,"message":"?","actions":[{"title":"OK"}]}}`)
+	ans := a.recv()
+	require.JSONEq(t, `1`, string(ans.ID))
+	require.Contains(t, ans.raw, `"result":null`)
 }

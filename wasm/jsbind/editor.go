@@ -22,6 +22,7 @@ type editorBridge struct {
 	mu      sync.Mutex
 	handles map[string]map[string]jsValue // connection id → language/feature → provider handle
 	opener  jsValue                       // the editor opener's disposable
+	closed  bool                          // a later configure or dispose replaced it
 }
 
 // newEditorBridge evaluates the suppression wrapper (once per Monaco
@@ -69,14 +70,19 @@ func newEditorBridge(monacoV, call, navigate, readFile jsValue) *editorBridge {
 
 func (b *editorBridge) ok() bool { return b.helpers.Type() == jsTypeObject }
 
+// live reports whether the bridge still registers anything: not after
+// close, when a connection of the replaced configuration ends late. b.mu
+// must be held.
+func (b *editorBridge) live() bool { return b.ok() && !b.closed }
+
 // Provider implements client.Editor: one feature's provider of one
 // connection and Monaco language, replaced or disposed alone.
 func (b *editorBridge) Provider(connID, languageID string, f features.Feature, optionsJSON string) {
-	if !b.ok() {
-		return
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if !b.live() {
+		return
+	}
 	key := languageID + "\x00" + f.String()
 	hs := b.handles[connID]
 	if h, ok := hs[key]; ok {
@@ -101,12 +107,11 @@ func (b *editorBridge) Provider(connID, languageID string, f features.Feature, o
 // Ended implements client.Editor: every provider of the connection, and
 // the placeholder models of its peek previews, are disposed.
 func (b *editorBridge) Ended(connID string) {
-	if !b.ok() {
-		return
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.endLocked(connID)
+	if b.live() {
+		b.endLocked(connID)
+	}
 }
 
 // endLocked disposes connID's providers and placeholders. b.mu must be held.
@@ -122,7 +127,10 @@ func (b *editorBridge) endLocked(connID string) {
 
 // SemanticRefresh implements client.Editor.
 func (b *editorBridge) SemanticRefresh(connID string) {
-	if !b.ok() {
+	b.mu.Lock()
+	live := b.live()
+	b.mu.Unlock()
+	if !live {
 		return
 	}
 	if _, err := b.helpers.Call("refresh", connID); err != nil {
@@ -132,7 +140,10 @@ func (b *editorBridge) SemanticRefresh(connID string) {
 
 // Suppress implements client.Editor.
 func (b *editorBridge) Suppress(snapshot string) {
-	if b.ctl.Type() != jsTypeObject {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed || b.ctl.Type() != jsTypeObject {
 		return
 	}
 	v, err := parseJSON(snapshot)
@@ -179,15 +190,34 @@ func (b *editorBridge) hookChange(modelV, fn jsValue) (jsValue, error) {
 	return b.helpers.Call("hookChange", modelV, fn)
 }
 
-// close disposes every registration and the opener (a new configure).
+// close disposes every registration, placeholder model and the opener (a
+// new configure); late calls for the replaced configuration's connections
+// do nothing. The TypeScript built-in wrapper stays for the next one.
 func (b *editorBridge) close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for id := range b.handles {
-		b.endLocked(id)
+	if b.closed {
+		return
 	}
+	if b.ok() {
+		for id := range b.handles {
+			b.endLocked(id)
+		}
+	}
+	b.closed = true
 	dispose(b.opener)
 	b.opener = jsUndefined()
+}
+
+// dispose is close plus the wrapper's uninstall: Monaco's register
+// functions are its own again and no built-in is suppressed (dispose()).
+func (b *editorBridge) dispose() {
+	b.close()
+	if b.ctl.Type() == jsTypeObject {
+		if _, err := b.ctl.Call("uninstall"); err != nil {
+			consoleError("dispose: TypeScript built-in wrapper: %v", err)
+		}
+	}
 }
 
 // provide is the Go side of every provider call:

@@ -138,6 +138,7 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
         try { list = (tabs && tabs()) || []; } catch (e) { console.error(e); }
         const t = JSON.parse(navigate(JSON.stringify({ source: src, target: resource.toString(), tabs: list })));
         if (!t.handled || !open) return false;
+        t.editor = source; // the editor that started the navigation
         if (selection) {
           t.selection = 'endLineNumber' in selection ? {
             startLineNumber: selection.startLineNumber, startColumn: selection.startColumn,

@@ -69,7 +69,9 @@ func (f HandlerFunc) Handle(ctx context.Context, req *Request) (jsonlite.Appende
 // Later wraps a request's answer that must wait on something outside the
 // connection: the handler returns Later(fn) at once, and fn runs on its own
 // goroutine (ctx ends with the connection) while later messages are
-// handled; its result or error is the answer. Only request answers may be
+// handled; its result or error is the answer. fn always runs, with ctx
+// already done if the connection ended first, so it can release what it
+// holds; it must return soon after ctx ends. Only request answers may be
 // Later; for a notification fn is not run.
 func Later(fn func(ctx context.Context) (jsonlite.Appender, error)) jsonlite.Appender {
 	return &later{fn: fn}
@@ -327,6 +329,9 @@ func (c *Conn) dispatch() {
 			}
 			if l, ok := result.(*later); ok && err == nil {
 				if !c.spawn(func() { c.answer(r, l) }) {
+					// Ended meanwhile: fn still runs, with its context
+					// done, so it releases what it holds.
+					_, _ = l.fn(c.ctx)
 					return
 				}
 				continue

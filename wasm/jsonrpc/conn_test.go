@@ -292,3 +292,32 @@ func TestCloseCallRace(t *testing.T) {
 	<-conn.Done()
 	require.ErrorIs(t, conn.Err(), jsonrpc.ErrClosed)
 }
+
+// A Later answer whose connection ends before it is started still runs,
+// with its context done, so it can release what it holds.
+func TestLaterRunsAfterClose(t *testing.T) {
+	t.Parallel()
+	ran := make(chan error, 1)
+	handled := make(chan struct{})
+	release := make(chan struct{})
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+		close(handled)
+		<-release // the connection closes while the handler runs
+		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+			<-ctx.Done()
+			ran <- ctx.Err()
+			return nil, nil
+		}), nil
+	}))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"ask"}`)
+	<-handled
+	require.NoError(t, conn.Close())
+	close(release)
+	select {
+	case err := <-ran:
+		require.Error(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the Later answer never ran")
+	}
+	<-conn.Done()
+}
