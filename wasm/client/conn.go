@@ -478,6 +478,7 @@ func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
 	var docs []*Document
 	if e := c.byPath[path.Clean(abs)]; e != nil {
 		docs = append(docs, e.docs...)
+		e.diags = p.Diagnostics
 	}
 	c.mu.Unlock()
 	// Every model showing the file gets the markers.

@@ -18,8 +18,9 @@ import (
 // didClose after the last of them, diagnostics for each. Guarded by the
 // connection's mu; never empty while in byPath.
 type serverDoc struct {
-	sd   *docsync.Doc
-	docs []*Document
+	sd    *docsync.Doc
+	docs  []*Document
+	diags []lsptypes.Diagnostic // the last published, for a model joining later
 }
 
 // Document is one open editor model synchronized with its language server.
@@ -226,6 +227,16 @@ func (d *Document) open(c *connection) {
 	if !joined {
 		d.sd.Open()
 		cl.hub.Add(d.sd)
+	} else {
+		// No didOpen, so no fresh publish: the joining model shows what
+		// the server published last.
+		c.mu.Lock()
+		diags := e.diags
+		c.mu.Unlock()
+		if len(diags) > 0 {
+			d.hasMarkers = true
+			d.sink.SetMarkers(monaco.FromDiagnostics(diags))
+		}
 	}
 	if cl.suppress.Own(c.id(), d.model, strings.ToLower(d.p.key.sessionID), d.monacoID) {
 		cl.publishSuppression()

@@ -218,9 +218,15 @@ func TestTwoModelsOfOneFileShareTheServerDocument(t *testing.T) {
 	a.recvMethod("textDocument/didOpen")
 	id := rec.next(t, "provider").connID
 
+	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"first"}]}}`)
+	require.Equal(t, "first", m1.nextMarkers(t)[0].Message)
+
+	// The second model: no second didOpen, and it shows the diagnostics
+	// published before it came.
 	d2, err := h.client.OpenDocument("s", "main.go", m2, m2)
 	require.NoError(t, err)
-	a.nothingQueued() // no second didOpen
+	a.nothingQueued()
+	require.Equal(t, "first", m2.nextMarkers(t)[0].Message)
 
 	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"both"}]}}`)
 	require.Equal(t, "both", m1.nextMarkers(t)[0].Message)
