@@ -4,6 +4,8 @@
 // save synchronization, navigation targets — lives in lsp.wasm; this file
 // only renders what it is given and forwards the user's actions.
 
+import { mountNotices } from './notices.js';
+
 const config = await (await fetch('/config.json')).json();
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -28,17 +30,23 @@ async function loadSettings() {
 }
 let settings = await loadSettings();
 const locale = params.get('locale') || navigator.language;
-lsp.configure({
-  monaco,
-  relayURL: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`,
-  locale,
-  settings,
-  // Go to definition, references and Monaco's own targets open here.
-  openFile: (target) => navigateTo(target),
-  openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
-  // Placeholder models for targets in files without one (peek previews).
-  readFile: (session, path) => fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => (r.ok ? r.text() : null)),
-});
+// configureLSP hands lsp.wasm the page: Monaco, the relay, the settings and
+// the page's navigation; reconfigure (below) calls it again after dispose.
+function configureLSP() {
+  lsp.configure({
+    monaco,
+    relayURL: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`,
+    locale,
+    settings,
+    // Go to definition, references and Monaco's own targets open here.
+    openFile: (target) => navigateTo(target),
+    openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
+    // Placeholder models for targets in files without one (peek previews).
+    readFile: (session, path) => fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => (r.ok ? r.text() : null)),
+  });
+  mountNotices(lsp, document.getElementById('lsp-notices'));
+}
+configureLSP();
 
 // Semantic tokens get their own colours, so they are visible (and testable)
 // next to Monaco's syntax colouring.
@@ -146,6 +154,18 @@ function renderProgress(p) {
 }
 
 lsp.onStatus(() => renderStatus());
+
+// reconfigure tears lsp.wasm down (dispose) and sets it up again, reopening
+// the open tabs' documents: Monaco is left with exactly one set of providers.
+function reconfigure() {
+  lsp.dispose();
+  configureLSP();
+  lsp.onStatus(() => renderStatus());
+  for (const t of tabs.values()) {
+    t.doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: t.model }) : null;
+  }
+  renderStatus();
+}
 
 statusEl.addEventListener('click', () => {
   const open = popover.hidden;
@@ -458,7 +478,7 @@ switchSession(sessionId);
 
 // For tests and the curious: the page's handles.
 window.demo = {
-  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs,
+  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, reconfigure,
   get sessionId() { return sessionId; },
 };
 document.body.dataset.ready = 'true';
