@@ -11,7 +11,7 @@
 // The full reference, with the view-model's fields, is wasm/API.md. main
 // sets globalThis.kandevLSP synchronously before it blocks:
 //
-//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs? }); // → true, or false (console.error)
+//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error)
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
 //	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
 //	const doc = lsp.openDocument({ sessionId, path, model }); // → { sessionId, path, language, close() } or null
@@ -22,6 +22,9 @@
 //	lsp.status(sessionId, language); // the same, null for a pair never seen
 //	const off = lsp.onStatus((view) => {}); // every view change, incl. a 1 s tick while time elapses
 //	lsp.saved({ model, ok, persistedVersion, liveVersion, text? }); // after a write → { dirty }
+//	const off2 = lsp.onMessage((message) => {}); // server messages for people
+//	lsp.respond(message.id, 'Reload');  // a showMessageRequest's choice (null dismisses) → boolean
+//	lsp.dispose();                   // teardown; configure may follow → true
 //	lsp.version;
 //
 // configure also wraps Monaco's TypeScript/JavaScript built-in providers
@@ -32,9 +35,10 @@
 // one back.
 //
 // A view is { sessionId, language, state, summary, details[], action,
-// progress, initializing, finished, closeCode, message?, experimental,
-// documents }: localized texts, the one available action ('start', 'stop',
-// 'retry' or null) and structured progress, built by package status.
+// actionLabel, progress, initializing, finished, closeCode, message?,
+// experimental, documents }: localized texts, the one available action
+// ('start', 'stop', 'retry' or null) with its localized label, and
+// structured progress, built by package status.
 //
 // localStorage is reached only here (storage.go), behind settings.Store.
 //
