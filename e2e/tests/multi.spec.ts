@@ -1,19 +1,8 @@
-import { test, expect, openDemo, openFile, putSettings } from './fixtures';
-import { newLineAfter, semanticSpans, waitReady } from './editor';
+import { test, expect, openDemo, putSettings, modelMarkers as markers, openIn } from './fixtures';
+import { newLineAfter, semanticSpans } from './editor';
 
 // Several sessions of one language, and several editors of one file, with
 // real gopls: each model keeps what its own connection gives it.
-
-const markers = (page: any, uri: string) => page.evaluate((uri: string) => {
-  const { monaco } = (window as any).demo;
-  return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) }).map((m: any) => m.message as string);
-}, uri);
-
-async function openIn(page: any, session: string, path: string) {
-  await page.locator('#session').selectOption(session);
-  await openFile(page, path);
-  await waitReady(page);
-}
 
 test('two sessions of Go side by side keep their semantic colours', async ({ page }) => {
   await openDemo(page);

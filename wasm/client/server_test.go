@@ -24,12 +24,7 @@ import (
 func TestProgressBeginRightAfterCreate(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m := newModel("fn main() {}\n")
-	_, err := h.client.OpenDocument("s", "src/main.rs", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/w", "file:///w")
-	a.recvMethod("textDocument/didOpen")
+	_, _, a := readyDoc(t, h, "s", "src/main.rs", "fn main() {}\n")
 
 	a.send(`{"jsonrpc":"2.0","id":"c1","method":"window/workDoneProgress/create","params":{"token":"rustAnalyzer/Indexing"}}`)
 	a.send(`{"jsonrpc":"2.0","method":"$/progress","params":{"token":"rustAnalyzer/Indexing","value":{"kind":"begin","title":"Indexing","percentage":0}}}`)
@@ -70,12 +65,7 @@ func (l *logLines) matching(sub string) int {
 func TestLateRegistrationsChangeOnlyWhatChanged(t *testing.T) {
 	t.Parallel()
 	h, rec := editorHarness(t)
-	m := newModel("package main\n")
-	_, err := h.client.OpenDocument("s", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/w", "file:///w")
-	a.recvMethod("textDocument/didOpen")
+	_, _, a := readyDoc(t, h, "s", "main.go", "package main\n")
 	first := rec.providers(t)
 	require.Len(t, first, 4)
 	id := first["hover"].connID
@@ -117,12 +107,7 @@ func TestProviderFailuresLoggedOncePerCause(t *testing.T) {
 	h := newHarnessWith(t, func(c *Config) { c.Logf = log.logf })
 	rec := make(recordingEditor, 256)
 	h.client.cfg.Editor = rec
-	m := newModel("package main\n")
-	_, err := h.client.OpenDocument("s", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/w", "file:///w")
-	a.recvMethod("textDocument/didOpen")
+	_, _, a := readyDoc(t, h, "s", "main.go", "package main\n")
 	id := rec.next(t, "provider").connID
 
 	hoverFails := func(code int, message string) {
@@ -348,12 +333,7 @@ func TestWorkspaceFoldersFromReadyFrame(t *testing.T) {
 func TestReopenDuringIdleShutdown(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m := newModel("package a\n")
-	d, err := h.client.OpenDocument("s", "a.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/w", "file:///w")
-	a.recvMethod("textDocument/didOpen")
+	d, m, a := readyDoc(t, h, "s", "a.go", "package a\n")
 	d.Close()
 	a.recvMethod("textDocument/didClose")
 	h.clock.Advance(DefaultIdleTimeout)
@@ -361,7 +341,7 @@ func TestReopenDuringIdleShutdown(t *testing.T) {
 	sd := a.recvMethod("shutdown")
 
 	// The user opens the file again while the server shuts down.
-	d, err = h.client.OpenDocument("s", "a.go", m, m)
+	d, err := h.client.OpenDocument("s", "a.go", m, m)
 	require.NoError(t, err)
 	noDial(t, h)
 	a.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, sd.ID)
@@ -401,12 +381,7 @@ func TestServerMessagesReachPeople(t *testing.T) {
 	t.Parallel()
 	msgs := make(chan Message, 16)
 	h := newHarnessWith(t, func(c *Config) { c.OnMessage = func(m Message) { msgs <- m } })
-	m := newModel("package main\n")
-	_, err := h.client.OpenDocument("s", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/w", "file:///w")
-	a.recvMethod("textDocument/didOpen")
+	_, m, a := readyDoc(t, h, "s", "main.go", "package main\n")
 	next := func() Message {
 		t.Helper()
 		select {
@@ -462,14 +437,22 @@ func TestServerMessagesReachPeople(t *testing.T) {
 func TestShowMessageRequestWithoutListener(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m := newModel("package main\n")
-	_, err := h.client.OpenDocument("s", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/w", "file:///w")
-	a.recvMethod("textDocument/didOpen")
+	_, _, a := readyDoc(t, h, "s", "main.go", "package main\n")
 	a.send(`{"jsonrpc":"2.0","id":1,"method":"window/showMessageRequest","params":{"type":1,"message":"?","actions":[{"title":"OK"}]}}`)
 	ans := a.recv()
 	require.JSONEq(t, `1`, string(ans.ID))
 	require.Contains(t, ans.raw, `"result":null`)
+}
+
+// readyDoc opens one document and plays its connection through the
+// handshake to the didOpen: a ready server holding the document.
+func readyDoc(t *testing.T, h *harness, session, path, text string) (*Document, *model, *fakeAgent) {
+	t.Helper()
+	m := newModel(text)
+	d, err := h.client.OpenDocument(session, path, m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	return d, m, a
 }

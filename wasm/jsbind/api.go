@@ -188,16 +188,22 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	if oldBridge != nil {
 		oldBridge.close()
 	}
-	if old != nil {
-		// Closing waits for sockets to close, which needs the event loop
-		// this callback is holding: never wait here.
-		go func() {
-			ctx, cancel := client.WithTimeout(10 * time.Second)
-			defer cancel()
-			_ = old.Close(ctx)
-		}()
-	}
+	closeInBackground(old)
 	return true
+}
+
+// closeInBackground stops a replaced configuration's connections. Closing
+// waits for sockets to close, which needs the event loop the calling
+// callback is holding: never wait there.
+func closeInBackground(old *app.App) {
+	if old == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := client.WithTimeout(10 * time.Second)
+		defer cancel()
+		_ = old.Close(ctx)
+	}()
 }
 
 // setSettings(settings) → true, or false after a console.error. settings is
@@ -448,15 +454,7 @@ func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	if bridge != nil {
 		bridge.dispose()
 	}
-	if old != nil {
-		// Closing waits for sockets to close, which needs the event loop
-		// this callback is holding: never wait here.
-		go func() {
-			ctx, cancel := client.WithTimeout(10 * time.Second)
-			defer cancel()
-			_ = old.Close(ctx)
-		}()
-	}
+	closeInBackground(old)
 	return true
 }
 
