@@ -119,7 +119,9 @@ func (c *connection) editorEnded() {
 	delete(cl.conns, c.id())
 	cl.mu.Unlock()
 	cl.suppress.RemoveConnection(c.id())
-	if had && cl.cfg.Editor != nil {
+	// A registration right after initialized may have registered
+	// providers before the connection was recorded as ready.
+	if (had || len(c.provs) > 0) && cl.cfg.Editor != nil {
 		cl.cfg.Editor.Ended(c.id())
 	}
 	cl.publishSuppression()
