@@ -2,8 +2,10 @@
 // LSP over stdio with real Content-Length framing (the agent's own framing
 // package), answers initialize, shutdown, exit and hover, publishes
 // diagnostics on didOpen, and does on demand what no real server does on
-// demand — crash after didOpen, stop reading, never answer initialize, leave
-// a TERM-ignoring child behind, report scripted work-done progress.
+// demand — crash after didOpen, stop reading, never answer initialize or
+// reject it and exit, leave a TERM-ignoring child behind, report scripted
+// work-done progress (with or without waiting for the create's answer),
+// register capabilities late, and send messages for people.
 //
 // Its behaviour comes from a JSON script read once at start (package
 // script: $FAKELSP_SCRIPT, else .fakelsp.json in the working directory), so

@@ -437,3 +437,79 @@ func TestAnswers(t *testing.T) {
 	c.request(3, "textDocument/signatureHelp", map[string]any{})
 	require.Equal(t, -32601, c.next().Error.Code)
 }
+
+// A server that cannot load the project rejects initialize and exits.
+func TestInitializeErrorThenExit(t *testing.T) {
+	t.Parallel()
+	c := startFake(t, script.Script{InitializeError: &script.RPCError{Code: -32603, Message: "no go.mod"}, ExitAfterInitializeError: true})
+	m := c.initialize(nil)
+	require.Equal(t, "no go.mod", m.Error.Message)
+	require.Equal(t, 1, c.wait())
+}
+
+// rust-analyzer sends the begin right after window/workDoneProgress/create,
+// without waiting for its answer.
+func TestProgressWithoutWaitingForCreate(t *testing.T) {
+	t.Parallel()
+	c := startFake(t, script.Script{Progress: []script.ProgressStep{
+		{On: script.OnInitialized, Token: json.RawMessage(`"rustAnalyzer/Indexing"`), Create: true, NoWait: true, Kind: "begin", Title: "Indexing"},
+	}})
+	c.initialize(nil)
+	c.notify("initialized", map[string]any{})
+	create := c.next()
+	require.Equal(t, "window/workDoneProgress/create", create.Method)
+	// Not answered yet, and the begin is already there.
+	begin := c.next()
+	require.Equal(t, "$/progress", begin.Method)
+	require.JSONEq(t, `{"token":"rustAnalyzer/Indexing","value":{"kind":"begin","title":"Indexing"}}`, string(begin.Params))
+}
+
+// Registrations come late, on their trigger, and wait for their answer;
+// messages for people are notifications, or requests with actions whose
+// answer is recorded.
+func TestLateRegistrationsAndMessages(t *testing.T) {
+	t.Parallel()
+	c := startFake(t, script.Script{
+		Registrations: []script.RegistrationStep{
+			{On: script.OnInitialized, ID: "save", Method: "textDocument/didSave", RegisterOptions: json.RawMessage(`{"includeText":true}`)},
+			{On: script.OnInitialized, ID: "save", Method: "textDocument/didSave", Unregister: true},
+		},
+		Messages: []script.MessageStep{
+			{On: script.OnDidOpen, Type: 2, Message: "Cargo.toml has errors"},
+			{On: script.OnDidOpen, Type: 1, Message: "Reload?", Actions: []string{"Reload", "Ignore"}},
+		},
+	})
+	c.initialize(nil)
+	c.notify("initialized", map[string]any{})
+	reg := c.next()
+	require.Equal(t, "client/registerCapability", reg.Method)
+	require.JSONEq(t, `{"registrations":[{"id":"save","method":"textDocument/didSave","registerOptions":{"includeText":true}}]}`, string(reg.Params))
+	c.send(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(reg.ID), "result": nil})
+	unreg := c.next()
+	require.Equal(t, "client/unregisterCapability", unreg.Method)
+	require.JSONEq(t, `{"unregisterations":[{"id":"save","method":"textDocument/didSave"}]}`, string(unreg.Params))
+	c.send(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(unreg.ID), "result": nil})
+
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": "file:///w/src/main.rs", "version": 1}})
+	seen := map[string]message{}
+	for len(seen) < 3 {
+		m := c.next()
+		seen[m.Method] = m
+	}
+	require.JSONEq(t, `{"type":2,"message":"Cargo.toml has errors"}`, string(seen["window/showMessage"].Params))
+	ask := seen["window/showMessageRequest"]
+	require.JSONEq(t, `{"type":1,"message":"Reload?","actions":[{"title":"Reload"},{"title":"Ignore"}]}`, string(ask.Params))
+	c.send(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(ask.ID), "result": map[string]string{"title": "Ignore"}})
+	c.request(2, "shutdown", nil)
+	require.Equal(t, "2", string(c.next().ID))
+	var answered []string
+	for _, r := range c.records() {
+		if r.Kind == "answer" {
+			answered = append(answered, r.Method)
+			if r.Method == "window/showMessageRequest" {
+				require.Contains(t, string(r.Message), `"title":"Ignore"`)
+			}
+		}
+	}
+	require.Equal(t, []string{"client/registerCapability", "client/unregisterCapability", "window/showMessageRequest"}, answered)
+}

@@ -11,26 +11,79 @@ import (
 // workDoneToken in initialize.
 var defaultToken = json.RawMessage(`"fakelsp-progress"`)
 
-// fire runs, on its own goroutine, the progress steps for trigger in
-// order, each after its delay.
+// fire runs the scripted steps for trigger: progress, registrations and
+// messages, each list on its own goroutine in order, each step after its
+// delay.
 func (sv *server) fire(trigger string) {
-	var steps []script.ProgressStep
-	for _, st := range sv.s.Progress {
-		if st.On == trigger {
-			steps = append(steps, st)
+	var steps []func()
+	delay := func(ms int) {
+		if ms > 0 {
+			time.Sleep(time.Duration(ms) * time.Millisecond) // scripted pacing
 		}
 	}
+	for _, st := range sv.s.Progress {
+		if st.On == trigger {
+			steps = append(steps, func() { delay(st.DelayMs); sv.progress(st) })
+		}
+	}
+	runInOrder(steps)
+	steps = nil
+	for _, st := range sv.s.Registrations {
+		if st.On == trigger {
+			steps = append(steps, func() { delay(st.DelayMs); sv.register(st) })
+		}
+	}
+	runInOrder(steps)
+	steps = nil
+	for _, st := range sv.s.Messages {
+		if st.On == trigger {
+			steps = append(steps, func() { delay(st.DelayMs); sv.message(st) })
+		}
+	}
+	runInOrder(steps)
+}
+
+// runInOrder runs steps in order on a goroutine of their own.
+func runInOrder(steps []func()) {
 	if len(steps) == 0 {
 		return
 	}
 	go func() {
-		for _, st := range steps {
-			if st.DelayMs > 0 {
-				time.Sleep(time.Duration(st.DelayMs) * time.Millisecond) // scripted pacing
-			}
-			sv.progress(st)
+		for _, f := range steps {
+			f()
 		}
 	}()
+}
+
+// register sends one registration step and waits for the client's answer.
+func (sv *server) register(st script.RegistrationStep) {
+	if st.Unregister {
+		<-sv.call("client/unregisterCapability", map[string]any{
+			"unregisterations": []map[string]string{{"id": st.ID, "method": st.Method}},
+		})
+		return
+	}
+	reg := map[string]any{"id": st.ID, "method": st.Method}
+	if len(st.RegisterOptions) > 0 {
+		reg["registerOptions"] = st.RegisterOptions
+	}
+	<-sv.call("client/registerCapability", map[string]any{"registrations": []any{reg}})
+}
+
+// message sends one message step; a request does not wait for its answer
+// (a person may take long), which is recorded when it comes.
+func (sv *server) message(st script.MessageStep) {
+	params := map[string]any{"type": st.Type, "message": st.Message}
+	if len(st.Actions) == 0 && !st.Request {
+		sv.send(message{Method: "window/showMessage", Params: mustJSON(params)})
+		return
+	}
+	actions := make([]map[string]string, len(st.Actions))
+	for i, a := range st.Actions {
+		actions[i] = map[string]string{"title": a}
+	}
+	params["actions"] = actions
+	sv.call("window/showMessageRequest", params)
 }
 
 func (sv *server) progress(st script.ProgressStep) {
@@ -44,7 +97,10 @@ func (sv *server) progress(st script.ProgressStep) {
 		token = defaultToken
 	}
 	if st.Create {
-		<-sv.call("window/workDoneProgress/create", map[string]any{"token": token})
+		answered := sv.call("window/workDoneProgress/create", map[string]any{"token": token})
+		if !st.NoWait {
+			<-answered
+		}
 	}
 	value := map[string]any{"kind": st.Kind}
 	if st.Title != "" {

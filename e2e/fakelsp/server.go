@@ -186,6 +186,10 @@ func (sv *server) initialize(m message) {
 	answer := func() {
 		if e := sv.s.InitializeError; e != nil {
 			sv.reply(m.ID, nil, e)
+			if sv.s.ExitAfterInitializeError {
+				sv.rec.exit(1)
+				os.Exit(1)
+			}
 			return
 		}
 		caps := sv.s.Capabilities

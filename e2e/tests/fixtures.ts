@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
+import { waitReady } from './editor';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -193,4 +194,19 @@ export function markerMessages(page: Page) {
     const model = d.editor.getModel();
     return d.monaco.editor.getModelMarkers({ resource: model.uri }).map((m: any) => m.message as string);
   });
+}
+
+/** modelMarkers reads the markers Monaco holds for the model with this URI. */
+export function modelMarkers(page: Page, uri: string) {
+  return page.evaluate((uri: string) => {
+    const { monaco } = (window as any).demo;
+    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) }).map((m: any) => m.message as string);
+  }, uri);
+}
+
+/** openIn opens a file in a session and waits for its language server. */
+export async function openIn(page: Page, session: string, path: string) {
+  await page.locator('#session').selectOption(session);
+  await openFile(page, path);
+  await waitReady(page);
 }

@@ -1,20 +1,9 @@
-import { test, expect, openDemo, openFile, putSettings, view } from './fixtures';
-import { action, cursorAt, hover, waitReady } from './editor';
+import { test, expect, openDemo, putSettings, view, modelMarkers as markers, openIn } from './fixtures';
+import { action, cursorAt, hover } from './editor';
 
 // Two sessions whose task hosts share a workspace path (as two Docker tasks
 // rooted at /workspace do): "demo" and "twin" have separate agents and gopls
 // processes over the same directory, so both servers see the same file URIs.
-
-const markers = (page: any, uri: string) => page.evaluate((uri: string) => {
-  const { monaco } = (window as any).demo;
-  return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) }).map((m: any) => m.message as string);
-}, uri);
-
-async function openIn(page: any, session: string, path: string) {
-  await page.locator('#session').selectOption(session);
-  await openFile(page, path);
-  await waitReady(page);
-}
 
 test('two sessions with the same task-host path keep their own models, content and servers; stopping one leaves the other working', async ({ page }) => {
   await openDemo(page);

@@ -48,6 +48,10 @@ type Config struct {
 	// Editor receives Monaco provider registrations, semantic-token
 	// refreshes and suppression snapshots; nil means none.
 	Editor client.Editor
+	// OnMessage receives the servers' messages for people (MessageJSON),
+	// from the same goroutine as the views, in order; nil drops them and
+	// answers every showMessageRequest null.
+	OnMessage func(messageJSON string)
 }
 
 type key struct {
@@ -61,12 +65,14 @@ type App struct {
 	client *client.Client
 	clock  client.Clock
 	onView func(string)
+	onMsg  func(string)
 
 	mu       sync.Mutex
 	cat      *i18n.Catalog
 	statuses map[key]client.Status
 	last     map[key]string // the JSON last delivered per pair
 	ticking  bool           // a tick timer is pending
+	messages []string       // server messages not yet delivered
 
 	wake chan struct{} // one-slot: the emitter has work
 	stop chan struct{} // closed by Close
@@ -88,6 +94,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		policy:   settings.NewPolicy(cfg.Store),
 		clock:    cfg.Clock,
 		onView:   onView,
+		onMsg:    cfg.OnMessage,
 		cat:      i18n.For(cfg.Locale),
 		statuses: make(map[key]client.Status),
 		last:     make(map[key]string),
@@ -102,7 +109,12 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		}
 		a.policy.SetSettings(s)
 	}
+	var onMessage func(client.Message)
+	if cfg.OnMessage != nil {
+		onMessage = a.message
+	}
 	c, err := client.New(client.Config{
+		OnMessage:   onMessage,
 		RelayURL:    cfg.RelayURL,
 		Dial:        cfg.Dial,
 		Clock:       cfg.Clock,
@@ -140,6 +152,13 @@ func (a *App) Saved(js string) (string, error) { return a.client.Saved(js) }
 
 // Navigate resolves an editor-opener target (see client.Client.Navigate).
 func (a *App) Navigate(js string) string { return a.client.Navigate(js) }
+
+// Respond answers a server's showMessageRequest (the message's id) with the
+// action titled title, or dismisses it when chosen is false. It reports
+// whether the request was still waiting.
+func (a *App) Respond(id, title string, chosen bool) bool {
+	return a.client.Respond(id, title, chosen)
+}
 
 // Start is the user's explicit Start: remembered in local storage, lifting a
 // Stop in this runtime, and connecting the pair.
@@ -246,6 +265,15 @@ func (a *App) record(s client.Status) {
 	a.kick()
 }
 
+// message renders a server message in the current locale and queues it
+// for the emitter, so the connection's handler never waits on JavaScript.
+func (a *App) message(m client.Message) {
+	a.mu.Lock()
+	a.messages = append(a.messages, MessageJSON(m, a.cat))
+	a.mu.Unlock()
+	a.kick()
+}
+
 func (a *App) kick() {
 	select {
 	case a.wake <- struct{}{}:
@@ -285,9 +313,14 @@ func (a *App) emitter() {
 				a.kick()
 			})
 		}
+		msgs := a.messages
+		a.messages = nil
 		a.mu.Unlock()
 		for _, js := range out {
 			a.onView(js)
+		}
+		for _, js := range msgs {
+			a.onMsg(js)
 		}
 	}
 }

@@ -239,3 +239,39 @@ func TestCloseCodeViews(t *testing.T) {
 	require.Equal(t, "pyright-langserver ist auf dem Task-Host nicht installiert.", v.Summary)
 	require.Empty(t, v.Message)
 }
+
+// A server's message arrives as one JSON ready for a notice, titled and
+// with its dismiss label in the page's locale; a request's choice goes
+// back to the server.
+func TestServerMessageNotice(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil, `{"lsp_auto_start_languages":["go"]}`)
+	h.app.SetLocale("de")
+	h.open("s", "main.go")
+	a := h.agent()
+	a.initialized(a.ready())
+	a.recvMethod("textDocument/didOpen")
+	next := func() map[string]any {
+		t.Helper()
+		select {
+		case js := <-h.msgs:
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(js), &m), js)
+			return m
+		case <-time.After(10 * time.Second):
+			t.Fatal("no message")
+			return nil
+		}
+	}
+	a.send(`{"jsonrpc":"2.0","method":"window/showMessage","params":{"type":1,"message":"gopls: broken go.mod"}}`)
+	require.Equal(t, map[string]any{"id": nil, "sessionId": "s", "language": "go", "type": "error", "message": "gopls: broken go.mod",
+		"actions": []any{}, "title": "Meldung von gopls", "dismissLabel": "Schließen"}, next())
+
+	a.send(`{"jsonrpc":"2.0","id":5,"method":"window/showMessageRequest","params":{"type":3,"message":"Reload?","actions":[{"title":"Reload"}]}}`)
+	m := next()
+	require.Equal(t, []any{"Reload"}, m["actions"])
+	require.True(t, h.app.Respond(m["id"].(string), "Reload", true))
+	ans := a.recv()
+	require.JSONEq(t, `5`, string(ans.ID))
+	require.Contains(t, ans.raw, `"result":{"title":"Reload"}`)
+}

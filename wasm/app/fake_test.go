@@ -216,6 +216,7 @@ type harness struct {
 	dialer *dialer
 	store  *memStore
 	views  chan viewJSON
+	msgs   chan string // server messages, as delivered
 }
 
 func newHarness(t *testing.T, store *memStore, settingsJSON string) *harness {
@@ -223,8 +224,10 @@ func newHarness(t *testing.T, store *memStore, settingsJSON string) *harness {
 	if store == nil {
 		store = &memStore{m: map[string]string{}}
 	}
-	h := &harness{t: t, clock: &manualClock{}, dialer: &dialer{t: t, agents: make(chan *agent, 4)}, store: store, views: make(chan viewJSON, 1024)}
-	cfg := Config{RelayURL: "ws://relay.test/lsp", Dial: h.dialer.dial, Clock: h.clock, Store: store, Version: "t", Logf: t.Logf}
+	h := &harness{t: t, clock: &manualClock{}, dialer: &dialer{t: t, agents: make(chan *agent, 4)}, store: store,
+		views: make(chan viewJSON, 1024), msgs: make(chan string, 64)}
+	cfg := Config{RelayURL: "ws://relay.test/lsp", Dial: h.dialer.dial, Clock: h.clock, Store: store, Version: "t", Logf: t.Logf,
+		OnMessage: func(js string) { h.msgs <- js }}
 	if settingsJSON != "" {
 		cfg.Settings = []byte(settingsJSON)
 	}

@@ -28,10 +28,10 @@ import (
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/navigate"
 	"github.com/kandev/lsp/wasm/progress"
-	"github.com/kandev/lsp/wasm/protocol"
 	"github.com/kandev/lsp/wasm/suppress"
 )
 
@@ -95,6 +95,11 @@ type Config struct {
 	OnStatus func(Status)
 	// Version is sent as clientInfo.version.
 	Version string
+	// OnMessage receives the servers' window/showMessage and
+	// window/showMessageRequest messages, from the connection's handler;
+	// it must not block. A request is answered with Respond; without
+	// OnMessage requests are answered null at once and messages dropped.
+	OnMessage func(Message)
 	// Logf receives diagnostics for developers; nil discards them.
 	Logf func(format string, args ...any)
 	// Editor receives provider registrations, semantic-token refreshes and
@@ -118,6 +123,9 @@ type pair struct {
 	idle Timer       // pending idle teardown
 	st   Status      // the latest recorded status
 	seen bool        // st has been recorded at least once
+	// reopen: a document opened while the connection was shutting down
+	// (idle teardown); connect again once it has ended.
+	reopen bool
 }
 
 // Client owns this window's pairs, connections and documents.
@@ -137,6 +145,9 @@ type Client struct {
 	hub        *docsync.Hub
 	supMu      sync.Mutex // orders suppression snapshots
 	supGen     uint64     // the generation last published; guarded by supMu
+
+	asks   map[string]ask // showMessageRequests waiting for a choice; guarded by mu
+	msgSeq uint64         // guarded by mu
 }
 
 // New returns a Client; it dials nothing until a document opens or Start.
@@ -172,6 +183,7 @@ func New(cfg Config) (*Client, error) {
 		workspaces: make(map[string]navigate.Workspace),
 		suppress:   suppress.New(),
 		hub:        docsync.NewHub(),
+		asks:       make(map[string]ask),
 	}, nil
 }
 
@@ -240,6 +252,10 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	switch {
 	case conn != nil && conn.ctx.Err() == nil:
 		// Join the live connection.
+	case conn != nil && allowed && !c.closed:
+		// Its idle shutdown is running: connect again when it has ended.
+		p.reopen = true
+		conn = nil
 	case allowed && !c.closed && p.st.State == StateOff:
 		// Only an off pair connects on its own: a failed or unavailable
 		// one waits for Retry instead of failing again with every editor.
@@ -282,6 +298,7 @@ func (c *Client) Start(sessionID string, lang wire.Language) bool {
 func (c *Client) Stop(ctx context.Context, sessionID string, lang wire.Language) error {
 	c.mu.Lock()
 	p := c.pairLocked(connKey{sessionID, lang})
+	p.reopen = false // a Stop wins over a document opened during shutdown
 	conn := p.conn
 	if conn == nil {
 		if p.st.State != StateOff {
@@ -332,6 +349,21 @@ func (c *Client) Reconsider() {
 	c.deliver()
 }
 
+// reopen connects p again after its idle shutdown ended, for the
+// documents opened while it ran, if they are still open and the Policy
+// still allows it.
+func (c *Client) reopen(p *pair) {
+	if c.cfg.Policy != nil && !c.cfg.Policy.ShouldConnect(p.key.sessionID, p.key.language) {
+		return
+	}
+	c.mu.Lock()
+	if p.conn == nil && len(p.docs) > 0 && p.st.State == StateOff && !c.closed {
+		c.connectLocked(p)
+	}
+	c.mu.Unlock()
+	c.deliver()
+}
+
 // PushConfiguration sends workspace/didChangeConfiguration with the
 // language's current configuration object to every initialized connection
 // of that language. The process is not restarted; later
@@ -368,7 +400,7 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		}
 		err := invalid
 		if err == nil {
-			err = conn.notify(rpc, protocol.MethodDidChangeConfiguration, protocol.DidChangeConfigurationParams{Settings: cfg})
+			err = conn.notify(rpc, lsptypes.MethodDidChangeConfiguration, lsptypes.DidChangeConfigurationParams{Settings: cfg})
 		}
 		if err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
-	"github.com/kandev/lsp/wasm/protocol"
 )
 
 // The walking skeleton end to end against an agent that behaves like the
@@ -34,7 +34,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	var params struct {
 		ProcessID        *int                       `json:"processId"`
 		RootURI          string                     `json:"rootUri"`
-		WorkspaceFolders []protocol.WorkspaceFolder `json:"workspaceFolders"`
+		WorkspaceFolders []lsptypes.WorkspaceFolder `json:"workspaceFolders"`
 		WorkDoneToken    json.RawMessage            `json:"workDoneToken"`
 		Capabilities     struct {
 			TextDocument struct {
@@ -50,7 +50,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	require.Contains(t, init.raw, `"processId":null`)
 	require.Nil(t, params.ProcessID)
 	require.Equal(t, "file:///srv/my%20task", params.RootURI)
-	require.Equal(t, []protocol.WorkspaceFolder{{URI: "file:///srv/my%20task", Name: "my task"}}, params.WorkspaceFolders)
+	require.Equal(t, []lsptypes.WorkspaceFolder{{URI: "file:///srv/my%20task", Name: "my task"}}, params.WorkspaceFolders)
 	var token string
 	require.NoError(t, json.Unmarshal(params.WorkDoneToken, &token))
 	require.NotEmpty(t, token)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,7 +16,6 @@ import (
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/progress"
-	"github.com/kandev/lsp/wasm/protocol"
 	"github.com/kandev/lsp/wasm/settings"
 	"github.com/kandev/lsp/wasm/transport"
 )
@@ -42,17 +42,23 @@ type connection struct {
 	// progress is this generation's work-done state; guarded by cl.mu.
 	progress *progress.Tracker
 
-	mu        sync.Mutex
-	byPath    map[string]*Document // absolute task-host path → opened doc
-	rpc       *jsonrpc.Conn        // set once the task host is ready
-	workspace string               // absolute task-host workspace path
-	ready     bool                 // initialized sent; documents may open
-	caps      jsonlite.Raw         // the server's capabilities, for providers
-	reg       *features.Registry   // static and dynamic capabilities, once initialized
-	sync      lsptypes.SyncOptions // the server's textDocumentSync
-	ended     bool
+	// docMu orders the opening and closing of server documents, so a
+	// didClose always leaves before the next didOpen of the same file.
+	// Lock order: Document.mu, docMu, Client.mu, mu.
+	docMu sync.Mutex
 
-	provMu sync.Mutex // orders provider registrations and their disposal
+	mu        sync.Mutex
+	byPath    map[string]*serverDoc // absolute task-host path → open server document
+	rpc       *jsonrpc.Conn         // set once the task host is ready
+	workspace string                // absolute task-host workspace path
+	folders   []lsptypes.WorkspaceFolder
+	ready     bool               // initialized sent; documents may open
+	reg       *features.Registry // static and dynamic capabilities, once initialize answered
+	ended     bool
+	failures  map[string]bool // provider failure causes already logged
+
+	provMu sync.Mutex                    // orders provider registrations and their disposal
+	provs  map[string]features.Providers // registered, by Monaco language id; guarded by provMu
 }
 
 func newConnection(cl *Client, p *pair, gen uint64) *connection {
@@ -65,7 +71,7 @@ func newConnection(cl *Client, p *pair, gen uint64) *connection {
 		cancel:   cancel,
 		done:     make(chan struct{}),
 		progress: progress.New(),
-		byPath:   make(map[string]*Document),
+		byPath:   make(map[string]*serverDoc),
 	}
 }
 
@@ -113,10 +119,12 @@ func (c *connection) run() {
 		return
 	}
 
+	folders := workspaceFolders(rootURI, workspace, ready.RepoSubpaths)
 	rpc := jsonrpc.NewConn(sock, jsonrpc.HandlerFunc(c.handle))
 	c.mu.Lock()
 	c.rpc = rpc
 	c.workspace = path.Clean(workspace)
+	c.folders = folders
 	c.mu.Unlock()
 
 	// The process runs; initialize is pending from now, measured locally.
@@ -126,32 +134,43 @@ func (c *connection) run() {
 	c.cl.mu.Unlock()
 	c.cl.update(c, StateStarting, max(c.cl.cfg.Clock.Now(), 1))
 
-	var res protocol.InitializeResult
+	var res lsptypes.InitializeResult
 	var raw jsonlite.Raw
-	err = rpc.Call(c.ctx, protocol.MethodInitialize, c.initializeParams(rootURI, workspace, token), &raw)
+	err = rpc.Call(c.ctx, lsptypes.MethodInitialize, c.initializeParams(rootURI, folders, token), &raw)
 	if err == nil && len(raw) > 0 {
-		if res, err = protocol.ParseInitializeResult(raw); err != nil {
-			err = errors.New("jsonrpc: decode " + protocol.MethodInitialize + " result: " + err.Error())
+		if res, err = lsptypes.ParseInitializeResult(raw); err != nil {
+			err = errors.New("jsonrpc: decode " + lsptypes.MethodInitialize + " result: " + err.Error())
 		}
 	}
 	if err == nil {
-		err = c.notify(rpc, protocol.MethodInitialized, jsonlite.Raw("{}"))
+		// The registry exists before initialized goes out: a server may
+		// register capabilities as soon as it reads it.
+		reg, rerr := features.NewRegistry(res.Capabilities)
+		if rerr != nil {
+			c.cl.cfg.Logf("lsp: capabilities: %v", rerr)
+			reg, _ = features.NewRegistry(nil)
+		}
+		c.mu.Lock()
+		c.reg = reg
+		c.mu.Unlock()
+		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
 	}
 	if err != nil {
+		endErr = c.end(rpc, err)
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
-			detail = rpcErr.Message // the server's own words, shown as is
+			// The server's own words, shown as is. The rejection is why
+			// the connection ends: a close that follows it (the server
+			// exits, 4006) is its consequence and must not hide it.
+			detail, endErr = rpcErr.Message, err
 		}
-		endErr = c.end(rpc, err)
 		return
 	}
 
 	c.mu.Lock()
 	c.ready = true
-	c.caps = res.Capabilities
-	c.sync = lsptypes.ParseSync(capabilityMember(res.Capabilities, "textDocumentSync"))
 	c.mu.Unlock()
-	c.editorReady(res.Capabilities, ready)
+	c.editorReady(ready)
 	// Ready, and the pair's documents open here, only if this generation
 	// is still the pair's current one.
 	docs, _ := c.cl.update(c, StateReady, 0)
@@ -173,8 +192,8 @@ func (c *connection) end(rpc *jsonrpc.Conn, cause error) error {
 	if c.ctx.Err() != nil {
 		c.cl.update(c, StateStopping, 0)
 		ctx, cancel := WithTimeout(c.cl.cfg.ShutdownTimeout)
-		if rpc.Call(ctx, protocol.MethodShutdown, nil, nil) == nil {
-			_ = rpc.Notify(ctx, protocol.MethodExit, nil)
+		if rpc.Call(ctx, lsptypes.MethodShutdown, nil, nil) == nil {
+			_ = rpc.Notify(ctx, lsptypes.MethodExit, nil)
 		}
 		cancel()
 		_ = rpc.Close()
@@ -252,7 +271,7 @@ func (c *connection) finish(endErr error, detail string) {
 		detail = ""
 	}
 	if state == StateError {
-		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, c.p.key.language, endErr)
+		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, string(c.p.key.language), endErr)
 	}
 	c.cancel()
 
@@ -261,7 +280,7 @@ func (c *connection) finish(endErr error, detail string) {
 	c.mu.Lock()
 	c.ended = true
 	c.ready = false
-	c.byPath = make(map[string]*Document)
+	c.byPath = make(map[string]*serverDoc)
 	c.mu.Unlock()
 	c.progress.Clear()
 	p := c.p
@@ -269,6 +288,7 @@ func (c *connection) finish(endErr error, detail string) {
 	for d := range p.docs {
 		docs = append(docs, d)
 	}
+	reopen := false
 	if p.conn == c {
 		p.conn = nil
 		if p.idle != nil {
@@ -277,6 +297,7 @@ func (c *connection) finish(endErr error, detail string) {
 		}
 		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail}
 		cl.recordLocked(p)
+		reopen, p.reopen = p.reopen && state == StateOff, false
 	}
 	cl.mu.Unlock()
 
@@ -285,24 +306,41 @@ func (c *connection) finish(endErr error, detail string) {
 		d.detach(c) // only documents still open on this generation
 	}
 	cl.deliver()
+	if reopen {
+		cl.reopen(p)
+	}
 }
 
-func (c *connection) initializeParams(rootURI, workspace, token string) protocol.InitializeParams {
-	return protocol.InitializeParams{
-		ProcessID:  nil,
-		ClientInfo: &protocol.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
-		RootURI:    rootURI,
-		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: rootURI, Name: path.Base(path.Clean(workspace))},
-		},
-		Capabilities: protocol.ClientCapabilities{
-			Workspace: &protocol.WorkspaceClientCapabilities{
+// workspaceFolders are the task workspace and each repository inside it
+// (the ready frame's repoSubpaths), as initialize declares them and
+// workspace/workspaceFolders answers.
+func workspaceFolders(rootURI, workspace string, repos []string) []lsptypes.WorkspaceFolder {
+	root := path.Clean(workspace)
+	out := []lsptypes.WorkspaceFolder{{URI: rootURI, Name: path.Base(root)}}
+	for _, r := range repos {
+		r = strings.Trim(path.Clean("/"+r), "/")
+		if r == "" {
+			continue // the workspace itself
+		}
+		out = append(out, lsptypes.WorkspaceFolder{URI: wire.FileURI(path.Join(root, r)), Name: path.Base(r)})
+	}
+	return out
+}
+
+func (c *connection) initializeParams(rootURI string, folders []lsptypes.WorkspaceFolder, token string) lsptypes.InitializeParams {
+	return lsptypes.InitializeParams{
+		ProcessID:        nil,
+		ClientInfo:       &lsptypes.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
+		RootURI:          rootURI,
+		WorkspaceFolders: folders,
+		Capabilities: lsptypes.ClientCapabilities{
+			Workspace: &lsptypes.WorkspaceClientCapabilities{
 				WorkspaceFolders:       true,
 				Configuration:          true,
-				DidChangeConfiguration: &protocol.DynamicRegistration{},
+				DidChangeConfiguration: &lsptypes.DynamicRegistration{},
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
-			Window:       &protocol.WindowClientCapabilities{WorkDoneProgress: true},
+			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
 		},
 		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
 	}
@@ -312,24 +350,31 @@ func (c *connection) initializeParams(rootURI, workspace, token string) protocol
 // JSON-RPC engine's handler goroutines, never on its reader.
 func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.Appender, error) {
 	switch req.Method {
-	case protocol.MethodPublishDiagnostics:
+	case lsptypes.MethodPublishDiagnostics:
 		if req.IsNotification() {
 			c.publishDiagnostics(req.Params)
 		}
 		return nil, nil
-	case protocol.MethodWorkspaceConfiguration:
+	case lsptypes.MethodWorkspaceConfiguration:
 		return c.configuration(req.Params)
-	case protocol.MethodWorkDoneProgressCreate, protocol.MethodProgress:
-		c.trackProgress(req.Method == protocol.MethodWorkDoneProgressCreate, req.Params)
+	case lsptypes.MethodWorkspaceFolders:
+		c.mu.Lock()
+		folders := c.folders
+		c.mu.Unlock()
+		return jsonlite.Raw(lsptypes.AppendWorkspaceFolders(nil, folders)), nil
+	case lsptypes.MethodWorkDoneProgressCreate, lsptypes.MethodProgress:
+		c.trackProgress(req.Method == lsptypes.MethodWorkDoneProgressCreate, req.Params)
 		return nil, nil
-	case protocol.MethodRegisterCapability, protocol.MethodUnregisterCapability:
-		c.registration(req.Method == protocol.MethodRegisterCapability, req.Params)
+	case lsptypes.MethodRegisterCapability, lsptypes.MethodUnregisterCapability:
+		c.registration(req.Method == lsptypes.MethodRegisterCapability, req.Params)
 		return nil, nil
-	case protocol.MethodSemanticTokensRefresh:
+	case lsptypes.MethodSemanticTokensRefresh:
 		if e := c.cl.cfg.Editor; e != nil {
 			e.SemanticRefresh(c.id())
 		}
 		return nil, nil
+	case lsptypes.MethodShowMessage, lsptypes.MethodShowMessageRequest:
+		return c.showMessage(req)
 	}
 	if req.IsNotification() {
 		return nil, nil // window/logMessage, …: not shown
@@ -340,7 +385,7 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 // configuration answers workspace/configuration item by item from the
 // language's configuration object, by section.
 func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, error) {
-	p, err := protocol.ParseConfigurationParams(params)
+	p, err := lsptypes.ParseConfigurationParams(params)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.ErrInvalidParams.Code, err.Error())
 	}
@@ -420,30 +465,26 @@ func (c *connection) trackProgress(create bool, params jsonlite.Raw) {
 }
 
 func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
-	p, err := protocol.ParsePublishDiagnosticsParams(raw)
+	p, err := lsptypes.ParsePublishDiagnosticsParams(raw)
 	if err != nil {
 		c.cl.cfg.Logf("lsp: bad publishDiagnostics: %v", err)
 		return
 	}
-	abs, ok := wire.PathFromFileURI(string(p.URI))
+	abs, ok := wire.PathFromFileURI(p.URI)
 	if !ok {
 		return
 	}
 	c.mu.Lock()
-	d := c.byPath[path.Clean(abs)]
+	var docs []*Document
+	if e := c.byPath[path.Clean(abs)]; e != nil {
+		docs = append(docs, e.docs...)
+		e.diags = p.Diagnostics
+	}
 	c.mu.Unlock()
-	if d != nil {
+	// Every model showing the file gets the markers.
+	for _, d := range docs {
 		d.diagnostics(c, p.Diagnostics)
 	}
-}
-
-// capabilityMember returns one member of the capabilities object, or nil.
-func capabilityMember(caps []byte, name string) jsonlite.Raw {
-	v, err := jsonlite.Parse(caps)
-	if err != nil {
-		return nil
-	}
-	return v.Get(name).Raw()
 }
 
 // textDocumentCapabilities are the editor features this client wires, as

@@ -9,9 +9,19 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
-	"github.com/kandev/lsp/wasm/protocol"
 )
+
+// serverDoc is one document open on a connection's server and the
+// Documents (Monaco models of that task file) showing it: one didOpen, one
+// didClose after the last of them, diagnostics for each. Guarded by the
+// connection's mu; never empty while in byPath.
+type serverDoc struct {
+	sd    *docsync.Doc
+	docs  []*Document
+	diags []lsptypes.Diagnostic // the last published, for a model joining later
+}
 
 // Document is one open editor model synchronized with its language server.
 // It is a lease on its (session, language) pair and outlives connections:
@@ -19,8 +29,9 @@ import (
 //
 // Its state changes only under mu, and every notification for it is sent
 // while mu is held (by its docsync.Doc), so didOpen, didChange, didSave and
-// didClose leave in order. Lock order: Document.mu, then Client.mu, then
-// connection.mu.
+// didClose leave in order. Two Documents of the same task file in one
+// session share one server document. Lock order: Document.mu, then
+// connection.docMu, then Client.mu, then connection.mu.
 type Document struct {
 	cl         *Client
 	p          *pair
@@ -35,8 +46,8 @@ type Document struct {
 	on         *connection // the generation it is open on, nil if none
 	closed     bool        // Close called
 	abs        string      // absolute task-host path, while open
-	uri        protocol.DocumentURI
-	sd         *docsync.Doc // the server's copy, while open
+	uri        string
+	sd         *docsync.Doc // the server's copy, while open (shared with other models of the file)
 	hasMarkers bool
 }
 
@@ -53,7 +64,7 @@ func (d *Document) Model() string { return d.model }
 func (d *Document) URI() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return string(d.uri)
+	return d.uri
 }
 
 // Language returns the language whose server serves the document.
@@ -84,7 +95,7 @@ func (d *Document) changed(e docsync.Event) {
 	if d.sd == nil || d.closed {
 		return // didOpen, when it comes, reads the text then
 	}
-	d.sd.Changed(e)
+	d.sd.ChangedBy(d.src, e)
 }
 
 // flushForRequest sends pending edits before a request on c and returns the
@@ -96,11 +107,12 @@ func (d *Document) flushForRequest(c *connection) string {
 		return ""
 	}
 	d.sd.Flush()
-	return string(d.uri)
+	return d.uri
 }
 
-// Close sends didClose, clears the markers and releases the document's
-// lease (the last lease arms the pair's idle timeout). It is idempotent.
+// Close sends didClose (once the file's last model closes), clears the
+// markers and releases the document's lease (the last lease arms the
+// pair's idle timeout). It is idempotent.
 func (d *Document) Close() {
 	d.mu.Lock()
 	if d.closed {
@@ -110,16 +122,7 @@ func (d *Document) Close() {
 	d.closed = true
 	if c := d.on; c != nil {
 		d.on = nil
-		c.mu.Lock()
-		if c.byPath[d.abs] == d {
-			delete(c.byPath, d.abs)
-		}
-		c.mu.Unlock()
-		if d.sd != nil {
-			d.sd.Close()
-			d.cl.hub.Remove(d.sd)
-			d.sd = nil
-		}
+		d.leave(c, true)
 		d.cl.suppress.Disown(c.id(), d.model)
 	}
 	d.cl.hub.Forget(d.model)
@@ -129,8 +132,44 @@ func (d *Document) Close() {
 	d.cl.release(d)
 }
 
+// leave removes the document from its server document on c; the last one
+// out closes it (didClose) when polite, or just stops tracking it (the
+// connection ended). d.mu must be held.
+func (d *Document) leave(c *connection, polite bool) {
+	sd := d.sd
+	d.sd = nil
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	c.mu.Lock()
+	if e := c.byPath[d.abs]; e != nil && e.sd == sd {
+		for i, x := range e.docs {
+			if x == d {
+				e.docs = append(e.docs[:i:i], e.docs[i+1:]...)
+				break
+			}
+		}
+		if len(e.docs) == 0 {
+			delete(c.byPath, d.abs)
+		}
+	}
+	c.mu.Unlock()
+	if sd == nil {
+		return
+	}
+	last := true
+	if polite {
+		last = sd.Leave(d.src) // under docMu: didClose precedes any new didOpen
+	} else {
+		sd.Detach()
+	}
+	if last {
+		d.cl.hub.Remove(sd)
+	}
+}
+
 // open sends didOpen with the current text on c, once per generation, if c
-// is the pair's current generation and initialized.
+// is the pair's current generation and initialized — or, when another
+// model of the same file is open on c already, joins its server document.
 func (d *Document) open(c *connection) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -144,39 +183,61 @@ func (d *Document) open(c *connection) {
 	if !current {
 		return
 	}
-	c.mu.Lock()
-	if c.ended || !c.ready {
-		c.mu.Unlock()
-		return
-	}
-	rpc := c.rpc
-	sync := c.sync
-	abs := path.Join(c.workspace, d.rel)
-	c.byPath[abs] = d // before didOpen: diagnostics may follow at once
-	c.mu.Unlock()
-
 	if d.on != nil {
 		d.forget(d.on) // a replaced generation that has not finished yet
 	}
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	c.mu.Lock()
+	if c.ended || !c.ready || c.reg == nil {
+		c.mu.Unlock()
+		return
+	}
+	rpc, reg := c.rpc, c.reg
+	abs := path.Join(c.workspace, d.rel)
+	e := c.byPath[abs]
+	c.mu.Unlock()
+
+	joined := e != nil && e.sd.Join(d.model, d.src)
+	if !joined {
+		e = &serverDoc{sd: docsync.NewDoc(docsync.Config{
+			URI:        wire.FileURI(abs),
+			LanguageID: d.languageID,
+			Model:      d.model,
+			Scope:      strings.ToLower(d.p.key.sessionID),
+			Sync:       reg.For(d.languageID).Sync,
+			Send: func(method string, params jsonlite.Appender) error {
+				return c.notify(rpc, method, params)
+			},
+			Source:   d.src,
+			Clock:    docClock{cl.cfg.Clock},
+			Debounce: cl.cfg.Debounce,
+			Logf:     cl.cfg.Logf,
+		})}
+	}
+	c.mu.Lock()
+	e.docs = append(e.docs, d)
+	c.byPath[abs] = e // before didOpen: diagnostics may follow at once
+	c.mu.Unlock()
+
 	d.on = c
 	d.abs = abs
-	d.uri = protocol.DocumentURI(wire.FileURI(abs))
-	d.sd = docsync.NewDoc(docsync.Config{
-		URI:        string(d.uri),
-		LanguageID: d.languageID,
-		Model:      d.model,
-		Scope:      strings.ToLower(d.p.key.sessionID),
-		Sync:       sync,
-		Send: func(method string, params jsonlite.Appender) error {
-			return c.notify(rpc, method, params)
-		},
-		Source:   d.src,
-		Clock:    docClock{cl.cfg.Clock},
-		Debounce: cl.cfg.Debounce,
-		Logf:     cl.cfg.Logf,
-	})
-	d.sd.Open(0)
-	cl.hub.Add(d.sd)
+	d.uri = wire.FileURI(abs)
+	d.sd = e.sd
+	if !joined {
+		d.sd.Open()
+		cl.hub.Add(d.sd)
+	} else {
+		// No didOpen, so no fresh publish: the joining model shows what
+		// the server published last.
+		c.mu.Lock()
+		diags := e.diags
+		c.mu.Unlock()
+		if len(diags) > 0 {
+			d.hasMarkers = true
+			d.sink.SetMarkers(monaco.FromDiagnostics(diags))
+		}
+	}
 	if cl.suppress.Own(c.id(), d.model, strings.ToLower(d.p.key.sessionID), d.monacoID) {
 		cl.publishSuppression()
 	}
@@ -190,7 +251,7 @@ func (k docClock) AfterFunc(dur time.Duration, f func()) docsync.Timer {
 }
 
 // diagnostics shows a publishDiagnostics list from generation c.
-func (d *Document) diagnostics(c *connection, ds []protocol.Diagnostic) {
+func (d *Document) diagnostics(c *connection, ds []lsptypes.Diagnostic) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.on != c || d.closed {
@@ -213,16 +274,7 @@ func (d *Document) detach(c *connection) {
 
 // forget drops the document's state on c. d.mu must be held.
 func (d *Document) forget(c *connection) {
-	c.mu.Lock()
-	if c.byPath[d.abs] == d {
-		delete(c.byPath, d.abs)
-	}
-	c.mu.Unlock()
-	if d.sd != nil {
-		d.sd.Detach()
-		d.cl.hub.Remove(d.sd)
-		d.sd = nil
-	}
+	d.leave(c, false)
 	d.cl.suppress.Disown(c.id(), d.model)
 	d.on = nil
 	d.uri = ""

@@ -12,6 +12,7 @@ import (
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/navigate"
 )
 
@@ -24,21 +25,21 @@ const requestTimeout = 30 * time.Second
 // binding implements it; calls may come from any goroutine, and the calls
 // for one connection come in order.
 type Editor interface {
-	// Providers replaces every Monaco provider of connection connID with the
-	// given registrations (none: dispose them all — the connection ended).
-	Providers(connID string, regs []Registration)
+	// Provider registers the Monaco provider of feature f for Monaco
+	// language id languageID on behalf of connection connID, with its
+	// options (features.OptionsJSON), replacing the one registered before
+	// for the same (connID, languageID, f); optionsJSON "" disposes it.
+	// Features whose options did not change are never re-registered, so
+	// their providers keep their place in Monaco's order.
+	Provider(connID, languageID string, f features.Feature, optionsJSON string)
+	// Ended disposes everything connection connID registered: its
+	// providers and the placeholder models of its peek previews.
+	Ended(connID string)
 	// SemanticRefresh fires the onDidChange of connection connID's
 	// semantic-token providers (workspace/semanticTokens/refresh).
 	SemanticRefresh(connID string)
 	// Suppress publishes the suppression snapshot (suppress.State.Snapshot).
 	Suppress(snapshot string)
-}
-
-// Registration is one Monaco language id's providers of one connection:
-// JSON is features.ProvidersJSON.
-type Registration struct {
-	LanguageID string
-	JSON       string
 }
 
 // ModelInfo is optionally implemented by a document's TextSource: the
@@ -55,35 +56,25 @@ func (c *connection) id() string {
 	return c.p.key.sessionID + "\x00" + string(c.p.key.language) + "\x00" + strconv.FormatUint(c.gen, 10)
 }
 
-// ready records the initialized server's capabilities and workspace, and
-// registers its providers and suppression state. Called once, from run.
-func (c *connection) editorReady(caps jsonlite.Raw, st wire.Status) {
-	reg, err := features.NewRegistry(caps)
-	if err != nil {
-		c.cl.cfg.Logf("lsp: capabilities: %v", err)
-		reg, _ = features.NewRegistry(nil)
-	}
+// editorReady records the initialized server's workspace and registers
+// its providers and suppression state. Called once, from run.
+func (c *connection) editorReady(st wire.Status) {
 	ws, ok := navigate.FromReady(c.p.key.sessionID, st)
 	if !ok {
 		ws = navigate.Workspace{Session: c.p.key.sessionID, Path: c.workspace}
 	}
-	c.mu.Lock()
-	c.reg = reg
-	c.mu.Unlock()
 	cl := c.cl
 	cl.mu.Lock()
-	if cl.conns == nil {
-		cl.conns = make(map[string]*connection)
-	}
 	cl.conns[c.id()] = c
 	cl.workspaces[strings.ToLower(c.p.key.sessionID)] = ws
 	cl.mu.Unlock()
 	c.publishProviders()
 }
 
-// publishProviders hands the binding this connection's current providers,
-// one registration per Monaco language id of its language, and updates the
-// suppression state. It is a no-op once the connection ended.
+// publishProviders hands the binding the providers of this connection
+// that changed since the last call — per Monaco language id of its
+// language and per feature — and updates the suppression state. It is a
+// no-op once the connection ended.
 func (c *connection) publishProviders() {
 	c.provMu.Lock()
 	defer c.provMu.Unlock()
@@ -94,18 +85,26 @@ func (c *connection) publishProviders() {
 		return
 	}
 	info, _ := wire.Lookup(string(c.p.key.language))
-	var regs []Registration
+	if c.provs == nil {
+		c.provs = make(map[string]features.Providers)
+	}
 	var set features.Set
-	for _, id := range info.MonacoIDs {
-		p := reg.For(id)
-		set |= p.Set
-		regs = append(regs, Registration{LanguageID: id, JSON: features.ProvidersJSON(p)})
-	}
 	cl := c.cl
-	cl.suppress.SetConnection(c.id(), strings.ToLower(c.p.key.sessionID), info.MonacoIDs, set)
-	if cl.cfg.Editor != nil {
-		cl.cfg.Editor.Providers(c.id(), regs)
+	for _, id := range info.MonacoIDs {
+		next := reg.For(id)
+		set |= next.Set
+		for _, f := range features.Changed(c.provs[id], next) {
+			opts := ""
+			if next.Allows(f) {
+				opts = features.OptionsJSON(next, f)
+			}
+			if cl.cfg.Editor != nil {
+				cl.cfg.Editor.Provider(c.id(), id, f, opts)
+			}
+		}
+		c.provs[id] = next
 	}
+	cl.suppress.SetConnection(c.id(), strings.ToLower(c.p.key.sessionID), info.MonacoIDs, set)
 	cl.publishSuppression()
 }
 
@@ -120,8 +119,10 @@ func (c *connection) editorEnded() {
 	delete(cl.conns, c.id())
 	cl.mu.Unlock()
 	cl.suppress.RemoveConnection(c.id())
-	if had && cl.cfg.Editor != nil {
-		cl.cfg.Editor.Providers(c.id(), nil)
+	// A registration right after initialized may have registered
+	// providers before the connection was recorded as ready.
+	if (had || len(c.provs) > 0) && cl.cfg.Editor != nil {
+		cl.cfg.Editor.Ended(c.id())
 	}
 	cl.publishSuppression()
 }
@@ -141,8 +142,10 @@ func (cl *Client) publishSuppression() {
 	cl.cfg.Editor.Suppress(cl.suppress.Snapshot())
 }
 
-// registration applies client/registerCapability or unregisterCapability
-// and re-registers the providers.
+// registration applies client/registerCapability or unregisterCapability:
+// open documents follow the synchronization it asks for (didOpen,
+// didChange, didSave with includeText, didClose, by document selector),
+// and the providers whose options changed are registered again.
 func (c *connection) registration(register bool, params jsonlite.Raw) {
 	c.mu.Lock()
 	reg := c.reg
@@ -160,6 +163,21 @@ func (c *connection) registration(register bool, params jsonlite.Raw) {
 		c.cl.cfg.Logf("lsp: registration: %v", err)
 		return
 	}
+	c.docMu.Lock()
+	c.mu.Lock()
+	type open struct {
+		sd   *docsync.Doc
+		lang string
+	}
+	var docs []open
+	for _, e := range c.byPath {
+		docs = append(docs, open{e.sd, e.docs[0].languageID})
+	}
+	c.mu.Unlock()
+	for _, o := range docs {
+		o.sd.SetSync(reg.For(o.lang).Sync)
+	}
+	c.docMu.Unlock()
 	c.publishProviders()
 }
 
@@ -167,9 +185,11 @@ func (c *connection) registration(register bool, params jsonlite.Raw) {
 func (c *connection) docByModel(model string) *Document {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, d := range c.byPath {
-		if d.model == model {
-			return d
+	for _, e := range c.byPath {
+		for _, d := range e.docs {
+			if d.model == model {
+				return d
+			}
 		}
 	}
 	return nil
@@ -180,10 +200,14 @@ func (c *connection) docByModel(model string) *Document {
 func (c *connection) serverToModel(uri string) string {
 	if abs, ok := wire.PathFromFileURI(uri); ok {
 		c.mu.Lock()
-		d := c.byPath[path.Clean(abs)]
+		e := c.byPath[path.Clean(abs)]
+		model := ""
+		if e != nil {
+			model = e.docs[0].model
+		}
 		c.mu.Unlock()
-		if d != nil {
-			return d.model
+		if model != "" {
+			return model
 		}
 	}
 	c.cl.mu.Lock()
@@ -195,46 +219,22 @@ func (c *connection) serverToModel(uri string) string {
 	return ws.ServerToModel(uri)
 }
 
-// emptyResult is a feature's answer when there is nothing to ask.
-func emptyResult(f features.Feature) string {
-	switch f {
-	case features.Completion:
-		return `{"suggestions":[],"incomplete":false}`
-	case features.References, features.Definition:
-		return `[]`
-	case features.SemanticTokens:
-		return `{"data":[]}`
-	}
-	return "null"
-}
-
-// FeatureByName returns the feature named as features.Feature.String does.
-func FeatureByName(name string) (features.Feature, bool) {
-	for _, f := range features.All {
-		if f.String() == name {
-			return f, true
-		}
-	}
-	return 0, false
-}
-
-// ErrNoConnection is returned by Provide for a connection that ended.
-var ErrNoConnection = errors.New("client: the connection ended")
-
 // Provide runs one Monaco provider call of connection connID: req is the
 // binding's request JSON (features.CompletionRequest, PositionRequest or
-// SignatureHelpRequest) and the answer is the JSON Monaco expects. A model
-// this connection does not serve, or a feature its server does not (or no
-// longer) advertise for the model's language, gets an empty answer without
-// any request. Pending edits of the model are sent first, so the server
-// answers for the text on screen.
+// SignatureHelpRequest) and the answer is the JSON Monaco expects.
+//
+// A model this connection does not serve, or a feature its server does not
+// (or no longer) advertise for the model's language, is answered "null"
+// without any request: Monaco then takes the next provider's answer. An
+// empty answer instead would win over another connection's for the same
+// language — two sessions of Go register providers for the same models,
+// and Monaco keeps the first semantic-token result that has data.
+//
+// Pending edits of the model are sent first, so the server answers for the
+// text on screen. A request that fails (the server's error, a malformed
+// answer, a timeout) is answered "null" too and logged once per cause for
+// the connection, not once per keystroke; only a malformed req is an error.
 func (cl *Client) Provide(ctx context.Context, connID string, f features.Feature, req string) (string, error) {
-	cl.mu.Lock()
-	c := cl.conns[connID]
-	cl.mu.Unlock()
-	if c == nil {
-		return emptyResult(f), nil
-	}
 	var uri string
 	var err error
 	var comp features.CompletionRequest
@@ -254,16 +254,22 @@ func (cl *Client) Provide(ctx context.Context, connID string, f features.Feature
 	if err != nil {
 		return "", err
 	}
+	cl.mu.Lock()
+	c := cl.conns[connID]
+	cl.mu.Unlock()
+	if c == nil {
+		return "null", nil
+	}
 	d := c.docByModel(uri)
 	c.mu.Lock()
 	reg, rpc := c.reg, c.rpc
 	c.mu.Unlock()
 	if d == nil || reg == nil || !reg.For(d.languageID).Allows(f) {
-		return emptyResult(f), nil
+		return "null", nil
 	}
 	docURI := d.flushForRequest(c)
 	if docURI == "" {
-		return emptyResult(f), nil
+		return "null", nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
@@ -282,21 +288,54 @@ func (cl *Client) Provide(ctx context.Context, connID string, f features.Feature
 	}
 	var raw jsonlite.Raw
 	if err := rpc.Call(ctx, f.Method(), params, &raw); err != nil {
-		return "", err
+		c.providerFailed(f, err)
+		return "null", nil
 	}
+	var out string
 	switch f {
 	case features.Completion:
-		return features.CompletionResult(raw, comp)
+		out, err = features.CompletionResult(raw, comp)
 	case features.Hover:
-		return features.HoverResult(raw)
+		out, err = features.HoverResult(raw)
 	case features.Definition, features.References:
-		return features.LocationsResult(raw, c.serverToModel)
+		out, err = features.LocationsResult(raw, c.serverToModel)
 	case features.SignatureHelp:
-		return features.SignatureHelpResult(raw)
+		out, err = features.SignatureHelpResult(raw)
 	case features.SemanticTokens:
-		return features.SemanticTokensResult(raw)
+		out, err = features.SemanticTokensResult(raw)
+	default:
+		out = "null"
 	}
-	return "null", nil
+	if err != nil {
+		c.providerFailed(f, errors.New("malformed answer: "+err.Error()))
+		return "null", nil
+	}
+	return out, nil
+}
+
+// providerFailed logs a failed provider request once per cause (feature
+// and error text) for this connection. A request that ended with the
+// connection, or that the server cancelled because the document moved on
+// (RequestCancelled, ContentModified), is no failure.
+func (c *connection) providerFailed(f features.Feature, err error) {
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.Is(err, jsonrpc.ErrClosed), errors.Is(err, context.Canceled):
+		return
+	case errors.As(err, &rpcErr) && (rpcErr.Code == jsonrpc.ErrRequestCancelled.Code || rpcErr.Code == jsonrpc.ErrContentModified.Code):
+		return
+	}
+	cause := f.Method() + ": " + err.Error()
+	c.mu.Lock()
+	if c.failures == nil {
+		c.failures = make(map[string]bool)
+	}
+	seen := c.failures[cause]
+	c.failures[cause] = true
+	c.mu.Unlock()
+	if !seen {
+		c.cl.cfg.Logf("lsp: %s/%s %s (further failures with this cause are not logged)", c.p.key.sessionID, string(c.p.key.language), cause)
+	}
 }
 
 // Saved reports a finished write of a model (docsync.Saved JSON) and
@@ -328,8 +367,10 @@ type NavigateResult struct {
 
 // Navigate resolves an editor-opener target for the session of the source
 // model (or the given session) with the workspace its task host reported —
-// kept after its connection stops. Targets outside that workspace, or with
-// no known workspace, are {"handled":false}.
+// kept after its connection stops. Before any task host of the session
+// reported one, the session's own model URIs are still handled; targets
+// outside the workspace, of another session, or file:// targets without a
+// known workspace are {"handled":false}.
 func (cl *Client) Navigate(js string) string {
 	r, ok := parseNavigateRequest(js)
 	if !ok {
@@ -339,11 +380,18 @@ func (cl *Client) Navigate(js string) string {
 	if s, _, ok := navigate.ParseModelURI(r.Source); ok && session == "" {
 		session = s
 	}
+	if session == "" {
+		return `{"handled":false}`
+	}
 	cl.mu.Lock()
 	ws, ok := cl.workspaces[strings.ToLower(session)]
 	cl.mu.Unlock()
 	if !ok {
-		return `{"handled":false}`
+		// No server of this session reached ready yet (or none runs: a
+		// session without LSP, where Monaco's own TypeScript worker
+		// navigates): its own model URIs still open through the page's
+		// tabs; file:// targets need the task host's workspace.
+		ws = navigate.Workspace{Session: session}
 	}
 	t := ws.Resolve(r.Target)
 	if !t.Handled {

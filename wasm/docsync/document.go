@@ -159,17 +159,19 @@ type Config struct {
 	URI string
 	// LanguageID is didOpen's languageId.
 	LanguageID string
-	// Model is the session-scoped Monaco model URI, the save identity.
+	// Model is the session-scoped Monaco model URI of the first model, a
+	// save identity (Join adds more).
 	Model string
 	// Scope names the task host whose file this is: saves notify matching
 	// documents of the same scope only (two Docker tasks may both have
 	// file:///workspace/a.go). Empty matches every scope.
 	Scope string
-	// Sync is the server's resolved textDocumentSync capability.
+	// Sync is the server's resolved textDocumentSync capability when the
+	// document opens; SetSync changes it later (dynamic registration).
 	Sync lsptypes.SyncOptions
 	// Send writes notifications; required.
 	Send Sender
-	// Source reads the model text; required.
+	// Source reads the first model's text; required.
 	Source TextSource
 	// Clock and Debounce schedule didChange; nil and 0 mean the wall clock
 	// and DefaultDebounce.
@@ -179,20 +181,38 @@ type Config struct {
 	Logf func(format string, args ...any)
 }
 
-// Doc is one open document on one connection. Its version counter is its
-// own, so the same model on two connections is versioned independently.
+// member is one Monaco model showing the document.
+type member struct {
+	model string
+	src   TextSource
+}
+
+// Doc is one open server document on one connection: one didOpen, one
+// didClose. Its version counter is its own, so the same model on two
+// connections is versioned independently.
+//
+// Several Monaco models of the same task file (two editors of one session)
+// share it: Join and Leave count them, and the last Leave closes it. The
+// server holds the text of the model edited last (the lead): an edit in
+// another model makes that model the lead and sends its whole text, so
+// the server never applies one model's ranges to another's text.
 type Doc struct {
 	cfg Config
 
 	mu       sync.Mutex
-	open     bool // didOpen sent, not closed
+	sync     lsptypes.SyncOptions
+	members  []member
+	lead     TextSource // the model whose text the server holds; nil: none yet
+	leadURI  string
+	open     bool // tracking: Open called, not closed
+	opened   bool // didOpen sent (the server asked for open/close)
 	closed   bool
 	version  int32
 	pending  []lsptypes.TextDocumentContentChangeEvent // incremental mode
 	dirty    bool                                      // changes not yet sent
+	stale    bool                                      // the next didChange carries the whole text
 	timer    Timer
 	timerGen uint64
-	live     int // Monaco versionId of the last event seen
 }
 
 // NewDoc returns a document that has sent nothing yet; call Open.
@@ -206,7 +226,7 @@ func NewDoc(cfg Config) *Doc {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &Doc{cfg: cfg}
+	return &Doc{cfg: cfg, sync: cfg.Sync, members: []member{{cfg.Model, cfg.Source}}, lead: cfg.Source, leadURI: cfg.Model}
 }
 
 // URI is the server's document URI.
@@ -219,10 +239,17 @@ func (d *Doc) Version() int32 {
 	return d.version
 }
 
+// Sync is the synchronization the server currently asks for.
+func (d *Doc) Sync() lsptypes.SyncOptions {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.sync
+}
+
 // Open sends didOpen (version 1) with the current text, when the server
-// wants open/close notifications; liveVersion is the model's versionId.
-// Either way the document starts tracking changes.
-func (d *Doc) Open(liveVersion int) {
+// wants open/close notifications. Either way the document starts tracking
+// changes.
+func (d *Doc) Open() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.open || d.closed {
@@ -230,37 +257,163 @@ func (d *Doc) Open(liveVersion int) {
 	}
 	d.open = true
 	d.version = 1
-	d.live = liveVersion
-	if !d.cfg.Sync.OpenClose {
-		return
+	if d.sync.OpenClose {
+		d.sendOpenLocked()
 	}
+}
+
+// sendOpenLocked sends didOpen with the lead's text at the current
+// version; the text includes every edit, so nothing is pending after it.
+func (d *Doc) sendOpenLocked() {
+	d.opened = true
+	d.pending, d.dirty, d.stale = nil, false, false
+	d.stopTimer()
 	d.send(lsptypes.MethodDidOpen, lsptypes.DidOpenTextDocumentParams{TextDocument: lsptypes.TextDocumentItem{
-		URI: d.cfg.URI, LanguageID: d.cfg.LanguageID, Version: d.version, Text: d.cfg.Source.Text(),
+		URI: d.cfg.URI, LanguageID: d.cfg.LanguageID, Version: d.version, Text: d.text(),
 	}})
 }
 
-// Changed records one Monaco content-change event and (re)starts the
-// debounce. The binding must call it synchronously inside Monaco's
-// listener: a flush or EOL change reads the model text at that moment.
+// text reads the lead model's text (or the first model's when no model
+// leads). d.mu must be held.
+func (d *Doc) text() string {
+	if d.lead != nil {
+		return d.lead.Text()
+	}
+	if len(d.members) > 0 {
+		return d.members[0].src.Text()
+	}
+	return ""
+}
+
+// Join adds another model of the same task file: it shares this server
+// document (no second didOpen). It reports false once the document
+// closed; the caller then opens a new one.
+func (d *Doc) Join(model string, src TextSource) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return false
+	}
+	d.members = append(d.members, member{model, src})
+	return true
+}
+
+// Leave removes a model. The last one closes the document, sending
+// didClose, and Leave reports true. When the lead leaves, the next edit of
+// any remaining model sends that model's whole text.
+func (d *Doc) Leave(src TextSource) (last bool) {
+	d.mu.Lock()
+	for i, m := range d.members {
+		if m.src == src {
+			d.members = append(d.members[:i:i], d.members[i+1:]...)
+			break
+		}
+	}
+	if d.lead == src {
+		d.lead, d.leadURI = nil, ""
+	}
+	last = len(d.members) == 0
+	d.mu.Unlock()
+	if last {
+		d.Close()
+	}
+	return last
+}
+
+// has reports whether model shows this document.
+func (d *Doc) has(model string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, m := range d.members {
+		if m.model == model {
+			return true
+		}
+	}
+	return false
+}
+
+// SetSync applies a change of the server's synchronization options
+// (client/registerCapability or unregisterCapability of didOpen,
+// didChange, didSave, didClose) to the open document: a server that now
+// wants open/close gets didOpen with the current text; one that now wants
+// changes in another form gets the whole text next, so edits made while it
+// wanted none, or recorded in the other form, are not lost.
+func (d *Doc) SetSync(s lsptypes.SyncOptions) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	old := d.sync
+	d.sync = s
+	if !d.open || d.closed {
+		return
+	}
+	if s.OpenClose && !d.opened {
+		d.sendOpenLocked()
+		return
+	}
+	if s.Change == old.Change {
+		return
+	}
+	if d.dirty || d.stale {
+		// Edits not yet sent: recorded for the old form (or not at all),
+		// so the new form starts from the whole text.
+		d.pending, d.stale = nil, true
+		d.dirty = s.Change != lsptypes.SyncNone
+	}
+	if d.dirty {
+		d.scheduleLocked()
+	} else {
+		d.stopTimer()
+	}
+}
+
+// Changed records one Monaco content-change event of the lead model and
+// (re)starts the debounce. The binding must call it synchronously inside
+// Monaco's listener: a flush or EOL change reads the model text at that
+// moment.
 func (d *Doc) Changed(e Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.changedLocked(e)
+}
+
+// ChangedBy is Changed for the model whose text src reads: when another
+// model led until now, src leads from here and the next didChange carries
+// its whole text.
+func (d *Doc) ChangedBy(src TextSource, e Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !d.open || d.closed {
 		return
 	}
-	if e.VersionID != 0 {
-		d.live = e.VersionID
+	if d.lead != src {
+		for _, m := range d.members {
+			if m.src == src {
+				d.lead, d.leadURI = src, m.model
+				break
+			}
+		}
+		d.stale, d.pending = true, nil
 	}
-	switch d.cfg.Sync.Change {
+	d.changedLocked(e)
+}
+
+func (d *Doc) changedLocked(e Event) {
+	if !d.open || d.closed {
+		return
+	}
+	switch d.sync.Change {
 	case lsptypes.SyncNone:
+		d.stale = true // owed as a whole text if the server asks later
 		return
 	case lsptypes.SyncIncremental:
 		switch {
+		case d.stale:
+			// The whole text goes out anyway.
 		case e.IsFlush && len(e.Changes) == 1:
 			// setValue: the one change carries the whole new text.
 			d.pending = append(d.pending[:0], lsptypes.TextDocumentContentChangeEvent{Text: e.Changes[0].Text})
 		case e.IsFlush || e.IsEolChange:
-			d.pending = append(d.pending[:0], lsptypes.TextDocumentContentChangeEvent{Text: d.cfg.Source.Text()})
+			d.pending = append(d.pending[:0], lsptypes.TextDocumentContentChangeEvent{Text: d.text()})
 		default:
 			for _, c := range e.Changes {
 				d.pending = append(d.pending, c.ToLSP())
@@ -268,6 +421,11 @@ func (d *Doc) Changed(e Event) {
 		}
 	}
 	d.dirty = true
+	d.scheduleLocked()
+}
+
+// scheduleLocked (re)starts the debounce. d.mu must be held.
+func (d *Doc) scheduleLocked() {
 	if d.timer != nil {
 		d.timer.Stop()
 	}
@@ -299,13 +457,15 @@ func (d *Doc) flushLocked() {
 	}
 	d.dirty = false
 	var changes []lsptypes.TextDocumentContentChangeEvent
-	switch d.cfg.Sync.Change {
-	case lsptypes.SyncFull:
-		changes = []lsptypes.TextDocumentContentChangeEvent{{Text: d.cfg.Source.Text()}}
-	case lsptypes.SyncIncremental:
-		changes, d.pending = d.pending, nil
-	default:
+	switch {
+	case d.sync.Change == lsptypes.SyncNone:
 		return
+	case d.sync.Change == lsptypes.SyncFull || d.stale:
+		// A change without a range replaces the whole text, in either form.
+		changes = []lsptypes.TextDocumentContentChangeEvent{{Text: d.text()}}
+		d.pending, d.stale = nil, false
+	default:
+		changes, d.pending = d.pending, nil
 	}
 	d.version++
 	d.send(lsptypes.MethodDidChange, lsptypes.DidChangeTextDocumentParams{
@@ -314,20 +474,20 @@ func (d *Doc) flushLocked() {
 	})
 }
 
-// Close sends didClose (if the server wants it) and stops tracking.
-// Pending changes are dropped: the server forgets the document anyway.
-// Idempotent.
+// Close sends didClose (if the server got didOpen and still wants
+// open/close) and stops tracking. Pending changes are dropped: the server
+// forgets the document anyway. Idempotent.
 func (d *Doc) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
 		return
 	}
-	wasOpen := d.open
+	wasOpen := d.open && d.opened
 	d.closed, d.open = true, false
 	d.stopTimer()
-	d.pending, d.dirty = nil, false
-	if wasOpen && d.cfg.Sync.OpenClose {
+	d.pending, d.dirty, d.stale = nil, false, false
+	if wasOpen && d.sync.OpenClose {
 		d.send(lsptypes.MethodDidClose, lsptypes.DidCloseTextDocumentParams{TextDocument: lsptypes.TextDocumentIdentifier{URI: d.cfg.URI}})
 	}
 }
@@ -338,7 +498,7 @@ func (d *Doc) Detach() {
 	defer d.mu.Unlock()
 	d.closed, d.open = true, false
 	d.stopTimer()
-	d.pending, d.dirty = nil, false
+	d.pending, d.dirty, d.stale = nil, false, false
 }
 
 func (d *Doc) stopTimer() {

@@ -121,7 +121,7 @@ func TestIncrementalSyncMatchesMonaco(t *testing.T) {
 			rec := &recorder{}
 			src := &model{text: initial}
 			d := NewDoc(Config{URI: "file:///w/a.go", LanguageID: "go", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
-			d.Open(1)
+			d.Open()
 			server := initial
 			version := 1.0
 			for step := 0; step < 30; step++ {
@@ -203,7 +203,7 @@ func TestDebounceCoalescesInOrder(t *testing.T) {
 	rec := &recorder{}
 	src := &model{text: "ab"}
 	d := NewDoc(Config{URI: "file:///w/a.go", LanguageID: "go", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
-	d.Open(1)
+	d.Open()
 	if got := methods(rec.take()); !reflect.DeepEqual(got, []string{"c textDocument/didOpen"}) {
 		t.Fatalf("open: %v", got)
 	}
@@ -245,7 +245,7 @@ func TestSyncKinds(t *testing.T) {
 	t.Run("full sends the whole text", func(t *testing.T) {
 		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncFull}, Send: rec.sender("c"), Source: src, Clock: clock})
-		d.Open(1)
+		d.Open()
 		rec.take()
 		src.text = "xhello"
 		d.Changed(ev)
@@ -258,7 +258,7 @@ func TestSyncKinds(t *testing.T) {
 	t.Run("none sends no change", func(t *testing.T) {
 		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true}, Send: rec.sender("c"), Source: src, Clock: clock})
-		d.Open(1)
+		d.Open()
 		d.Changed(ev)
 		clock.fire()
 		d.Flush()
@@ -270,7 +270,7 @@ func TestSyncKinds(t *testing.T) {
 	t.Run("no openClose sends no open or close", func(t *testing.T) {
 		rec := &recorder{}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{}, Send: rec.sender("c"), Source: &model{}, Clock: &manualClock{}})
-		d.Open(1)
+		d.Open()
 		d.Close()
 		if n := len(rec.take()); n != 0 {
 			t.Errorf("sent %d", n)
@@ -279,7 +279,7 @@ func TestSyncKinds(t *testing.T) {
 	t.Run("setValue flush replaces everything", func(t *testing.T) {
 		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "old"}
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
-		d.Open(1)
+		d.Open()
 		rec.take()
 		d.Changed(ev)
 		d.Changed(Event{VersionID: 3, IsFlush: true, Changes: []Change{{Range: MonacoRange{1, 1, 1, 5}, Text: "new 😀"}}})
@@ -296,7 +296,7 @@ func TestSyncKinds(t *testing.T) {
 	t.Run("EOL change reads the text", func(t *testing.T) {
 		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "a\nb"}
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
-		d.Open(1)
+		d.Open()
 		rec.take()
 		src.text = "a\r\nb"
 		d.Changed(Event{VersionID: 2, IsEolChange: true})
@@ -309,7 +309,7 @@ func TestSyncKinds(t *testing.T) {
 	t.Run("detach sends nothing", func(t *testing.T) {
 		clock, rec := &manualClock{}, &recorder{}
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: &model{}, Clock: clock})
-		d.Open(1)
+		d.Open()
 		rec.take()
 		d.Changed(ev)
 		d.Detach()

@@ -38,14 +38,17 @@ func DecideSave(ok bool, sync lsptypes.SyncOptions, sameModel bool, persisted, l
 	return a
 }
 
-// Save applies a decided action: flush, then didSave. text is read only
-// when the action includes it. It reports whether didSave was sent.
-func (d *Doc) Save(a SaveAction, text func() string) bool {
+// save applies the save rule to this document for a successful write of
+// s.Model: flush, then didSave as the server asks, with the persisted text
+// only when s.Model is the model the server's text comes from. It reports
+// whether didSave was sent.
+func (d *Doc) save(s Saved) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !d.open || d.closed {
 		return false
 	}
+	a := DecideSave(true, d.sync, d.leadURI == s.Model, s.PersistedVersion, s.LiveVersion)
 	if a.Flush {
 		d.flushLocked()
 	}
@@ -54,7 +57,12 @@ func (d *Doc) Save(a SaveAction, text func() string) bool {
 	}
 	p := lsptypes.DidSaveTextDocumentParams{TextDocument: lsptypes.TextDocumentIdentifier{URI: d.cfg.URI}}
 	if a.IncludeText {
-		t := text()
+		var t string
+		if s.Text != nil {
+			t = *s.Text
+		} else {
+			t = d.text()
+		}
 		p.Text = &t
 	}
 	d.send(lsptypes.MethodDidSave, p)
@@ -168,16 +176,12 @@ func (h *Hub) Saved(s Saved) SaveOutcome {
 	type key struct{ scope, uri string }
 	keys := map[key]bool{}
 	for _, d := range h.docs {
-		if d.cfg.Model == s.Model {
+		if d.has(s.Model) {
 			keys[key{d.cfg.Scope, d.cfg.URI}] = true
 		}
 	}
 	var targets []*Doc
 	for _, d := range h.docs {
-		if d.cfg.Model == s.Model {
-			targets = append(targets, d)
-			continue
-		}
 		for k := range keys {
 			if d.cfg.URI == k.uri && (k.scope == "" || d.cfg.Scope == "" || d.cfg.Scope == k.scope) {
 				targets = append(targets, d)
@@ -188,14 +192,7 @@ func (h *Hub) Saved(s Saved) SaveOutcome {
 	h.mu.Unlock()
 
 	for _, d := range targets {
-		same := d.cfg.Model == s.Model
-		a := DecideSave(true, d.cfg.Sync, same, s.PersistedVersion, s.LiveVersion)
-		text := d.cfg.Source.Text
-		if s.Text != nil {
-			persisted := *s.Text
-			text = func() string { return persisted }
-		}
-		if d.Save(a, text) {
+		if d.save(s) {
 			out.Notified++
 		}
 	}

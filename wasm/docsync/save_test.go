@@ -49,7 +49,7 @@ func newRig(t *testing.T) *saveRig {
 
 func (r *saveRig) open(conn, scope, modelURI, uri string, sync lsptypes.SyncOptions, src *model) *Doc {
 	d := NewDoc(Config{URI: uri, LanguageID: "go", Model: modelURI, Scope: scope, Sync: sync, Send: r.rec.sender(conn), Source: src, Clock: r.clock})
-	d.Open(src.version)
+	d.Open()
 	r.hub.Add(d)
 	return d
 }

@@ -12,8 +12,8 @@ import (
 var errNotObject = errors.New("features: malformed capabilities or registration params")
 
 // Feature is one editor feature a server may provide. Features are bits so
-// a Set is one integer.
-type Feature uint8
+// a Set is one integer; the table (table.go) describes each.
+type Feature uint32
 
 // The wired editor features. Diagnostics are not here: they are pushed by
 // the server (publishDiagnostics) and need no capability.
@@ -27,50 +27,34 @@ const (
 )
 
 // All lists every feature in a stable order.
-var All = []Feature{Completion, Hover, Definition, References, SignatureHelp, SemanticTokens}
+var All = func() []Feature {
+	out := make([]Feature, len(table))
+	for i, s := range table {
+		out[i] = s.f
+	}
+	return out
+}()
 
 // String is the feature's name in every JSON this package and suppress
 // produce: completion, hover, definition, references, signatureHelp,
 // semanticTokens.
 func (f Feature) String() string {
-	switch f {
-	case Completion:
-		return "completion"
-	case Hover:
-		return "hover"
-	case Definition:
-		return "definition"
-	case References:
-		return "references"
-	case SignatureHelp:
-		return "signatureHelp"
-	case SemanticTokens:
-		return "semanticTokens"
+	if s := specOf(f); s != nil {
+		return s.name
 	}
 	return ""
 }
 
 // Method is the LSP request a feature sends.
 func (f Feature) Method() string {
-	switch f {
-	case Completion:
-		return lsptypes.MethodCompletion
-	case Hover:
-		return lsptypes.MethodHover
-	case Definition:
-		return lsptypes.MethodDefinition
-	case References:
-		return lsptypes.MethodReferences
-	case SignatureHelp:
-		return lsptypes.MethodSignatureHelp
-	case SemanticTokens:
-		return lsptypes.MethodSemanticTokensFull
+	if s := specOf(f); s != nil {
+		return s.method
 	}
 	return ""
 }
 
 // Set is a set of features.
-type Set uint8
+type Set uint32
 
 // Has reports whether f is in the set.
 func (s Set) Has(f Feature) bool { return s&Set(f) != 0 }
@@ -211,41 +195,19 @@ func ParseCapabilities(raw []byte) (Providers, error) {
 	}
 	var p Providers
 	p.Sync = lsptypes.ParseSync(c.Get("textDocumentSync").Raw())
-	for _, f := range []struct {
-		f   Feature
-		key string
-	}{
-		{Completion, "completionProvider"},
-		{Hover, "hoverProvider"},
-		{Definition, "definitionProvider"},
-		{References, "referencesProvider"},
-		{SignatureHelp, "signatureHelpProvider"},
-		{SemanticTokens, "semanticTokensProvider"},
-	} {
-		if o, ok := advertised(c.Get(f.key)); ok {
-			p.add(f.f, o)
+	for i := range table {
+		if o, ok := advertised(c.Get(table[i].capability)); ok {
+			p.add(table[i].f, o)
 		}
 	}
 	return p, nil
 }
 
-// add merges one feature's options into p. Semantic tokens count only with
-// "full" and a legend: Monaco cannot decode tokens without one.
+// add merges one feature's options into p (see spec.add).
 func (p *Providers) add(f Feature, o options) {
-	switch f {
-	case Completion:
-		p.CompletionTriggerCharacters = union(p.CompletionTriggerCharacters, o.TriggerCharacters)
-		p.CompletionResolve = p.CompletionResolve || o.ResolveProvider
-	case SignatureHelp:
-		p.SignatureTriggerCharacters = union(p.SignatureTriggerCharacters, o.TriggerCharacters)
-		p.SignatureRetriggerCharacters = union(p.SignatureRetriggerCharacters, o.RetriggerCharacters)
-	case SemanticTokens:
-		if !fullAdvertised(o.Full) || o.Legend == nil {
-			return
-		}
-		if !p.Set.Has(SemanticTokens) {
-			p.Legend = Legend{TokenTypes: nonNil(o.Legend.TokenTypes), TokenModifiers: nonNil(o.Legend.TokenModifiers)}
-		}
+	s := specOf(f)
+	if s == nil || s.add != nil && !s.add(p, o) {
+		return
 	}
 	p.Set = p.Set.With(f)
 }
@@ -298,26 +260,6 @@ func NewRegistry(capabilities []byte) (*Registry, error) {
 		return nil, err
 	}
 	return &Registry{static: p, dyn: make(map[string]registration)}, nil
-}
-
-// featureOf maps a registration method to its feature (0 for sync methods
-// and anything unwired).
-func featureOf(method string) Feature {
-	switch method {
-	case lsptypes.MethodCompletion:
-		return Completion
-	case lsptypes.MethodHover:
-		return Hover
-	case lsptypes.MethodDefinition:
-		return Definition
-	case lsptypes.MethodReferences:
-		return References
-	case lsptypes.MethodSignatureHelp:
-		return SignatureHelp
-	case lsptypes.MethodSemanticTokens, lsptypes.MethodSemanticTokensFull:
-		return SemanticTokens
-	}
-	return 0
 }
 
 // Register applies the params of a client/registerCapability request.
@@ -481,28 +423,15 @@ func selectorMatches(sel j.Raw, languageID string) bool {
 // Changed lists the features whose Monaco registration must be redone
 // (disposed if registered, then registered again if still in next) when the
 // providers go from prev to next: added, removed, or with other options.
+// A feature whose options did not change is not listed, so its Monaco
+// provider keeps its place and its state.
 func Changed(prev, next Providers) []Feature {
 	var out []Feature
-	for _, f := range All {
-		a, b := prev.Set.Has(f), next.Set.Has(f)
-		if a != b {
-			out = append(out, f)
-			continue
-		}
-		if !a {
-			continue
-		}
-		same := true
-		switch f {
-		case Completion:
-			same = equal(prev.CompletionTriggerCharacters, next.CompletionTriggerCharacters) && prev.CompletionResolve == next.CompletionResolve
-		case SignatureHelp:
-			same = equal(prev.SignatureTriggerCharacters, next.SignatureTriggerCharacters) && equal(prev.SignatureRetriggerCharacters, next.SignatureRetriggerCharacters)
-		case SemanticTokens:
-			same = equal(prev.Legend.TokenTypes, next.Legend.TokenTypes) && equal(prev.Legend.TokenModifiers, next.Legend.TokenModifiers)
-		}
-		if !same {
-			out = append(out, f)
+	for i := range table {
+		s := &table[i]
+		a, b := prev.Set.Has(s.f), next.Set.Has(s.f)
+		if a != b || a && s.same != nil && !s.same(prev, next) {
+			out = append(out, s.f)
 		}
 	}
 	return out

@@ -65,18 +65,40 @@ func TestParseCapabilitiesOptions(t *testing.T) {
 	if !reflect.DeepEqual(p, want) {
 		t.Errorf("got %+v\nwant %+v", p, want)
 	}
-	got := decode(t, ProvidersJSON(p))
-	wantJSON := decode(t, `{"completion":{"triggerCharacters":[".",":"],"resolve":true},
-		"signatureHelp":{"triggerCharacters":["(",","],"retriggerCharacters":[")"]},
-		"semanticTokens":{"legend":{"tokenTypes":["namespace","type"],"tokenModifiers":["readonly"]}}}`)
-	if !reflect.DeepEqual(got, wantJSON) {
-		t.Errorf("ProvidersJSON = %s", ProvidersJSON(p))
+	for f, want := range map[Feature]string{
+		Completion:     `{"triggerCharacters":[".",":"],"resolve":true}`,
+		SignatureHelp:  `{"triggerCharacters":["(",","],"retriggerCharacters":[")"]}`,
+		SemanticTokens: `{"legend":{"tokenTypes":["namespace","type"],"tokenModifiers":["readonly"]}}`,
+		Hover:          `{}`,
+	} {
+		if got := decode(t, OptionsJSON(p, f)); !reflect.DeepEqual(got, decode(t, want)) {
+			t.Errorf("OptionsJSON(%s) = %s", f, OptionsJSON(p, f))
+		}
 	}
-	if s := ProvidersJSON(Providers{}); s != `{}` {
-		t.Errorf("nothing advertised: %s", s)
+	if s := OptionsJSON(Providers{}, Completion); s != `{"triggerCharacters":[],"resolve":false}` {
+		t.Errorf("no trigger characters: %s", s)
 	}
-	if s := ProvidersJSON(Providers{Set: Set(Hover | References)}); s != `{"hover":{},"references":{}}` {
-		t.Errorf("hover+references: %s", s)
+}
+
+// The table names every feature once, and names and methods find their
+// feature again.
+func TestFeatureTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range All {
+		name := f.String()
+		if name == "" || seen[name] || f.Method() == "" {
+			t.Errorf("feature %d: name %q method %q", f, name, f.Method())
+		}
+		seen[name] = true
+		if g, ok := ByName(name); !ok || g != f {
+			t.Errorf("ByName(%q) = %v, %v", name, g, ok)
+		}
+	}
+	if _, ok := ByName("rename"); ok {
+		t.Error("an unwired feature has a name")
+	}
+	if featureOf("textDocument/semanticTokens") != SemanticTokens || featureOf("textDocument/didSave") != 0 {
+		t.Error("registration methods")
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
-	"github.com/kandev/lsp/wasm/protocol"
 )
 
 // ParsePositionRequest decodes the binding's position request JSON.
@@ -354,47 +353,6 @@ func LegendJSON(l Legend) string {
 	return string(append(b, '}'))
 }
 
-// ProvidersJSON tells the binding, in one string, which Monaco providers to
-// register for a connection and language, with their options. Only
-// advertised features appear:
-//
-//	{"completion":{"triggerCharacters":[...],"resolve":bool},
-//	 "hover":{}, "definition":{}, "references":{},
-//	 "signatureHelp":{"triggerCharacters":[...],"retriggerCharacters":[...]},
-//	 "semanticTokens":{"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}}
-func ProvidersJSON(p Providers) string {
-	b := append([]byte(nil), '{')
-	if p.Set.Has(Completion) {
-		b = appendKey(b, "completion")
-		b = append(b, `{"triggerCharacters":`...)
-		b = appendStrings(b, nonNil(p.CompletionTriggerCharacters))
-		b = append(b, `,"resolve":`...)
-		b = appendBool(b, p.CompletionResolve)
-		b = append(b, '}')
-	}
-	for _, f := range []Feature{Hover, Definition, References} {
-		if p.Set.Has(f) {
-			b = appendKey(b, f.String())
-			b = append(b, '{', '}')
-		}
-	}
-	if p.Set.Has(SignatureHelp) {
-		b = appendKey(b, "signatureHelp")
-		b = append(b, `{"triggerCharacters":`...)
-		b = appendStrings(b, nonNil(p.SignatureTriggerCharacters))
-		b = append(b, `,"retriggerCharacters":`...)
-		b = appendStrings(b, nonNil(p.SignatureRetriggerCharacters))
-		b = append(b, '}')
-	}
-	if p.Set.Has(SemanticTokens) {
-		b = appendKey(b, "semanticTokens")
-		b = append(b, `{"legend":`...)
-		b = append(b, LegendJSON(p.Legend)...)
-		b = append(b, '}')
-	}
-	return string(append(b, '}'))
-}
-
 // MarkerOwner is the Monaco marker owner of one connection, so that its
 // cleanup (monaco.editor.removeAllMarkers(owner)) touches no other
 // connection's markers.
@@ -407,7 +365,7 @@ func MarkerOwner(sessionID, language string) string {
 // monaco.editor.setModelMarkers(model, MarkerOwner(...), markers); an empty
 // list is "[]", which clears the model's markers.
 func DiagnosticsResult(params []byte) (serverURI, markersJSON string, err error) {
-	p, err := protocol.ParsePublishDiagnosticsParams(params)
+	p, err := lsptypes.ParsePublishDiagnosticsParams(params)
 	if err != nil {
 		return "", "", err
 	}

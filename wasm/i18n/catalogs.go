@@ -22,6 +22,13 @@ var english = &Catalog{locale: "en", plural: oneOther, msgs: map[string]string{
 	"state.unavailable": "Unavailable",
 	"state.error":       "Error",
 
+	"action.start": "Start",
+	"action.stop":  "Stop",
+	"action.retry": "Retry",
+
+	"message.title":   "Message from {server}",
+	"message.dismiss": "Dismiss",
+
 	"off.detail":         "The {language} language server is not running for this session.",
 	"off.start":          "Start it to get diagnostics, completion and navigation.",
 	"connecting.detail":  "Connecting to the task host.",
@@ -97,6 +104,13 @@ var german = &Catalog{locale: "de", plural: oneOther, msgs: map[string]string{
 	"state.stopping":    "Wird beendet …",
 	"state.unavailable": "Nicht verfügbar",
 	"state.error":       "Fehler",
+
+	"action.start": "Starten",
+	"action.stop":  "Beenden",
+	"action.retry": "Erneut versuchen",
+
+	"message.title":   "Meldung von {server}",
+	"message.dismiss": "Schließen",
 
 	"off.detail":         "Der {language}-Sprachserver läuft für diese Sitzung nicht.",
 	"off.start":          "Starten Sie ihn für Diagnosen, Vervollständigung und Navigation.",

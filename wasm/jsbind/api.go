@@ -45,8 +45,12 @@ type api struct {
 	bridge    *editorBridge // the current configuration's Monaco bridge
 	goCall    jsValue       // provide, created once
 	goNav     jsValue       // navigate, created once
-	listeners []listener
+	goOff     jsValue       // unsubscribe, created once
+	offFor    jsValue       // (goOff, id) → off(), a JavaScript closure
+	listeners []listener    // onStatus
+	msgLs     []listener    // onMessage
 	nextID    int
+	docs      map[int]func() // open document handles' close, by id
 }
 
 type listener struct {
@@ -77,10 +81,13 @@ func (a *api) object() (jsValue, error) {
 		{"retry", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Retry(s, l) })},
 		{"view", a.view(false)},
 		{"status", a.view(true)},
-		{"onStatus", a.onStatus},
+		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
+		{"onMessage", a.subscribe(&a.msgLs, "onMessage")},
+		{"respond", a.respond},
 		{"surface", a.surface},
 		{"text", a.text},
 		{"saved", a.saved},
+		{"dispose", a.dispose},
 	}
 	for _, m := range methods {
 		fn, err := a.fns.add(m.fn)
@@ -94,10 +101,16 @@ func (a *api) object() (jsValue, error) {
 	if err := obj.Set("version", a.version); err != nil {
 		return obj, err
 	}
-	var err1, err2 error
+	var err1, err2, err3, err4 error
 	a.goCall, err1 = a.fns.add(a.provide)
 	a.goNav, err2 = a.fns.add(a.navigate)
-	if err := errors.Join(err1, err2); err != nil {
+	a.goOff, err3 = a.fns.add(a.unsubscribe)
+	if fn, err := jsGlobal().Get("Function"); err == nil {
+		a.offFor, err4 = fn.New("f", "id", "return function off() { f(id); };")
+	} else {
+		err4 = err
+	}
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		return obj, err
 	}
 	return obj, nil
@@ -128,7 +141,21 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 			store = newLocalStore(ls)
 		}
 	}
+	a.mu.Lock()
+	a.gen++
+	gen := a.gen
+	a.mu.Unlock()
+	live := func() bool {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return a.gen == gen // a replaced configuration's late events are dropped
+	}
 	cfg := app.Config{
+		OnMessage: func(js string) {
+			if live() {
+				a.emitMessage(js)
+			}
+		},
 		RelayURL: opts.relayURL,
 		Dial:     dialer(ctor),
 		Clock:    a.clock,
@@ -142,15 +169,8 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	}
 	bridge := newEditorBridge(opts.monaco, a.goCall, a.goNav, opts.readFile)
 	cfg.Editor = bridge
-	a.mu.Lock()
-	a.gen++
-	gen := a.gen
-	a.mu.Unlock()
 	x, err := app.New(cfg, func(js string) {
-		a.mu.Lock()
-		live := a.gen == gen // a replaced configuration's last views are dropped
-		a.mu.Unlock()
-		if live {
+		if live() {
 			a.emit(js)
 		}
 	})
@@ -170,16 +190,22 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	if oldBridge != nil {
 		oldBridge.close()
 	}
-	if old != nil {
-		// Closing waits for sockets to close, which needs the event loop
-		// this callback is holding: never wait here.
-		go func() {
-			ctx, cancel := client.WithTimeout(10 * time.Second)
-			defer cancel()
-			_ = old.Close(ctx)
-		}()
-	}
+	closeInBackground(old)
 	return true
+}
+
+// closeInBackground stops a replaced configuration's connections. Closing
+// waits for sockets to close, which needs the event loop the calling
+// callback is holding: never wait there.
+func closeInBackground(old *app.App) {
+	if old == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := client.WithTimeout(10 * time.Second)
+		defer cancel()
+		_ = old.Close(ctx)
+	}()
 }
 
 // setSettings(settings) → true, or false after a console.error. settings is
@@ -308,8 +334,15 @@ func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *edito
 		once        sync.Once
 		disposables []jsValue
 	)
+	a.mu.Lock()
+	a.nextID++
+	handleID := a.nextID
+	a.mu.Unlock()
 	closeDoc := func() {
 		once.Do(func() {
+			a.mu.Lock()
+			delete(a.docs, handleID)
+			a.mu.Unlock()
 			d.Close()
 			for _, disp := range disposables {
 				dispose(disp)
@@ -390,44 +423,130 @@ func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *edito
 		once.Do(func() { close(done) })
 		return obj, err
 	}
+	a.mu.Lock()
+	if a.docs == nil {
+		a.docs = make(map[int]func())
+	}
+	a.docs[handleID] = closeDoc
+	a.mu.Unlock()
 	return obj, nil
 }
 
-// onStatus(fn) subscribes fn to view changes and returns off().
-func (a *api) onStatus(_ jsValue, args []jsValue) any {
-	if len(args) < 1 || args[0].Type() != jsTypeFunction {
-		consoleError("onStatus: expected a function")
+// dispose() → true: the teardown. Every document handle closes (didClose,
+// markers cleared, model listeners disposed), every connection stops in
+// the background (its late events are dropped), every provider,
+// placeholder model and the editor opener lsp.wasm registered go, the
+// TypeScript built-ins are unwrapped, and the onStatus and onMessage
+// listeners are dropped: Monaco is as configure found it, and configure
+// may be called again.
+func (a *api) dispose(_ jsValue, _ []jsValue) any {
+	a.mu.Lock()
+	old, bridge := a.app, a.bridge
+	closers := make([]func(), 0, len(a.docs))
+	for _, f := range a.docs {
+		closers = append(closers, f)
+	}
+	a.app, a.bridge, a.editor = nil, nil, jsUndefined()
+	a.gen++
+	a.listeners, a.msgLs = nil, nil
+	a.mu.Unlock()
+	for _, f := range closers {
+		f()
+	}
+	if bridge != nil {
+		bridge.dispose()
+	}
+	closeInBackground(old)
+	return true
+}
+
+// subscribe builds onStatus(fn) and onMessage(fn): fn joins the list and
+// the result is off(), which takes it out again. off is a small JavaScript
+// closure over one shared Go function, so a subscription holds no js.Func
+// of its own and nothing leaks when the page never calls off.
+//
+//go:noinline
+func (a *api) subscribe(list *[]listener, name string) func(jsValue, []jsValue) any {
+	return func(_ jsValue, args []jsValue) any {
+		if len(args) < 1 || args[0].Type() != jsTypeFunction {
+			consoleError("%s: expected a function", name)
+			return nil
+		}
+		a.mu.Lock()
+		a.nextID++
+		id := a.nextID
+		*list = append(*list, listener{id: id, fn: args[0]})
+		a.mu.Unlock()
+		off, err := a.offFor.Invoke(a.goOff, id)
+		if err != nil {
+			consoleError("%s: %v", name, err)
+			return nil
+		}
+		return off
+	}
+}
+
+// unsubscribe is the Go side of every off(): it takes listener id out of
+// whichever list holds it.
+func (a *api) unsubscribe(_ jsValue, args []jsValue) any {
+	if len(args) < 1 {
+		return nil
+	}
+	id, err := args[0].Int()
+	if err != nil {
 		return nil
 	}
 	a.mu.Lock()
-	a.nextID++
-	id := a.nextID
-	a.listeners = append(a.listeners, listener{id: id, fn: args[0]})
-	a.mu.Unlock()
-
-	fns := &funcSet{}
-	done := make(chan struct{})
-	fns.releaseWhen(done)
-	var once sync.Once
-	off, err := fns.add(func(jsValue, []jsValue) any {
-		once.Do(func() {
-			a.mu.Lock()
-			for i, l := range a.listeners {
-				if l.id == id {
-					a.listeners = append(a.listeners[:i:i], a.listeners[i+1:]...)
-					break
-				}
+	defer a.mu.Unlock()
+	for _, list := range []*[]listener{&a.listeners, &a.msgLs} {
+		for i, l := range *list {
+			if l.id == id {
+				*list = append((*list)[:i:i], (*list)[i+1:]...)
+				return nil
 			}
-			a.mu.Unlock()
-			close(done)
-		})
-		return nil
-	})
-	if err != nil {
-		consoleError("onStatus: %v", err)
-		return nil
+		}
 	}
-	return off
+	return nil
+}
+
+// emitMessage delivers one server message to every onMessage listener. A
+// request nobody listens to is answered null at once: nobody can choose.
+func (a *api) emitMessage(js string) {
+	a.mu.Lock()
+	ls := append([]listener(nil), a.msgLs...)
+	x := a.app
+	a.mu.Unlock()
+	v, err := parseJSON(js)
+	if err != nil {
+		consoleError("server message: %v", err)
+		return
+	}
+	if len(ls) == 0 {
+		if id, err := v.Get("id"); err == nil && id.Type() == jsTypeString && x != nil {
+			s, _ := id.String()
+			x.Respond(s, "", false)
+		}
+		return
+	}
+	for _, l := range ls {
+		if _, err := l.fn.Invoke(v); err != nil {
+			consoleError("message listener threw: %v", err)
+		}
+	}
+}
+
+// respond(id, title) → boolean: the page's answer to a server's
+// showMessageRequest (the message's id), the chosen action's title, or
+// null to dismiss it. false when the request no longer waits.
+func (a *api) respond(_ jsValue, args []jsValue) any {
+	id, ok := stringArg(args, 0)
+	x := a.current()
+	if !ok || x == nil {
+		consoleError("respond: expected (id, title | null) after configure")
+		return false
+	}
+	title, chosen := stringArg(args, 1)
+	return x.Respond(id, title, chosen)
 }
 
 // emit delivers one view to every JavaScript listener: the JSON string

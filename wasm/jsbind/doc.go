@@ -3,7 +3,7 @@
 // Package jsbind is lsp.wasm's only contact with JavaScript: the browser
 // WebSocket, the Monaco model and marker calls, localStorage, and the
 // kandevLSP object the page uses. Everything else lives in pure Go packages
-// (app, client, status, i18n, progress, settings, jsonrpc, monaco, protocol)
+// (app, client, status, i18n, progress, settings, jsonrpc, monaco, lsptypes)
 // that are tested natively; no other package may import syscall/js.
 //
 // # JavaScript API
@@ -11,7 +11,7 @@
 // The full reference, with the view-model's fields, is wasm/API.md. main
 // sets globalThis.kandevLSP synchronously before it blocks:
 //
-//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs? }); // → true, or false (console.error)
+//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error)
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
 //	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
 //	const doc = lsp.openDocument({ sessionId, path, model }); // → { sessionId, path, language, close() } or null
@@ -24,6 +24,9 @@
 //	lsp.surface({ model, coarse, phone, statusBar }); // where the status control goes, for which pair
 //	lsp.text(key, args);             // a catalog text of the current locale for the page's surfaces
 //	lsp.saved({ model, ok, persistedVersion, liveVersion, text? }); // after a write → { dirty }
+//	const off2 = lsp.onMessage((message) => {}); // server messages for people
+//	lsp.respond(message.id, 'Reload');  // a showMessageRequest's choice (null dismisses) → boolean
+//	lsp.dispose();                   // teardown; configure may follow → true
 //	lsp.version;
 //
 // configure also wraps Monaco's TypeScript/JavaScript built-in providers
@@ -34,9 +37,10 @@
 // one back.
 //
 // A view is { sessionId, language, state, summary, label, details[], action,
-// progress, initializing, finished, closeCode, message?, experimental,
-// documents }: localized texts, the one available action ('start', 'stop',
-// 'retry' or null) and structured progress, built by package status.
+// actionLabel, progress, initializing, finished, closeCode, message?,
+// experimental, documents }: localized texts, the one available action
+// ('start', 'stop', 'retry' or null) with its localized label, and
+// structured progress, built by package status.
 //
 // localStorage is reached only here (storage.go), behind settings.Store.
 //

@@ -6,7 +6,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/suppress"
 )
 
@@ -20,8 +20,9 @@ type editorBridge struct {
 	ctl     jsValue // the wrapper's control object
 
 	mu      sync.Mutex
-	handles map[string][]jsValue // connection id → registration handles
-	opener  jsValue              // the editor opener's disposable
+	handles map[string]map[string]jsValue // connection id → language/feature → provider handle
+	opener  jsValue                       // the editor opener's disposable
+	closed  bool                          // a later configure or dispose replaced it
 }
 
 // newEditorBridge evaluates the suppression wrapper (once per Monaco
@@ -30,7 +31,7 @@ type editorBridge struct {
 // call and navigate are the api's Go functions; readFile is the page's
 // (undefined: no placeholder models).
 func newEditorBridge(monacoV, call, navigate, readFile jsValue) *editorBridge {
-	b := &editorBridge{handles: make(map[string][]jsValue), helpers: jsUndefined(), ctl: jsUndefined(), opener: jsUndefined()}
+	b := &editorBridge{handles: make(map[string]map[string]jsValue), helpers: jsUndefined(), ctl: jsUndefined(), opener: jsUndefined()}
 	langs, err := monacoV.Get("languages")
 	if err != nil || langs.Type() != jsTypeObject {
 		return b
@@ -69,46 +70,80 @@ func newEditorBridge(monacoV, call, navigate, readFile jsValue) *editorBridge {
 
 func (b *editorBridge) ok() bool { return b.helpers.Type() == jsTypeObject }
 
-// Providers implements client.Editor.
-func (b *editorBridge) Providers(connID string, regs []client.Registration) {
-	if !b.ok() {
-		return
-	}
+// live reports whether the bridge still registers anything: not after
+// close, when a connection of the replaced configuration ends late. b.mu
+// must be held.
+func (b *editorBridge) live() bool { return b.ok() && !b.closed }
+
+// Provider implements client.Editor: one feature's provider of one
+// connection and Monaco language, replaced or disposed alone.
+func (b *editorBridge) Provider(connID, languageID string, f features.Feature, optionsJSON string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if !b.live() {
+		return
+	}
+	key := languageID + "\x00" + f.String()
+	hs := b.handles[connID]
+	if h, ok := hs[key]; ok {
+		dispose(h)
+		delete(hs, key)
+	}
+	if optionsJSON == "" {
+		return
+	}
+	h, err := b.helpers.Call("register", connID, languageID, f.String(), optionsJSON)
+	if err != nil {
+		consoleError("register the %s provider for %s: %v", f.String(), languageID, err)
+		return
+	}
+	if hs == nil {
+		hs = make(map[string]jsValue)
+		b.handles[connID] = hs
+	}
+	hs[key] = h
+}
+
+// Ended implements client.Editor: every provider of the connection, and
+// the placeholder models of its peek previews, are disposed.
+func (b *editorBridge) Ended(connID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.live() {
+		b.endLocked(connID)
+	}
+}
+
+// endLocked disposes connID's providers and placeholders. b.mu must be held.
+func (b *editorBridge) endLocked(connID string) {
 	for _, h := range b.handles[connID] {
 		dispose(h)
 	}
 	delete(b.handles, connID)
-	var hs []jsValue
-	for _, r := range regs {
-		h, err := b.helpers.Call("register", connID, r.LanguageID, r.JSON)
-		if err != nil {
-			consoleError("register providers for %s: %v", r.LanguageID, err)
-			continue
-		}
-		hs = append(hs, h)
-	}
-	if len(hs) > 0 {
-		b.handles[connID] = hs
+	if _, err := b.helpers.Call("end", connID); err != nil {
+		consoleError("dispose placeholders: %v", err)
 	}
 }
 
 // SemanticRefresh implements client.Editor.
 func (b *editorBridge) SemanticRefresh(connID string) {
 	b.mu.Lock()
-	hs := append([]jsValue(nil), b.handles[connID]...)
+	live := b.live()
 	b.mu.Unlock()
-	for _, h := range hs {
-		if _, err := h.Call("refresh"); err != nil {
-			consoleError("semantic tokens refresh: %v", err)
-		}
+	if !live {
+		return
+	}
+	if _, err := b.helpers.Call("refresh", connID); err != nil {
+		consoleError("semantic tokens refresh: %v", err)
 	}
 }
 
 // Suppress implements client.Editor.
 func (b *editorBridge) Suppress(snapshot string) {
-	if b.ctl.Type() != jsTypeObject {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed || b.ctl.Type() != jsTypeObject {
 		return
 	}
 	v, err := parseJSON(snapshot)
@@ -155,18 +190,34 @@ func (b *editorBridge) hookChange(modelV, fn jsValue) (jsValue, error) {
 	return b.helpers.Call("hookChange", modelV, fn)
 }
 
-// close disposes every registration and the opener (a new configure).
+// close disposes every registration, placeholder model and the opener (a
+// new configure); late calls for the replaced configuration's connections
+// do nothing. The TypeScript built-in wrapper stays for the next one.
 func (b *editorBridge) close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for id, hs := range b.handles {
-		for _, h := range hs {
-			dispose(h)
-		}
-		delete(b.handles, id)
+	if b.closed {
+		return
 	}
+	if b.ok() {
+		for id := range b.handles {
+			b.endLocked(id)
+		}
+	}
+	b.closed = true
 	dispose(b.opener)
 	b.opener = jsUndefined()
+}
+
+// dispose is close plus the wrapper's uninstall: Monaco's register
+// functions are its own again and no built-in is suppressed (dispose()).
+func (b *editorBridge) dispose() {
+	b.close()
+	if b.ctl.Type() == jsTypeObject {
+		if _, err := b.ctl.Call("uninstall"); err != nil {
+			consoleError("dispose: TypeScript built-in wrapper: %v", err)
+		}
+	}
 }
 
 // provide is the Go side of every provider call:
@@ -181,7 +232,7 @@ func (a *api) provide(_ jsValue, args []jsValue) any {
 	}
 	resolve, reject := args[3], args[4]
 	x := a.current()
-	f, known := client.FeatureByName(name)
+	f, known := features.ByName(name)
 	if x == nil || !known {
 		_, _ = resolve.Invoke("null")
 		return nil

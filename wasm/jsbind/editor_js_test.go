@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/features"
 )
 
@@ -60,7 +59,9 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 		CompletionTriggerCharacters: []string{"."},
 		Legend:                      features.Legend{TokenTypes: []string{"function"}, TokenModifiers: []string{}},
 	}
-	b.Providers("c1", []client.Registration{{LanguageID: "go", JSON: features.ProvidersJSON(p)}})
+	for _, f := range []features.Feature{features.Completion, features.Definition, features.SemanticTokens} {
+		b.Provider("c1", "go", f, features.OptionsJSON(p, f))
+	}
 	regs := get(t, mon, "regs")
 	require.Equal(t, 3, length(t, regs), "only the advertised features")
 	kinds := map[string]jsValue{}
@@ -118,15 +119,57 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, truthy(u))
 
-	// A server refresh fires onDidChange; disposal removes every provider.
+	// A server refresh fires onDidChange.
 	b.SemanticRefresh("c1")
 	require.Equal(t, 1, mustInt(t, get(t, out, "refreshed")))
-	b.Providers("c1", nil)
+
+	// Re-registering one feature disposes and registers that one only.
+	p.CompletionTriggerCharacters = []string{".", ":"}
+	b.Provider("c1", "go", features.Completion, features.OptionsJSON(p, features.Completion))
+	require.Equal(t, 4, length(t, regs))
+	require.True(t, truthy(get(t, index(t, regs, 0), "disposed")))
+	require.False(t, truthy(get(t, index(t, regs, 1), "disposed")))
+	require.False(t, truthy(get(t, index(t, regs, 2), "disposed")))
+	require.Equal(t, `[".",":"]`, stringify(t, get(t, index(t, regs, 3), "provider", "triggerCharacters")))
+	b.Provider("c1", "go", features.Definition, "")
+	require.True(t, truthy(get(t, index(t, regs, 1), "disposed")))
+
+	// The connection ends: every provider goes, and a refresh fires nothing.
+	b.Ended("c1")
 	for i := 0; i < length(t, regs); i++ {
 		require.True(t, truthy(get(t, index(t, regs, i), "disposed")))
 	}
-	b.SemanticRefresh("c1") // nothing left to fire
+	b.SemanticRefresh("c1")
 	require.Equal(t, 1, mustInt(t, get(t, out, "refreshed")))
+}
+
+// A model the connection does not serve is answered null by Go: the shim
+// hands Monaco null (so it asks the next provider), never an empty result.
+func TestShimPassesNullThrough(t *testing.T) {
+	mon := jsEval(t, fakeMonacoLanguages)
+	callFn := jsEval(t, `(function (id, feature, json, resolve) { resolve('null'); })`)
+	b := newEditorBridge(mon, callFn, jsEval(t, `() => '{"handled":false}'`), jsUndefined())
+	p := features.Providers{Set: features.Set(features.SemanticTokens | features.Completion | features.Definition), Legend: features.Legend{TokenTypes: []string{"function"}}}
+	for _, f := range []features.Feature{features.Completion, features.Definition, features.SemanticTokens} {
+		b.Provider("c1", "go", f, features.OptionsJSON(p, f))
+	}
+	regs := get(t, mon, "regs")
+	run := jsEval(t, `(function (mon, regs) {
+		const model = { uri: { toString() { return 'kandev://other/main.go'; } },
+			getWordUntilPosition() { return { startColumn: 1 }; }, getWordAtPosition() { return null; } };
+		const at = { lineNumber: 1, column: 1 };
+		Promise.all([
+			regs[0].provider.provideCompletionItems(model, at, { triggerKind: 0 }, {}),
+			regs[1].provider.provideDefinition(model, at, {}),
+			regs[2].provider.provideDocumentSemanticTokens(model, null, {}),
+		]).then((r) => { mon.out.all = r; });
+	})`)
+	_, err := run.Invoke(mon, regs)
+	require.NoError(t, err)
+	out := get(t, mon, "out")
+	waitFor(t, "answers", func() bool { v, _ := out.Get("all"); return v.Type() == jsTypeObject })
+	require.Equal(t, "[null,null,null]", stringify(t, get(t, out, "all")))
+	b.Ended("c1")
 }
 
 func TestWrapperSuppressesOnlyListedModels(t *testing.T) {
@@ -159,15 +202,16 @@ func TestOpenerAsksGoAndThePage(t *testing.T) {
 	b.setOpener(tabs, open)
 	openers := get(t, mon, "openers")
 	require.Equal(t, 1, length(t, openers))
-	run := jsEval(t, `(o) => o.openCodeEditor({ getModel() { return { uri: { toString() { return 'kandev://s/main.go'; } } }; } },
-		{ toString() { return 'kandev://s/greet.go'; } }, { lineNumber: 5, column: 6 })`)
-	p, err := run.Invoke(index(t, openers, 0))
+	source := jsEval(t, `({ id: 'editor-2', getModel() { return { uri: { toString() { return 'kandev://s/main.go'; } } }; } })`)
+	run := jsEval(t, `(o, source) => o.openCodeEditor(source, { toString() { return 'kandev://s/greet.go'; } }, { lineNumber: 5, column: 6 })`)
+	p, err := run.Invoke(index(t, openers, 0), source)
 	require.NoError(t, err)
 	require.Equal(t, jsTypeObject, p.Type()) // a Promise
 	asked := str(t, get(t, jsGlobal(), "navAsked"))
 	require.JSONEq(t, `{"source":"kandev://s/main.go","target":"kandev://s/greet.go","tabs":[{"id":"t1","path":"greet.go"}]}`, asked)
 	opened := get(t, jsGlobal(), "opened")
 	require.Equal(t, "t1", str(t, get(t, opened, "tabId")))
+	require.True(t, get(t, opened, "editor").Equal(source), "openFile learns which editor navigates")
 	require.JSONEq(t, `{"startLineNumber":5,"startColumn":6,"endLineNumber":5,"endColumn":6}`, stringify(t, get(t, opened, "selection")))
 	b.close()
 	require.Equal(t, 0, length(t, openers))

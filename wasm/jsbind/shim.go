@@ -14,13 +14,22 @@ package jsbind
 //   - readFile(sessionId, path) → Promise<string|null> is the page's, optional:
 //     a definition or reference target in a file with no model gets a
 //     placeholder model (so Monaco can preview it), owned by the connection
-//     and disposed with its providers unless the page opened it since
-//     (claim).
+//     and disposed when the connection ends (end) unless the page opened it
+//     since (claim).
+//
+// register(connID, lang, feature, optionsJSON) registers one feature's
+// provider and returns its own disposable, so a registration change redoes
+// only the features it changed: the others keep their place in Monaco's
+// provider order, and no peek preview loses its placeholder model. The
+// providers table has one entry per feature (features.OptionsJSON gives
+// its options).
 //
 // Each provider packs Monaco's arguments into one JSON string, so a call
 // costs two crossings whatever its size; the answer is JSON.parsed here,
 // with the only post-processing JSON cannot carry: Uri objects for
 // locations, a Uint32Array for semantic tokens, dispose on signature help.
+// Go answers null for a model its connection does not serve, so Monaco
+// asks the next provider.
 const shimJS = `return function (monaco, call, navigate, guard, readFile) {
   const L = monaco.languages;
   const ask = (id, feature, json, token) => {
@@ -29,6 +38,13 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
   };
   const pos = (m, p) => '{"uri":' + JSON.stringify(m.uri.toString()) + ',"lineNumber":' + p.lineNumber + ',"column":' + p.column;
   const claimed = new WeakSet();
+  // Per connection: its placeholder models and its semantic-token refreshers.
+  const conns = new Map();
+  const connOf = (id) => {
+    let c = conns.get(id);
+    if (!c) { c = { placeholders: new Set(), refreshers: new Set() }; conns.set(id, c); }
+    return c;
+  };
   const locations = (arr, placeholders) => {
     if (!arr) return arr;
     for (const l of arr) l.uri = monaco.Uri.parse(l.uri);
@@ -42,71 +58,71 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
     }, () => {}))).then(() => arr);
   };
   const mark = (p) => { p[guard] = true; return p; };
-  function register(id, lang, optsJSON) {
-    const o = JSON.parse(optsJSON);
-    const ds = [];
-    const listeners = new Set();
-    const placeholders = new Set();
-    if (o.completion) {
-      ds.push(L.registerCompletionItemProvider(lang, mark({
-        triggerCharacters: o.completion.triggerCharacters || [],
-        provideCompletionItems(model, position, context, token) {
-          const w = model.getWordUntilPosition(position);
-          const a = model.getWordAtPosition(position);
-          const j = pos(model, position) + ',"wordStart":' + w.startColumn + ',"wordEnd":' + (a ? a.endColumn : position.column) +
-            ',"triggerKind":' + context.triggerKind + ',"triggerCharacter":' + JSON.stringify(context.triggerCharacter || '') + '}';
-          return ask(id, 'completion', j, token);
-        },
-      })));
-    }
-    if (o.hover) {
-      ds.push(L.registerHoverProvider(lang, mark({
-        provideHover(model, position, token) { return ask(id, 'hover', pos(model, position) + '}', token); },
-      })));
-    }
-    if (o.definition) {
-      ds.push(L.registerDefinitionProvider(lang, mark({
-        provideDefinition(model, position, token) { return ask(id, 'definition', pos(model, position) + '}', token).then((r) => locations(r, placeholders)); },
-      })));
-    }
-    if (o.references) {
-      ds.push(L.registerReferenceProvider(lang, mark({
-        provideReferences(model, position, context, token) { return ask(id, 'references', pos(model, position) + '}', token).then((r) => locations(r, placeholders)); },
-      })));
-    }
-    if (o.signatureHelp) {
-      ds.push(L.registerSignatureHelpProvider(lang, mark({
-        signatureHelpTriggerCharacters: o.signatureHelp.triggerCharacters || [],
-        signatureHelpRetriggerCharacters: o.signatureHelp.retriggerCharacters || [],
-        provideSignatureHelp(model, position, token, context) {
-          const c = { triggerKind: context.triggerKind, triggerCharacter: context.triggerCharacter, isRetrigger: context.isRetrigger, activeSignatureHelp: context.activeSignatureHelp };
-          return ask(id, 'signatureHelp', pos(model, position) + ',"context":' + JSON.stringify(c) + '}', token)
-            .then((r) => { if (r) r.dispose = () => {}; return r; });
-        },
-      })));
-    }
-    if (o.semanticTokens) {
-      const legend = o.semanticTokens.legend;
-      ds.push(L.registerDocumentSemanticTokensProvider(lang, mark({
+  const providers = {
+    completion: (id, lang, o) => L.registerCompletionItemProvider(lang, mark({
+      triggerCharacters: o.triggerCharacters || [],
+      provideCompletionItems(model, position, context, token) {
+        const w = model.getWordUntilPosition(position);
+        const a = model.getWordAtPosition(position);
+        const j = pos(model, position) + ',"wordStart":' + w.startColumn + ',"wordEnd":' + (a ? a.endColumn : position.column) +
+          ',"triggerKind":' + context.triggerKind + ',"triggerCharacter":' + JSON.stringify(context.triggerCharacter || '') + '}';
+        return ask(id, 'completion', j, token);
+      },
+    })),
+    hover: (id, lang) => L.registerHoverProvider(lang, mark({
+      provideHover(model, position, token) { return ask(id, 'hover', pos(model, position) + '}', token); },
+    })),
+    definition: (id, lang) => L.registerDefinitionProvider(lang, mark({
+      provideDefinition(model, position, token) {
+        return ask(id, 'definition', pos(model, position) + '}', token).then((r) => locations(r, connOf(id).placeholders));
+      },
+    })),
+    references: (id, lang) => L.registerReferenceProvider(lang, mark({
+      provideReferences(model, position, context, token) {
+        return ask(id, 'references', pos(model, position) + '}', token).then((r) => locations(r, connOf(id).placeholders));
+      },
+    })),
+    signatureHelp: (id, lang, o) => L.registerSignatureHelpProvider(lang, mark({
+      signatureHelpTriggerCharacters: o.triggerCharacters || [],
+      signatureHelpRetriggerCharacters: o.retriggerCharacters || [],
+      provideSignatureHelp(model, position, token, context) {
+        const c = { triggerKind: context.triggerKind, triggerCharacter: context.triggerCharacter, isRetrigger: context.isRetrigger, activeSignatureHelp: context.activeSignatureHelp };
+        return ask(id, 'signatureHelp', pos(model, position) + ',"context":' + JSON.stringify(c) + '}', token)
+          .then((r) => { if (r) r.dispose = () => {}; return r; });
+      },
+    })),
+    semanticTokens: (id, lang, o) => {
+      const listeners = new Set();
+      const fire = () => { for (const l of [...listeners]) l(); };
+      const refreshers = connOf(id).refreshers;
+      refreshers.add(fire);
+      const d = L.registerDocumentSemanticTokensProvider(lang, mark({
         onDidChange(l) { listeners.add(l); return { dispose() { listeners.delete(l); } }; },
-        getLegend() { return legend; },
+        getLegend() { return o.legend; },
         provideDocumentSemanticTokens(model, lastResultId, token) {
           return ask(id, 'semanticTokens', '{"uri":' + JSON.stringify(model.uri.toString()) + ',"lineNumber":1,"column":1}', token)
             .then((r) => { if (r) r.data = new Uint32Array(r.data); return r; });
         },
         releaseDocumentSemanticTokens() {},
-      })));
-    }
-    return {
-      dispose() {
-        for (const d of ds) d.dispose();
-        ds.length = 0;
-        listeners.clear();
-        for (const m of placeholders) if (!claimed.has(m) && !m.isDisposed()) m.dispose();
-        placeholders.clear();
-      },
-      refresh() { for (const l of [...listeners]) l(); },
-    };
+      }));
+      return { dispose() { d.dispose(); listeners.clear(); refreshers.delete(fire); } };
+    },
+  };
+  function register(id, lang, feature, optsJSON) {
+    const make = providers[feature];
+    if (!make) throw new Error('no provider for ' + feature);
+    return make(id, lang, JSON.parse(optsJSON));
+  }
+  // end: the connection ended; its placeholder models go unless claimed.
+  function end(id) {
+    const c = conns.get(id);
+    if (!c) return;
+    conns.delete(id);
+    for (const m of c.placeholders) if (!claimed.has(m) && !m.isDisposed()) m.dispose();
+  }
+  function refresh(id) {
+    const c = conns.get(id);
+    if (c) for (const f of [...c.refreshers]) f();
   }
   function hookChange(model, fn) {
     return model.onDidChangeContent((e) => fn(JSON.stringify({
@@ -122,6 +138,7 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
         try { list = (tabs && tabs()) || []; } catch (e) { console.error(e); }
         const t = JSON.parse(navigate(JSON.stringify({ source: src, target: resource.toString(), tabs: list })));
         if (!t.handled || !open) return false;
+        t.editor = source; // the editor that started the navigation
         if (selection) {
           t.selection = 'endLineNumber' in selection ? {
             startLineNumber: selection.startLineNumber, startColumn: selection.startColumn,
@@ -134,5 +151,5 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
   }
   // claim: the page opened this model; it is no placeholder any more.
   const claim = (model) => { claimed.add(model); };
-  return { register, hookChange, opener, claim };
+  return { register, end, refresh, hookChange, opener, claim };
 }`

@@ -4,11 +4,16 @@
 // WebSocket hops of Kandev LSP never split or join messages, so there is no
 // Content-Length framing here).
 //
-// Threading: one goroutine reads the transport and never runs handler code.
-// Incoming notifications are handled one at a time, in arrival order, by a
-// dispatcher goroutine fed through an unbounded queue; each incoming request
-// is handled on its own goroutine and answered when its handler returns. A
-// slow handler therefore never stops responses to our calls from arriving.
+// Threading: one goroutine reads the transport and never runs handler code,
+// so a slow handler never stops responses to our calls from arriving.
+// Incoming requests and notifications are handled one at a time, in arrival
+// order, by a dispatcher goroutine fed through an unbounded queue: a server
+// that sends window/workDoneProgress/create and at once a $/progress for the
+// new token (without waiting for the create's answer, as rust-analyzer
+// does) finds the token created. A request is answered when its handler
+// returns, unless the handler returns Later: an answer that waits on
+// something outside the connection (a person's choice) is computed on its
+// own goroutine while the messages after it are handled.
 package jsonrpc
 
 import (
@@ -41,11 +46,14 @@ type Request struct {
 // IsNotification reports whether the peer expects no answer.
 func (r *Request) IsNotification() bool { return r.ID == nil }
 
-// Handler answers incoming requests and consumes notifications. For a
-// request, the result (nil means JSON null) or the error is sent back; an
-// error that is not an *Error goes back as ErrInternal with its text. For a
-// notification both are ignored. ctx ends when the connection closes, and
-// handlers must return soon after: Conn.Done waits for them.
+// Handler answers incoming requests and consumes notifications, one at a
+// time in arrival order. For a request, the result (nil means JSON null) or
+// the error is sent back; an error that is not an *Error goes back as
+// ErrInternal with its text; a result made by Later is computed on its own
+// goroutine first. For a notification both are ignored. ctx ends when the
+// connection closes, and handlers must return soon after: Conn.Done waits
+// for them. A handler must not wait for other incoming messages: they are
+// queued behind it.
 type Handler interface {
 	Handle(ctx context.Context, req *Request) (result jsonlite.Appender, err error)
 }
@@ -57,6 +65,24 @@ type HandlerFunc func(ctx context.Context, req *Request) (jsonlite.Appender, err
 func (f HandlerFunc) Handle(ctx context.Context, req *Request) (jsonlite.Appender, error) {
 	return f(ctx, req)
 }
+
+// Later wraps a request's answer that must wait on something outside the
+// connection: the handler returns Later(fn) at once, and fn runs on its own
+// goroutine (ctx ends with the connection) while later messages are
+// handled; its result or error is the answer. fn always runs, with ctx
+// already done if the connection ended first, so it can release what it
+// holds; it must return soon after ctx ends. Only request answers may be
+// Later; for a notification fn is not run.
+func Later(fn func(ctx context.Context) (jsonlite.Appender, error)) jsonlite.Appender {
+	return &later{fn: fn}
+}
+
+// later is the result Later returns; its AppendJSON is never used.
+type later struct {
+	fn func(ctx context.Context) (jsonlite.Appender, error)
+}
+
+func (l *later) AppendJSON(b []byte) []byte { return jsonlite.AppendNull(b) }
 
 // Conn is one JSON-RPC connection. Its methods are safe for concurrent use.
 type Conn struct {
@@ -78,9 +104,9 @@ type Conn struct {
 	closed  bool
 	err     error
 
-	notes   queue[*Request]
-	workers sync.WaitGroup // reader, dispatcher, request handlers
-	done    chan struct{}
+	incoming queue[*Request] // requests and notifications, in arrival order
+	workers  sync.WaitGroup  // reader, dispatcher, Later answers
+	done     chan struct{}
 }
 
 // NewConn starts a connection over t, dispatching to h (nil answers every
@@ -97,7 +123,7 @@ func NewConn(t Transport, h Handler) *Conn {
 		cancel:    cancel,
 		writeSlot: make(chan struct{}, 1),
 		pending:   make(map[int64]chan *message),
-		notes:     newQueue[*Request](),
+		incoming:  newQueue[*Request](),
 		done:      make(chan struct{}),
 	}
 	c.workers.Add(2)
@@ -260,18 +286,9 @@ func (c *Conn) read() {
 		}
 		switch {
 		case m.Method != "" && !isNullID(m.ID):
-			req := &Request{ID: m.ID, Method: m.Method, Params: m.Params}
-			c.mu.Lock()
-			live := !c.closed
-			if live {
-				c.workers.Add(1)
-			}
-			c.mu.Unlock()
-			if live {
-				go c.answer(req)
-			}
+			c.incoming.push(&Request{ID: m.ID, Method: m.Method, Params: m.Params})
 		case m.Method != "":
-			c.notes.push(&Request{Method: m.Method, Params: m.Params})
+			c.incoming.push(&Request{Method: m.Method, Params: m.Params})
 		default:
 			c.deliver(&m)
 		}
@@ -293,32 +310,68 @@ func (c *Conn) deliver(m *message) {
 	}
 }
 
-// answer runs the handler for one request and sends its response.
-func (c *Conn) answer(req *Request) {
-	defer c.workers.Done()
-	result, err := c.h.Handle(c.ctx, req)
-	var data []byte
-	if err != nil {
-		data = appendResponse(nil, req.ID, nil, toWireError(err))
-	} else {
-		data = appendResponse(nil, req.ID, marshalParams(result), nil)
-	}
-	_ = c.write(c.ctx, data)
-}
-
-// dispatch handles notifications in arrival order until the connection ends.
+// dispatch handles requests and notifications in arrival order until the
+// connection ends.
 func (c *Conn) dispatch() {
 	defer c.workers.Done()
 	for {
-		batch, ok := c.notes.wait(c.ctx)
+		batch, ok := c.incoming.wait(c.ctx)
 		if !ok {
 			return
 		}
-		for _, n := range batch {
+		for _, r := range batch {
 			if c.ctx.Err() != nil {
 				return
 			}
-			_, _ = c.h.Handle(c.ctx, n)
+			result, err := c.h.Handle(c.ctx, r)
+			if r.IsNotification() {
+				continue
+			}
+			if l, ok := result.(*later); ok && err == nil {
+				if !c.spawn(func() { c.answer(r, l) }) {
+					// Ended meanwhile: fn still runs, with its context
+					// done, so it releases what it holds.
+					_, _ = l.fn(c.ctx)
+					return
+				}
+				continue
+			}
+			c.reply(r, result, err)
 		}
 	}
+}
+
+// spawn runs fn on a worker goroutine that Done waits for, unless the
+// connection has ended.
+func (c *Conn) spawn(fn func()) bool {
+	c.mu.Lock()
+	live := !c.closed
+	if live {
+		c.workers.Add(1)
+	}
+	c.mu.Unlock()
+	if live {
+		go func() {
+			defer c.workers.Done()
+			fn()
+		}()
+	}
+	return live
+}
+
+// answer computes a Later answer and sends it.
+func (c *Conn) answer(r *Request, l *later) {
+	result, err := l.fn(c.ctx)
+	c.reply(r, result, err)
+}
+
+// reply sends the response to request r.
+func (c *Conn) reply(r *Request, result jsonlite.Appender, err error) {
+	var data []byte
+	if err != nil {
+		data = appendResponse(nil, r.ID, nil, toWireError(err))
+	} else {
+		data = appendResponse(nil, r.ID, marshalParams(result), nil)
+	}
+	_ = c.write(c.ctx, data)
 }

@@ -138,29 +138,37 @@ func TestNotificationsInOrder(t *testing.T) {
 	require.JSONEq(t, `{"x":true}`, string(m.Params))
 }
 
-// A handler that blocks must not stop the reader: responses to our own calls
-// keep arriving while it waits.
-func TestSlowServerRequestDoesNotBlockReader(t *testing.T) {
+// A request whose answer waits (Later) stops neither the reader nor the
+// messages after it: responses to our own calls keep arriving, and a later
+// request is answered first.
+func TestLaterAnswerBlocksNothing(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	entered := make(chan struct{})
+	noted := make(chan struct{})
 	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		switch r.Method {
 		case "slow":
-			close(entered)
-			select {
-			case <-release:
-			case <-ctx.Done():
-			}
-			return jsonlite.Raw(`[null]`), nil
-		case "slowNote":
-			<-release
+			return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+				close(entered)
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return jsonlite.Raw(`[null]`), nil
+			}), nil
+		case "note":
+			close(noted)
+			return jsonrpc.Later(func(context.Context) (jsonlite.Appender, error) {
+				panic("a notification's Later must not run")
+			}), nil
 		}
 		return nil, jsonrpc.ErrMethodNotFound
 	}))
 	p.send(`{"jsonrpc":"2.0","id":"srv-1","method":"slow"}`)
-	p.send(`{"jsonrpc":"2.0","method":"slowNote"}`)
+	p.send(`{"jsonrpc":"2.0","method":"note"}`)
 	<-entered
+	<-noted
 
 	done := make(chan error, 1)
 	go func() { done <- conn.Call(context.Background(), "ping", nil, nil) }()
@@ -180,6 +188,40 @@ func TestSlowServerRequestDoesNotBlockReader(t *testing.T) {
 	require.JSONEq(t, `"srv-1"`, string(m.ID))
 	require.NotNil(t, m.Result)
 	require.JSONEq(t, `[null]`, string(*m.Result))
+}
+
+// A server may use a progress token right after asking to create it,
+// without waiting for the answer (rust-analyzer does): the request's
+// handler runs to its end before the notification that followed it is
+// handled. The create handler here gives a racing notification time to
+// overtake it; in arrival order none can.
+func TestRequestThenNotificationInArrivalOrder(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var order []string
+	progressed := make(chan struct{})
+	_, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+		if r.Method == "window/workDoneProgress/create" {
+			select {
+			case <-progressed: // overtaken
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		mu.Lock()
+		order = append(order, r.Method)
+		mu.Unlock()
+		if r.Method == "$/progress" {
+			close(progressed)
+		}
+		return nil, nil
+	}))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"window/workDoneProgress/create","params":{"token":"t"}}`)
+	p.send(`{"jsonrpc":"2.0","method":"$/progress","params":{"token":"t","value":{"kind":"begin","title":"x"}}}`)
+	require.JSONEq(t, `1`, string(p.recv().ID))
+	<-progressed
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, []string{"window/workDoneProgress/create", "$/progress"}, order)
 }
 
 func TestNullResultIsSent(t *testing.T) {
@@ -249,4 +291,33 @@ func TestCloseCallRace(t *testing.T) {
 	wg.Wait()
 	<-conn.Done()
 	require.ErrorIs(t, conn.Err(), jsonrpc.ErrClosed)
+}
+
+// A Later answer whose connection ends before it is started still runs,
+// with its context done, so it can release what it holds.
+func TestLaterRunsAfterClose(t *testing.T) {
+	t.Parallel()
+	ran := make(chan error, 1)
+	handled := make(chan struct{})
+	release := make(chan struct{})
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+		close(handled)
+		<-release // the connection closes while the handler runs
+		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+			<-ctx.Done()
+			ran <- ctx.Err()
+			return nil, nil
+		}), nil
+	}))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"ask"}`)
+	<-handled
+	require.NoError(t, conn.Close())
+	close(release)
+	select {
+	case err := <-ran:
+		require.Error(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the Later answer never ran")
+	}
+	<-conn.Done()
 }

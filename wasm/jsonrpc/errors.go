@@ -55,6 +55,9 @@ var (
 	ErrServerNotInitialized = NewError(-32002, "server not initialized")
 	// ErrRequestCancelled is LSP's code for a request cancelled by the client.
 	ErrRequestCancelled = NewError(-32800, "request cancelled")
+	// ErrContentModified is LSP's code for a request whose answer the
+	// server dropped because the document changed meanwhile.
+	ErrContentModified = NewError(-32801, "content modified")
 )
 
 // ErrClosed is returned by calls on a connection whose transport has ended.

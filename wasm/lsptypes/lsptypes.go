@@ -1,15 +1,25 @@
-// Package lsptypes holds the Language Server Protocol types shared by the
-// editor-feature packages of lsp.wasm (features, docsync, navigate).
+// Package lsptypes holds the Language Server Protocol types of lsp.wasm:
+// the connection's own messages (initialize, configuration, diagnostics)
+// and those of the editor features (features, docsync, navigate, monaco).
 //
 // The types follow LSP 3.17
 // (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/).
-// Only the fields those packages read or write are declared: every field
-// costs reflection metadata in lsp.wasm. Values passed through without
+// Only the fields the client reads or writes are declared, and each is
+// read and written by hand with package jsonlite: a complete generated
+// protocol package adds megabytes to lsp.wasm, and encoding/json's
+// reflection a quarter of its size budget. AppendJSON writes exactly what
+// encoding/json would for the struct tags; the Parse functions fail where
+// encoding/json would fail to decode. Values passed through without
 // interpretation stay jsonlite.Raw.
 package lsptypes
 
-// Method names of the editor features.
+// Method names.
 const (
+	MethodInitialize  = "initialize"
+	MethodInitialized = "initialized"
+	MethodShutdown    = "shutdown"
+	MethodExit        = "exit"
+
 	MethodCompletion            = "textDocument/completion"
 	MethodCompletionResolve     = "completionItem/resolve"
 	MethodHover                 = "textDocument/hover"
@@ -20,13 +30,22 @@ const (
 	MethodSemanticTokens        = "textDocument/semanticTokens" // the dynamic-registration method
 	MethodSemanticTokensRefresh = "workspace/semanticTokens/refresh"
 	MethodPublishDiagnostics    = "textDocument/publishDiagnostics"
-	MethodRegisterCapability    = "client/registerCapability"
-	MethodUnregisterCapability  = "client/unregisterCapability"
 
 	MethodDidOpen   = "textDocument/didOpen"
 	MethodDidChange = "textDocument/didChange"
 	MethodDidSave   = "textDocument/didSave"
 	MethodDidClose  = "textDocument/didClose"
+
+	MethodRegisterCapability     = "client/registerCapability"
+	MethodUnregisterCapability   = "client/unregisterCapability"
+	MethodWorkspaceConfiguration = "workspace/configuration"
+	MethodWorkspaceFolders       = "workspace/workspaceFolders"
+	MethodDidChangeConfiguration = "workspace/didChangeConfiguration"
+	MethodWorkDoneProgressCreate = "window/workDoneProgress/create"
+	MethodProgress               = "$/progress"
+	MethodShowMessage            = "window/showMessage"
+	MethodShowMessageRequest     = "window/showMessageRequest"
+	MethodLogMessage             = "window/logMessage"
 )
 
 // Position is a zero-based line and UTF-16 code-unit offset in that line.

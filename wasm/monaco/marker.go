@@ -8,7 +8,7 @@ import (
 
 	j "github.com/kandev/lsp/wasm/jsonlite"
 
-	"github.com/kandev/lsp/wasm/protocol"
+	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
 // MarkerOwner is the owner string under which lsp.wasm sets model markers.
@@ -40,13 +40,13 @@ type Marker struct {
 
 // Severity maps an LSP severity to Monaco's. An omitted severity is shown as
 // an error, as VS Code does.
-func Severity(s protocol.DiagnosticSeverity) MarkerSeverity {
+func Severity(s lsptypes.DiagnosticSeverity) MarkerSeverity {
 	switch s {
-	case protocol.SeverityWarning:
+	case lsptypes.SeverityWarning:
 		return SeverityWarning
-	case protocol.SeverityInformation:
+	case lsptypes.SeverityInformation:
 		return SeverityInfo
-	case protocol.SeverityHint:
+	case lsptypes.SeverityHint:
 		return SeverityHint
 	default:
 		return SeverityError
@@ -56,7 +56,7 @@ func Severity(s protocol.DiagnosticSeverity) MarkerSeverity {
 // FromDiagnostic converts one LSP diagnostic. LSP positions are 0-based with
 // UTF-16 character offsets and Monaco columns are 1-based UTF-16 offsets, so
 // the conversion is +1 on both axes and needs no document text.
-func FromDiagnostic(d protocol.Diagnostic) Marker {
+func FromDiagnostic(d lsptypes.Diagnostic) Marker {
 	return Marker{
 		StartLineNumber: d.Range.Start.Line + 1,
 		StartColumn:     d.Range.Start.Character + 1,
@@ -71,7 +71,7 @@ func FromDiagnostic(d protocol.Diagnostic) Marker {
 
 // FromDiagnostics converts a publishDiagnostics list; never nil, so that it
 // encodes as [] and clears the model's markers.
-func FromDiagnostics(ds []protocol.Diagnostic) []Marker {
+func FromDiagnostics(ds []lsptypes.Diagnostic) []Marker {
 	out := make([]Marker, 0, len(ds))
 	for _, d := range ds {
 		out = append(out, FromDiagnostic(d))

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/wasm/protocol"
+	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
 func TestFromDiagnostic(t *testing.T) {
@@ -45,7 +45,7 @@ func TestFromDiagnostic(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			var d protocol.Diagnostic
+			var d lsptypes.Diagnostic
 			require.NoError(t, json.Unmarshal([]byte(c.in), &d))
 			require.Equal(t, c.want, FromDiagnostic(d))
 		})

@@ -198,7 +198,8 @@ type Target struct {
 // session's model URIs, or a file:// URI inside the workspace (Monaco's
 // built-in intelligence produces those), is handled; anything else —
 // another session's model, a file outside the workspace, another scheme —
-// is not.
+// is not. A Workspace without Path (no task host reported one yet)
+// handles only this session's model URIs.
 func (w Workspace) Resolve(uri string) Target {
 	var rel string
 	if s, r, ok := ParseModelURI(uri); ok {
@@ -206,7 +207,7 @@ func (w Workspace) Resolve(uri string) Target {
 			return Target{}
 		}
 		rel = r
-	} else if p, ok := wire.PathFromFileURI(uri); ok {
+	} else if p, ok := wire.PathFromFileURI(uri); ok && w.Path != "" {
 		if rel, ok = w.Rel(p); !ok {
 			return Target{}
 		}

@@ -44,6 +44,8 @@ type View struct {
 	Details []string `json:"details"`
 	// Action is "start", "stop", "retry", or null when none applies.
 	Action *string `json:"action"`
+	// ActionLabel is the action's localized button text, or null.
+	ActionLabel *string `json:"actionLabel"`
 	// Progress is the primary server-reported work item, or null.
 	Progress *Progress `json:"progress"`
 	// Initializing is set while initialize is pending after launch.
@@ -115,6 +117,12 @@ func (v View) AppendJSON(b []byte) []byte {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendString(b, *v.Action)
+	}
+	b = append(b, `,"actionLabel":`...)
+	if v.ActionLabel == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendString(b, *v.ActionLabel)
 	}
 	b = append(b, `,"progress":`...)
 	if p := v.Progress; p == nil {
@@ -335,7 +343,8 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 		v.Details = append(v.Details, k)
 	}
 	if act != "" {
-		v.Action = &act
+		label := cat.T("action." + act)
+		v.Action, v.ActionLabel = &act, &label
 	}
 	v.Tick = v.Initializing != nil || v.Progress != nil
 	return v

@@ -186,3 +186,32 @@ func TestLabelNamesTheLanguage(t *testing.T) {
 	require.True(t, strings.HasPrefix(xa, "["), xa)
 	require.Contains(t, xa, "Rust")
 }
+
+// The action's button text comes localized with the view, so a German page
+// shows no English label next to German texts.
+func TestActionLabelLocalized(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		locale string
+		state  client.State
+		code   int
+		want   string
+	}{
+		{"en", client.StateOff, 0, "Start"},
+		{"de", client.StateOff, 0, "Starten"},
+		{"de-CH", client.StateReady, 0, "Beenden"},
+		{"de", client.StateError, 4006, "Erneut versuchen"},
+		{"en", client.StateError, 4006, "Retry"},
+	}
+	for _, c := range cases {
+		v := Build(client.Status{SessionID: "s", Language: "go", State: c.state, CloseCode: c.code}, i18n.For(c.locale), t0)
+		require.NotNil(t, v.ActionLabel, "%s %s", c.locale, c.state)
+		require.Equal(t, c.want, *v.ActionLabel, "%s %s", c.locale, c.state)
+	}
+	v := Build(client.Status{SessionID: "s", Language: "go", State: client.StateStopping}, i18n.For("de"), t0)
+	require.Nil(t, v.Action)
+	require.Nil(t, v.ActionLabel)
+	require.Contains(t, v.JSON(), `"actionLabel":null`)
+	xa := Build(client.Status{SessionID: "s", Language: "go", State: client.StateOff}, i18n.For("en-XA"), t0)
+	require.NotEqual(t, "Start", *xa.ActionLabel, "the pseudo locale shows untranslated labels")
+}

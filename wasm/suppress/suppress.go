@@ -50,6 +50,14 @@ func (s *State) SetConnection(id, session string, languages []string, set featur
 	if c == nil {
 		c = &connection{models: make(map[string]string)}
 		s.conns[id] = c
+	} else if c.session == session && c.set == set && len(c.languages) == len(languages) {
+		same := true
+		for _, l := range languages {
+			same = same && c.languages[l]
+		}
+		if same {
+			return // a registration that changed nothing here: no new snapshot
+		}
 	}
 	c.session = session
 	c.languages = make(map[string]bool, len(languages))

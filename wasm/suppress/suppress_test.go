@@ -161,3 +161,20 @@ console.log('ok');
 		t.Fatalf("node: %v\n%s", err, out)
 	}
 }
+
+// Recording the same connection again changes nothing, so no snapshot is
+// published for a registration that touched no suppressible feature.
+func TestSetConnectionUnchangedKeepsGeneration(t *testing.T) {
+	t.Parallel()
+	s := New()
+	s.SetConnection("c", "s1", ts, hover)
+	g := s.Generation()
+	s.SetConnection("c", "s1", ts, hover)
+	if s.Generation() != g {
+		t.Error("an unchanged connection moved the generation")
+	}
+	s.SetConnection("c", "s1", ts, hover|features.Set(features.Completion))
+	if s.Generation() == g {
+		t.Error("a changed connection kept the generation")
+	}
+}

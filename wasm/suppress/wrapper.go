@@ -17,12 +17,14 @@ const GuardSymbol = "kandev.lsp.provider"
 //	ctl.set(JSON.parse(state.Snapshot()));   // after every state change
 //	ctl.mark(provider);                      // on each of our providers
 //
-// Installing twice on the same namespace returns the same control object.
-// A wrapped built-in asks the snapshot (a Map lookup, no Go crossing) on
+// Installing twice on the same namespace returns the same control object;
+// ctl.uninstall() (lsp.dispose()) puts Monaco's functions back. A wrapped
+// built-in asks the control in force (a Map lookup, no Go crossing) on
 // every call and answers empty — {suggestions: []}, null or [] — for a
-// suppressed (model, feature); otherwise it calls the original provider.
-// Only providers registered for the typescript or javascript languages are
-// wrapped; ours, marked with the guard, never are.
+// suppressed (model, feature); otherwise, and with no control installed,
+// it calls the original provider. Only providers registered for the
+// typescript or javascript languages are wrapped; ours, marked with the
+// guard, never are.
 const WrapperJS = `(function (monaco) {
   const L = monaco.languages;
   const WRAPPED = Symbol.for('kandev.lsp.wrapped');
@@ -47,20 +49,26 @@ const WrapperJS = `(function (monaco) {
     ['registerReferenceProvider', 'references', 'provideReferences', () => []],
     ['registerSignatureHelpProvider', 'signatureHelp', 'provideSignatureHelp', () => null],
   ];
+  const restore = [];
   for (const [name, feature, method, empty] of table) {
     const original = L[name];
     if (typeof original !== 'function') continue;
-    L[name] = function (selector, provider, ...rest) {
+    const wrapper = function (selector, provider, ...rest) {
       if (!provider || provider[GUARD] === true || !selects(selector) || typeof provider[method] !== 'function') {
         return original.call(this, selector, provider, ...rest);
       }
       const wrapped = Object.create(provider);
       wrapped[method] = function (model, ...args) {
-        if (isSuppressed(model, feature)) return empty();
+        // The control in force now: a built-in registered under an
+        // earlier install follows the current one, and none after dispose.
+        const ctl = L[WRAPPED];
+        if (ctl && ctl.isSuppressed(model, feature)) return empty();
         return provider[method].call(provider, model, ...args);
       };
       return original.call(this, selector, wrapped, ...rest);
     };
+    L[name] = wrapper;
+    restore.push(() => { if (L[name] === wrapper) L[name] = original; });
   }
   const ctl = {
     guard: GUARD,
@@ -71,7 +79,15 @@ const WrapperJS = `(function (monaco) {
     },
     mark(provider) { provider[GUARD] = true; return provider; },
     isSuppressed,
+    // uninstall puts Monaco's register functions back (unless someone
+    // wrapped them since) and suppresses nothing any more.
+    uninstall() {
+      for (const r of restore) r();
+      restore.length = 0;
+      suppressed = new Map();
+      if (L[WRAPPED] === ctl) delete L[WRAPPED];
+    },
   };
-  Object.defineProperty(L, WRAPPED, { value: ctl });
+  Object.defineProperty(L, WRAPPED, { value: ctl, configurable: true });
   return ctl;
 })`

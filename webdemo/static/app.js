@@ -13,6 +13,8 @@ import { createSettingsPage } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
+import { mountNotices } from './notices.js';
+
 const config = await (await fetch('/config.json')).json();
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -40,18 +42,24 @@ let settings = await loadSettings();
 // The locale: ?locale=, else the one picked here before, else the browser's.
 const LOCALE_KEY = 'kandev.demo.locale';
 let locale = params.get('locale') || localStorage.getItem(LOCALE_KEY) || navigator.language;
-lsp.configure({
-  monaco,
-  relayURL: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`,
-  locale,
-  settings,
-  // Go to definition, references and Monaco's own targets open here.
-  openFile: (target) => navigateTo(target),
-  openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
-  // Placeholder models for targets in files without one (peek previews).
-  readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
-});
-locale = lsp.setLocale(locale); // the locale in use: en, de or en-XA
+// configureLSP hands lsp.wasm the page: Monaco, the relay, the settings and
+// the page's navigation; reconfigure (below) calls it again after dispose.
+function configureLSP() {
+  lsp.configure({
+    monaco,
+    relayURL: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`,
+    locale,
+    settings,
+    // Go to definition, references and Monaco's own targets open here.
+    openFile: (target) => navigateTo(target),
+    openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
+    // Placeholder models for targets in files without one (peek previews).
+    readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
+  });
+  locale = lsp.setLocale(locale); // the locale in use: en, de or en-XA
+  mountNotices(lsp, $('lsp-notices'));
+}
+configureLSP();
 const tr = (key, args) => lsp.text(key, args);
 
 // The layout the page is in. Phone: files open in a read-only viewer
@@ -163,6 +171,20 @@ function switchSession(id) {
   const first = [...tabs.values()].find((t) => t.sessionId === id);
   if (first) activate(first); else showNothing();
   renderTabs();
+}
+
+// reconfigure tears lsp.wasm down (dispose) and sets it up again, reopening
+// the open Monaco tabs' documents: Monaco is left with exactly one set of
+// providers.
+function reconfigure() {
+  lsp.dispose();
+  configureLSP();
+  lsp.onStatus(() => control.repaint());
+  for (const t of tabs.values()) {
+    if (t.view !== 'monaco') continue;
+    t.doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: t.model }) : null;
+  }
+  renderStatus();
 }
 
 // --- files tree -------------------------------------------------------------
@@ -568,7 +590,7 @@ switchSession(sessionId);
 
 // For tests and the curious: the page's handles.
 window.demo = {
-  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage,
+  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage, reconfigure,
   get sessionId() { return sessionId; },
   get current() { return current; },
 };

@@ -20,6 +20,11 @@
 //	    {"on": "initialized", "token": "idx", "create": true, "kind": "begin", "title": "Indexing"},
 //	    {"on": "initialized", "token": "idx", "delayMs": 100, "kind": "end", "message": "done"}
 //	  ],
+//	  "registrations": [
+//	    {"on": "initialized", "id": "save", "method": "textDocument/didSave",
+//	     "registerOptions": {"documentSelector": [{"language": "rust"}], "includeText": true}}
+//	  ],
+//	  "messages": [{"on": "didOpen", "type": 2, "message": "Cargo.toml has errors", "actions": ["Open"]}],
 //	  "requestConfiguration": ["gopls"],
 //	  "recordFile": "/tmp/fakelsp.jsonl"
 //	}
@@ -46,7 +51,7 @@ const (
 	FileName = ".fakelsp.json"
 )
 
-// Triggers for progress steps.
+// Triggers for progress, registration and message steps.
 const (
 	OnStart       = "start"       // as soon as the fake runs
 	OnInitialize  = "initialize"  // when the initialize request arrives, before its answer
@@ -76,6 +81,10 @@ type Script struct {
 	InitializeDelayMs int `json:"initializeDelayMs,omitempty"`
 	// InitializeError answers initialize with this JSON-RPC error.
 	InitializeError *RPCError `json:"initializeError,omitempty"`
+	// ExitAfterInitializeError exits with code 1 right after answering
+	// initialize with InitializeError, as a server that cannot load the
+	// project does; the agent then closes the stream with 4006.
+	ExitAfterInitializeError bool `json:"exitAfterInitializeError,omitempty"`
 	// Diagnostics are published for each opened document (an empty list
 	// when unset, as a server with nothing to report does).
 	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
@@ -87,6 +96,14 @@ type Script struct {
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
 	// Progress are work-done progress steps, run in order per trigger.
 	Progress []ProgressStep `json:"progress,omitempty"`
+	// Registrations are client/registerCapability (or unregister)
+	// requests sent late, on a trigger, as real servers register after
+	// initialized; each waits for the client's answer, which is recorded.
+	Registrations []RegistrationStep `json:"registrations,omitempty"`
+	// Messages are window/showMessage notifications, or
+	// window/showMessageRequest requests when they have actions, sent on
+	// a trigger; a request's answer (the chosen action) is recorded.
+	Messages []MessageStep `json:"messages,omitempty"`
 	// SpawnChildIgnoringTERM forks, at start, a child in the fake's process
 	// group that ignores SIGTERM and sleeps, as a server's helper might.
 	// Its pid is recorded as a "child" event.
@@ -120,12 +137,44 @@ type ProgressStep struct {
 	// Create sends window/workDoneProgress/create for Token first and waits
 	// for the client's answer, as the spec requires before using it.
 	Create bool `json:"create,omitempty"`
+	// NoWait sends the step right after its create, without waiting for
+	// the answer, as rust-analyzer does.
+	NoWait bool `json:"noWait,omitempty"`
 	// Kind is "begin", "report" or "end".
 	Kind string `json:"kind"`
 	// Title (begin), Message and Percentage (begin, report) as in LSP.
 	Title      string `json:"title,omitempty"`
 	Message    string `json:"message,omitempty"`
 	Percentage *int   `json:"percentage,omitempty"`
+}
+
+// RegistrationStep is one client/registerCapability request, or
+// client/unregisterCapability with Unregister.
+type RegistrationStep struct {
+	// On and DelayMs are as for ProgressStep.
+	On      string `json:"on"`
+	DelayMs int    `json:"delayMs,omitempty"`
+	// ID and Method name the registration; RegisterOptions are its options.
+	ID              string          `json:"id"`
+	Method          string          `json:"method"`
+	RegisterOptions json.RawMessage `json:"registerOptions,omitempty"`
+	// Unregister withdraws registration ID instead.
+	Unregister bool `json:"unregister,omitempty"`
+}
+
+// MessageStep is one message for people: window/showMessage, or
+// window/showMessageRequest when Actions is set (or Request).
+type MessageStep struct {
+	// On and DelayMs are as for ProgressStep.
+	On      string `json:"on"`
+	DelayMs int    `json:"delayMs,omitempty"`
+	// Type is LSP's MessageType: 1 error, 2 warning, 3 info, 4 log.
+	Type    int    `json:"type"`
+	Message string `json:"message"`
+	// Actions are the titles of a request's MessageActionItems.
+	Actions []string `json:"actions,omitempty"`
+	// Request sends showMessageRequest even without actions.
+	Request bool `json:"request,omitempty"`
 }
 
 // Record is one line of the record file.

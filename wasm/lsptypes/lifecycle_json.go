@@ -1,4 +1,4 @@
-package protocol
+package lsptypes
 
 import (
 	"errors"
@@ -6,13 +6,8 @@ import (
 	j "github.com/kandev/lsp/wasm/jsonlite"
 )
 
-// The messages are read and written by hand with package jsonlite:
-// encoding/json's reflection would cost lsp.wasm a quarter of its size
-// budget. AppendJSON writes what encoding/json would for the struct tags;
-// the Parse functions fail where encoding/json would fail to decode.
-
 // ErrMalformed reports a message that does not have the expected shape.
-var ErrMalformed = errors.New("protocol: malformed message")
+var ErrMalformed = errors.New("lsptypes: malformed message")
 
 func parse(raw []byte) (j.Value, error) {
 	v, err := j.Parse(raw)
@@ -25,31 +20,13 @@ func parse(raw []byte) (j.Value, error) {
 	return v, nil
 }
 
-func parsePosition(v j.Value) (Position, bool) {
-	if !v.DecodeObject() {
-		return Position{}, false
-	}
-	l, ok1 := v.Get("line").DecodeUint(32)
-	c, ok2 := v.Get("character").DecodeUint(32)
-	return Position{Line: uint32(l), Character: uint32(c)}, ok1 && ok2
-}
-
-func parseRange(v j.Value) (Range, bool) {
-	if !v.DecodeObject() {
-		return Range{}, false
-	}
-	s, ok1 := parsePosition(v.Get("start"))
-	e, ok2 := parsePosition(v.Get("end"))
-	return Range{Start: s, End: e}, ok1 && ok2
-}
-
 func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 	if !v.DecodeObject() {
 		return Diagnostic{}, false
 	}
 	var d Diagnostic
 	var ok [5]bool
-	d.Range, ok[0] = parseRange(v.Get("range"))
+	d.Range, ok[0] = ParseRange(v.Get("range"))
 	sev, ok1 := v.Get("severity").DecodeInt(64)
 	d.Severity, ok[1] = DiagnosticSeverity(sev), ok1
 	d.Code = v.Get("code").Raw()
@@ -71,7 +48,7 @@ func ParsePublishDiagnosticsParams(raw []byte) (PublishDiagnosticsParams, error)
 	if !ok {
 		return PublishDiagnosticsParams{}, ErrMalformed
 	}
-	p.URI = DocumentURI(uri)
+	p.URI = uri
 	if ver := v.Get("version"); ver.Exists() && !ver.IsNull() {
 		n, ok := ver.DecodeInt(32)
 		if !ok {
@@ -165,22 +142,7 @@ func (p InitializeParams) AppendJSON(b []byte) []byte {
 	b = append(b, `,"capabilities":`...)
 	b = p.Capabilities.AppendJSON(b)
 	b = append(b, `,"workspaceFolders":`...)
-	if p.WorkspaceFolders == nil {
-		b = j.AppendNull(b)
-	} else {
-		b = append(b, '[')
-		for i, f := range p.WorkspaceFolders {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"uri":`...)
-			b = j.AppendString(b, f.URI)
-			b = append(b, `,"name":`...)
-			b = j.AppendString(b, f.Name)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = AppendWorkspaceFolders(b, p.WorkspaceFolders)
 	if len(p.WorkDoneToken) > 0 {
 		b = append(b, `,"workDoneToken":`...)
 		b = append(b, p.WorkDoneToken...)
@@ -190,6 +152,26 @@ func (p InitializeParams) AppendJSON(b []byte) []byte {
 		b = append(b, p.InitializationOptions...)
 	}
 	return append(b, '}')
+}
+
+// AppendWorkspaceFolders appends folders as a JSON array (null for nil):
+// the initialize member and the answer to workspace/workspaceFolders.
+func AppendWorkspaceFolders(b []byte, folders []WorkspaceFolder) []byte {
+	if folders == nil {
+		return j.AppendNull(b)
+	}
+	b = append(b, '[')
+	for i, f := range folders {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"uri":`...)
+		b = j.AppendString(b, f.URI)
+		b = append(b, `,"name":`...)
+		b = j.AppendString(b, f.Name)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // AppendJSON appends c as JSON.

@@ -1,4 +1,4 @@
-package protocol
+package lsptypes
 
 import (
 	"encoding/json"
@@ -8,46 +8,33 @@ import (
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
-func sameJSON(t *testing.T, a jsonlite.Appender) {
-	t.Helper()
-	got := a.AppendJSON(nil)
-	want, err := json.Marshal(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatalf("AppendJSON wrote invalid JSON %s: %v", got, err)
-	}
-	_ = json.Unmarshal(want, &w)
-	if !reflect.DeepEqual(g, w) {
-		t.Errorf("AppendJSON = %s\nencoding/json = %s", got, want)
-	}
-}
-
-func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+func TestLifecycleAppendJSONMatchesEncodingJSON(t *testing.T) {
 	pid := int32(7)
-	sameJSON(t, InitializeParams{})
-	sameJSON(t, InitializeParams{
-		ProcessID:  &pid,
-		ClientInfo: &ClientInfo{Name: "kandev", Version: "1"},
-		RootURI:    "file:///w",
-		Capabilities: ClientCapabilities{
-			Workspace:    &WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true, DidChangeConfiguration: &DynamicRegistration{}},
-			TextDocument: jsonlite.Raw(`{"synchronization":{"didSave":true}}`),
-			Window:       &WindowClientCapabilities{WorkDoneProgress: true},
+	for _, v := range []jsonlite.Appender{
+		InitializeParams{},
+		InitializeParams{
+			ProcessID:  &pid,
+			ClientInfo: &ClientInfo{Name: "kandev", Version: "1"},
+			RootURI:    "file:///w",
+			Capabilities: ClientCapabilities{
+				Workspace:    &WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true, DidChangeConfiguration: &DynamicRegistration{}},
+				TextDocument: jsonlite.Raw(`{"synchronization":{"didSave":true}}`),
+				Window:       &WindowClientCapabilities{WorkDoneProgress: true},
+			},
+			WorkspaceFolders:      []WorkspaceFolder{{URI: "file:///w", Name: "w"}},
+			WorkDoneToken:         jsonlite.Raw(`"tok"`),
+			InitializationOptions: jsonlite.Raw(`{"a":[1]}`),
 		},
-		WorkspaceFolders:      []WorkspaceFolder{{URI: "file:///w", Name: "w"}},
-		WorkDoneToken:         jsonlite.Raw(`"tok"`),
-		InitializationOptions: jsonlite.Raw(`{"a":[1]}`),
-	})
-	sameJSON(t, InitializeParams{ClientInfo: &ClientInfo{Name: "n"}, WorkspaceFolders: []WorkspaceFolder{},
-		Capabilities: ClientCapabilities{Workspace: &WorkspaceClientCapabilities{DidChangeConfiguration: &DynamicRegistration{DynamicRegistration: true}}, Window: &WindowClientCapabilities{}}})
-	sameJSON(t, DidChangeConfigurationParams{})
-	sameJSON(t, DidChangeConfigurationParams{Settings: jsonlite.Raw(`{"x":true}`)})
+		InitializeParams{ClientInfo: &ClientInfo{Name: "n"}, WorkspaceFolders: []WorkspaceFolder{},
+			Capabilities: ClientCapabilities{Workspace: &WorkspaceClientCapabilities{DidChangeConfiguration: &DynamicRegistration{DynamicRegistration: true}}, Window: &WindowClientCapabilities{}}},
+		DidChangeConfigurationParams{},
+		DidChangeConfigurationParams{Settings: jsonlite.Raw(`{"x":true}`)},
+	} {
+		sameJSON(t, v, v)
+	}
 }
 
-func TestParseMatchesEncodingJSON(t *testing.T) {
+func TestLifecycleParseMatchesEncodingJSON(t *testing.T) {
 	for _, s := range []string{
 		`{"uri":"file:///a","version":3,"diagnostics":[{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":5}},"severity":2,"code":"E1","source":"vet","message":"m"},{"message":"x","code":12},null]}`,
 		`{"uri":"u","diagnostics":null}`, `{"uri":"u"}`, `null`, `{"uri":5}`, `{"version":"1"}`, `{"version":3000000000}`,

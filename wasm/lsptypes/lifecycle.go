@@ -1,50 +1,10 @@
-// Package protocol holds the Language Server Protocol types lsp.wasm uses.
-//
-// The types follow LSP 3.17
-// (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/).
-// Only the fields the client reads or writes are declared: a complete
-// generated protocol package adds megabytes to lsp.wasm, and every field here
-// is read and written by hand (json.go). Fields the client passes through
-// without interpreting are jsonlite.Raw.
-package protocol
+package lsptypes
 
 import j "github.com/kandev/lsp/wasm/jsonlite"
 
-// Method names.
-const (
-	MethodInitialize  = "initialize"
-	MethodInitialized = "initialized"
-	MethodShutdown    = "shutdown"
-	MethodExit        = "exit"
-
-	MethodDidOpen            = "textDocument/didOpen"
-	MethodDidChange          = "textDocument/didChange"
-	MethodDidClose           = "textDocument/didClose"
-	MethodPublishDiagnostics = "textDocument/publishDiagnostics"
-
-	MethodWorkspaceConfiguration = "workspace/configuration"
-	MethodDidChangeConfiguration = "workspace/didChangeConfiguration"
-	MethodWorkDoneProgressCreate = "window/workDoneProgress/create"
-	MethodRegisterCapability     = "client/registerCapability"
-	MethodUnregisterCapability   = "client/unregisterCapability"
-	MethodSemanticTokensRefresh  = "workspace/semanticTokens/refresh"
-	MethodProgress               = "$/progress"
-)
-
-// DocumentURI is a file:// URI as the server sees it.
-type DocumentURI string
-
-// Position is a zero-based line and UTF-16 code-unit offset.
-type Position struct {
-	Line      uint32 `json:"line"`
-	Character uint32 `json:"character"`
-}
-
-// Range is a half-open span between two positions.
-type Range struct {
-	Start Position `json:"start"`
-	End   Position `json:"end"`
-}
+// The connection's own messages: the initialize handshake, configuration,
+// diagnostics. Fields the client passes through without interpreting are
+// jsonlite.Raw; every field is read and written by hand (lifecycle_json.go).
 
 // DiagnosticSeverity ranks a diagnostic; 0 means the server omitted it.
 type DiagnosticSeverity int
@@ -69,7 +29,7 @@ type Diagnostic struct {
 
 // PublishDiagnosticsParams is the payload of textDocument/publishDiagnostics.
 type PublishDiagnosticsParams struct {
-	URI         DocumentURI  `json:"uri"`
+	URI         string       `json:"uri"`
 	Version     *int32       `json:"version,omitempty"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
@@ -119,26 +79,9 @@ type WorkspaceClientCapabilities struct {
 }
 
 // DynamicRegistration is a capability whose only option is dynamic
-// registration; the client supports none, so it is sent empty.
+// registration.
 type DynamicRegistration struct {
 	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
-}
-
-// TextDocumentClientCapabilities is the textDocument group.
-type TextDocumentClientCapabilities struct {
-	Synchronization    *TextDocumentSyncClientCapabilities   `json:"synchronization,omitempty"`
-	PublishDiagnostics *PublishDiagnosticsClientCapabilities `json:"publishDiagnostics,omitempty"`
-}
-
-// TextDocumentSyncClientCapabilities says which sync notifications the client sends.
-type TextDocumentSyncClientCapabilities struct {
-	DidSave bool `json:"didSave,omitempty"`
-}
-
-// PublishDiagnosticsClientCapabilities says how the client shows diagnostics.
-type PublishDiagnosticsClientCapabilities struct {
-	RelatedInformation bool `json:"relatedInformation,omitempty"`
-	VersionSupport     bool `json:"versionSupport,omitempty"`
 }
 
 // WindowClientCapabilities is the window group.
@@ -154,48 +97,6 @@ type InitializeResult struct {
 		Name    string `json:"name"`
 		Version string `json:"version,omitempty"`
 	} `json:"serverInfo,omitempty"`
-}
-
-// TextDocumentItem is a document as didOpen transfers it.
-type TextDocumentItem struct {
-	URI        DocumentURI `json:"uri"`
-	LanguageID string      `json:"languageId"`
-	Version    int32       `json:"version"`
-	Text       string      `json:"text"`
-}
-
-// TextDocumentIdentifier names a document.
-type TextDocumentIdentifier struct {
-	URI DocumentURI `json:"uri"`
-}
-
-// VersionedTextDocumentIdentifier names a document at a version.
-type VersionedTextDocumentIdentifier struct {
-	URI     DocumentURI `json:"uri"`
-	Version int32       `json:"version"`
-}
-
-// TextDocumentContentChangeEvent is one change; without Range it replaces the
-// whole text (full sync).
-type TextDocumentContentChangeEvent struct {
-	Range *Range `json:"range,omitempty"`
-	Text  string `json:"text"`
-}
-
-// DidOpenTextDocumentParams is the payload of textDocument/didOpen.
-type DidOpenTextDocumentParams struct {
-	TextDocument TextDocumentItem `json:"textDocument"`
-}
-
-// DidChangeTextDocumentParams is the payload of textDocument/didChange.
-type DidChangeTextDocumentParams struct {
-	TextDocument   VersionedTextDocumentIdentifier  `json:"textDocument"`
-	ContentChanges []TextDocumentContentChangeEvent `json:"contentChanges"`
-}
-
-// DidCloseTextDocumentParams is the payload of textDocument/didClose.
-type DidCloseTextDocumentParams struct {
-	TextDocument TextDocumentIdentifier `json:"textDocument"`
 }
 
 // ConfigurationParams is the payload of workspace/configuration.

@@ -1,4 +1,4 @@
-package protocol
+package lsptypes
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ func TestDiagnosticCodeStaysRaw(t *testing.T) {
 	t.Parallel()
 	var p PublishDiagnosticsParams
 	require.NoError(t, json.Unmarshal([]byte(`{"uri":"file:///a.go","diagnostics":[{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":3}},"code":42,"message":"m"}]}`), &p))
-	require.Equal(t, DocumentURI("file:///a.go"), p.URI)
+	require.Equal(t, "file:///a.go", p.URI)
 	require.Nil(t, p.Version)
 	require.Equal(t, "42", string(p.Diagnostics[0].Code))
 	require.Equal(t, Position{Line: 1, Character: 2}, p.Diagnostics[0].Range.Start)
