@@ -20,6 +20,13 @@ func becomeSubreaper() {
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 }
 
+// intoCgroup makes the process start inside the cgroup open at fd
+// (clone3 with CLONE_INTO_CGROUP).
+func intoCgroup(attr *syscall.SysProcAttr, fd int) {
+	attr.UseCgroupFD = true
+	attr.CgroupFD = fd
+}
+
 // groupAlive reports whether the group has a member that is not a zombie.
 // kill(-pgid, 0) alone counts zombies, and orphaned descendants stay zombies
 // for as long as the container's init neglects to reap them; waiting on
