@@ -97,7 +97,7 @@ func (n *npmInstaller) install(ctx context.Context, r *Runner, out *Output) (err
 	// --no-progress and --color=false keep the captured output readable in
 	// an install_failed frame; they change no install behaviour.
 	args := append([]string{"install", "--no-audit", "--no-fund", "--save-exact", "--no-progress", "--color=false"}, n.pkg.specs...)
-	if err := r.Run(ctx, Command{Path: npm, Args: args, Dir: staging, Env: n.env.List()}, out); err != nil {
+	if err := r.Run(ctx, Command{Path: npm, Args: args, Dir: staging, Env: n.env.InstallList()}, out); err != nil {
 		return err
 	}
 	if _, err := findExecutable(n.env, osStat, join(n.env.GOOS, staging, "node_modules", ".bin"), n.pkg.launcher); err != nil {

@@ -96,6 +96,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.GOARCH != "" {
 		env.GOARCH = cfg.GOARCH
 	}
+	// Discovery, the installers route and installs never look inside the
+	// checkout (taskenv.WithWorkspace).
+	env = env.WithWorkspace(root.Dir())
 	if cfg.StopTimeout <= 0 {
 		cfg.StopTimeout = 15 * time.Second
 	}

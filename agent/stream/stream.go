@@ -52,6 +52,7 @@ type Config struct {
 	// Token is the bearer token every request must carry.
 	Token string
 	// Env is the task environment: discovery reads it and servers get it.
+	// New confines it to directories outside Workspace.
 	Env *taskenv.Env
 	// Logger receives what the peer must not see. Nil discards.
 	Logger *slog.Logger
@@ -98,6 +99,11 @@ func New(cfg Config) *Handler {
 	}
 	if cfg.ExitDrain <= 0 {
 		cfg.ExitDrain = time.Second
+	}
+	if cfg.Env != nil && cfg.Workspace != nil {
+		// Discovery never runs a binary from the checkout, whatever the
+		// task PATH, GOBIN, GOPATH or HOME say.
+		cfg.Env = cfg.Env.WithWorkspace(cfg.Workspace.Dir())
 	}
 	logger := cfg.Logger
 	if logger == nil {
