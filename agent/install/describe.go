@@ -39,6 +39,7 @@ func (m *Manager) Describe(env *taskenv.Env, language wire.Language) wire.Instal
 		info.Prerequisites = prerequisites(env, "node", "npm")
 	case *goInstaller:
 		info.Kind = wire.InstallerGo
+		// What to run by hand; the agent adds -v, for progress only.
 		info.InstallCommand = []string{"go", "install", i.target}
 		if dirs := env.GoBinDirs(); len(dirs) > 0 {
 			info.Destination = dirs[0] // where go install writes: GOBIN, GOPATH's first bin, HOME/go/bin

@@ -91,5 +91,12 @@ func (g *goInstaller) install(ctx context.Context, r *Runner, out *Output) error
 		return err
 	}
 	env := append(g.env.InstallList(), "GOBIN="+dirs[0])
-	return r.Run(ctx, Command{Path: goBin, Args: []string{"install", g.target}, Dir: g.dir, Env: env}, out)
+	return r.Run(ctx, Command{Path: goBin, Args: goInstallArgs(g.target), Dir: g.dir, Env: env}, out)
+}
+
+// goInstallArgs is the go command line. -v prints each package as it is
+// built (after go's own "downloading" lines): the progress the stall
+// timeout watches, since go install is otherwise silent until it ends.
+func goInstallArgs(target string) []string {
+	return []string{"install", "-v", target}
 }

@@ -46,7 +46,7 @@ func TestGoplsInstallUsesTaskToolchain(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(gobin, "gopls"), res.Path)
 	root := filepath.Join(home, ".kandev", "lsp-servers")
-	require.Equal(t, root+"|install golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH="+filepath.Join(dir, "gopath")+"|HOME="+home+"\n", readOr(log))
+	require.Equal(t, root+"|install -v golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH="+filepath.Join(dir, "gopath")+"|HOME="+home+"\n", readOr(log))
 
 	got, err := ManagedLauncher(env, wire.Go)
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestGoplsInstallIgnoresWorkspaceDirs(t *testing.T) {
 	gobin := filepath.Join(home, "go", "bin")
 	require.Equal(t, filepath.Join(gobin, "gopls"), res.Path)
 	root := filepath.Join(home, ".kandev", "lsp-servers")
-	require.Equal(t, root+"|install golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH=|HOME="+home+"\n", readOr(log))
+	require.Equal(t, root+"|install -v golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH=|HOME="+home+"\n", readOr(log))
 	require.NoDirExists(t, filepath.Join(ws, "gobin"))
 }
 

@@ -21,8 +21,10 @@ import (
 
 // fakeNPM behaves like `npm install` as far as the installer can tell,
 // offline and fast. FAKE_NPM_MODE picks: ok, fail, hang (writes partial
-// files, starts a TERM-ignoring child, never ends), gate (ok once the file
-// FAKE_NPM_GATE exists), nolauncher (succeeds without the launcher).
+// files, starts a TERM-ignoring child, never ends), stall (hang after one
+// line of output), chatter (hang, printing a line every 20 ms), gate (ok
+// once the file FAKE_NPM_GATE exists), nolauncher (succeeds without the
+// launcher).
 const fakeNPM = `
 echo "$PWD $*" >> "$FAKE_NPM_LOG"
 [ -f package.json ] || { echo "no package.json in $PWD"; exit 9; }
@@ -33,6 +35,13 @@ hang)
   mkdir -p node_modules/.bin; echo partial > node_modules/partial
   sh -c 'trap "" TERM HUP; echo $$ >> "$FAKE_NPM_PIDS"; exec sleep 60' &
   echo $$ >> "$FAKE_NPM_PIDS"
+  wait; exit 1;;
+stall|chatter)
+  mkdir -p node_modules/.bin; echo partial > node_modules/partial
+  sh -c 'trap "" TERM HUP; echo $$ >> "$FAKE_NPM_PIDS"; exec sleep 60' &
+  echo $$ >> "$FAKE_NPM_PIDS"
+  echo "npm http fetch GET 200 https://registry.example/typescript 12ms"
+  [ "$FAKE_NPM_MODE" = chatter ] && while :; do echo "npm http fetch GET 200 https://registry.example/more 3ms"; sleep 0.02; done
   wait; exit 1;;
 gate) while [ ! -e "$FAKE_NPM_GATE" ]; do sleep 0.01; done;;
 nolauncher) exit 0;;
@@ -332,4 +341,43 @@ func TestRunAfterClose(t *testing.T) {
 	_, err = job.Run(context.Background())
 	require.ErrorIs(t, err, ErrClosed)
 	require.Empty(t, k.npmCalls(), "nothing starts after task stop")
+}
+
+// Install deadlines: npm that goes silent (stall) or keeps printing but
+// never finishes (overall limit) fails the install — an *Error with npm's
+// output so far, not a cancellation — after its tree is killed, its
+// staging directory removed and both locks released.
+func TestNPMDeadlines(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		mode string
+		cfg  Config
+		want error
+		text string
+	}{
+		"stall":   {"stall", Config{StallTimeout: 300 * time.Millisecond}, ErrStalled, "npm: install stalled: no output for 300ms"},
+		"overall": {"chatter", Config{StallTimeout: time.Minute, InstallTimeout: 500 * time.Millisecond}, ErrTimeout, "install timed out: not finished after 500ms"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			k := newNPMTask(t, c.mode)
+			c.cfg.Runner = testRunner()
+			m := New(c.cfg)
+			job, err := m.Prepare(k.env, wire.TypeScript)
+			require.NoError(t, err)
+			_, err = job.Run(context.Background())
+			require.ErrorIs(t, err, c.want)
+			require.NotErrorIs(t, err, context.Canceled)
+			var ie *Error
+			require.ErrorAs(t, err, &ie)
+			require.Contains(t, Detail(err), c.text)
+			require.Contains(t, Detail(err), "npm http fetch GET 200 https://registry.example/typescript", "npm's output so far")
+			requireGone(t, readOr(k.pids))
+			require.Empty(t, leftovers(t, k.root))
+			require.Zero(t, m.keyed.Len())
+			l, err := lock.Acquire(context.Background(), filepath.Join(k.root, ".locks", "typescript-language-server.lock"), time.Millisecond)
+			require.NoError(t, err, "the lock file is free again")
+			require.NoError(t, l.Release())
+		})
+	}
 }

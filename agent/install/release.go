@@ -51,6 +51,10 @@ var ErrChecksum = errors.New("checksum mismatch")
 // ErrNoChecksum: there is no pinned SHA-256 for the asset.
 var ErrNoChecksum = errors.New("no pinned checksum")
 
+// ErrTooLarge: the download, or what it decompresses to, is larger than
+// the release size limit.
+var ErrTooLarge = errors.New("release asset too large")
+
 // rustAsset returns the release asset for a task host, or an
 // *UnsupportedError. Only the targets rust-analyzer publishes as
 // single-file gzip binaries for macOS and Linux are installed.
@@ -74,6 +78,11 @@ type releaseInstaller struct {
 	sum    string // hex SHA-256 of the gzip asset; "" means none pinned
 	client *http.Client
 	stall  time.Duration
+	// max bounds the download and what it decompresses to, checked as
+	// each block is written: the checksum is only known at the end, so a
+	// hostile mirror could otherwise fill the disk (a gzip bomb) before it
+	// is caught.
+	max int64
 }
 
 func (ri *releaseInstaller) dir() string { return join(ri.env.GOOS, ri.root, "rust-analyzer") }
@@ -141,14 +150,18 @@ func (ri *releaseInstaller) fetch(ctx context.Context, dst io.Writer) error {
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("download %s: %s", ri.url, resp.Status)
 	}
-	body := newStallReader(resp.Body, ri.stall, cancel)
-	defer body.stop()
+	if resp.ContentLength > ri.max {
+		return fmt.Errorf("download %s: %w: %d bytes, the limit is %d", ri.url, ErrTooLarge, resp.ContentLength, ri.max)
+	}
+	stall := newStallReader(resp.Body, ri.stall, cancel)
+	defer stall.stop()
+	body := &boundedReader{r: stall, left: ri.max}
 	h := sha256.New()
 	zr, err := gzip.NewReader(io.TeeReader(body, h))
 	if err != nil {
 		return ri.cause(ctx, fmt.Errorf("download %s: %w", ri.url, err))
 	}
-	if _, err := io.Copy(dst, zr); err != nil {
+	if _, err := io.Copy(&boundedWriter{w: dst, left: ri.max}, zr); err != nil {
 		return ri.cause(ctx, fmt.Errorf("download %s: %w", ri.url, err))
 	}
 	// Hash what gzip did not need to read (trailing bytes) as well, so the
@@ -162,10 +175,48 @@ func (ri *releaseInstaller) fetch(ctx context.Context, dst io.Writer) error {
 	return nil
 }
 
-// cause turns an error caused by the stall guard into ErrStalled, so the
-// failure says why rather than "context canceled".
+// boundedReader fails a read once more than left bytes have arrived.
+type boundedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, fmt.Errorf("%w: the download is larger than the limit", ErrTooLarge)
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1] // one byte more than allowed tells "over" from "exactly"
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, fmt.Errorf("%w: the download is larger than the limit", ErrTooLarge)
+	}
+	return n, err
+}
+
+// boundedWriter refuses a write that would take the total past left,
+// before writing any of it, so the file never exceeds the limit.
+type boundedWriter struct {
+	w    io.Writer
+	left int64
+}
+
+func (b *boundedWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > b.left {
+		return 0, fmt.Errorf("%w: it decompresses to more than the limit", ErrTooLarge)
+	}
+	n, err := b.w.Write(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// cause turns an error caused by the stall guard or the overall limit
+// into ErrStalled or ErrTimeout, so the failure says why rather than
+// "context canceled".
 func (ri *releaseInstaller) cause(ctx context.Context, err error) error {
-	if c := context.Cause(ctx); errors.Is(c, ErrStalled) {
+	if c := context.Cause(ctx); errors.Is(c, ErrStalled) || errors.Is(c, ErrTimeout) {
 		return fmt.Errorf("download %s: %w", ri.url, c)
 	}
 	return err
@@ -188,5 +239,6 @@ func newReleaseInstaller(env *taskenv.Env, cfg *Config) (*releaseInstaller, erro
 		sum:    cfg.releaseChecksums()[asset],
 		client: cfg.httpClient(),
 		stall:  cfg.stallTimeout(),
+		max:    cfg.maxReleaseSize(),
 	}, nil
 }

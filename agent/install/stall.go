@@ -3,17 +3,22 @@ package install
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 )
 
-// ErrStalled: a download received no bytes for the stall timeout.
-var ErrStalled = errors.New("download stalled")
+// ErrStalled: an install made no progress for the stall timeout — a
+// download received no bytes, or npm or go printed nothing.
+var ErrStalled = errors.New("install stalled")
 
-// stallReader cancels a download that stops delivering bytes. It is the
-// only time limit on a body: a slow but moving download of a large release
-// on a poor link must finish, a dead one must not hold the install (and
-// the browser watching it) forever.
+// ErrTimeout: an install did not finish within the overall limit.
+var ErrTimeout = errors.New("install timed out")
+
+// stallReader cancels a download that stops delivering bytes: a slow but
+// moving download of a large release on a poor link must finish (only the
+// overall install limit, minutes long, bounds it), a dead one must not
+// hold the install (and the browser watching it) for that long.
 type stallReader struct {
 	r     io.Reader
 	d     time.Duration
@@ -23,7 +28,9 @@ type stallReader struct {
 // newStallReader wraps r; when d passes without a byte read, cancel is
 // called with ErrStalled, which aborts the request and so the pending Read.
 func newStallReader(r io.Reader, d time.Duration, cancel context.CancelCauseFunc) *stallReader {
-	return &stallReader{r: r, d: d, timer: time.AfterFunc(d, func() { cancel(ErrStalled) })}
+	return &stallReader{r: r, d: d, timer: time.AfterFunc(d, func() {
+		cancel(fmt.Errorf("%w: no data for %s", ErrStalled, d))
+	})}
 }
 
 func (s *stallReader) Read(p []byte) (int, error) {
@@ -36,3 +43,31 @@ func (s *stallReader) Read(p []byte) (int, error) {
 
 // stop disarms the guard once the body is done with.
 func (s *stallReader) stop() { s.timer.Stop() }
+
+// stallWriter is the same guard for an installer's output: npm (at
+// loglevel http, one line per package fetched) and go install (-v, one
+// line per package built) print as they make progress, so silence for
+// the stall timeout means a hung registry, proxy or toolchain.
+type stallWriter struct {
+	w     io.Writer
+	d     time.Duration
+	timer *time.Timer
+}
+
+// newStallWriter wraps w; when d passes without a write, cancel is called
+// with ErrStalled, which ends the installer's tree.
+func newStallWriter(w io.Writer, d time.Duration, cancel context.CancelCauseFunc) *stallWriter {
+	return &stallWriter{w: w, d: d, timer: time.AfterFunc(d, func() {
+		cancel(fmt.Errorf("%w: no output for %s", ErrStalled, d))
+	})}
+}
+
+func (s *stallWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		s.timer.Reset(s.d)
+	}
+	return s.w.Write(p)
+}
+
+// stop disarms the guard once the installer has ended.
+func (s *stallWriter) stop() { s.timer.Stop() }
