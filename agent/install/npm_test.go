@@ -4,7 +4,6 @@ package install
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +18,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// fakeNPM behaves like `npm install` as far as the installer can tell,
+// fakeNPM behaves like `npm ci` as far as the installer can tell,
 // offline and fast. FAKE_NPM_MODE picks: ok, fail, hang (writes partial
 // files, starts a TERM-ignoring child, never ends), stall (hang after one
 // line of output), chatter (hang, printing a line every 20 ms), gate (ok
@@ -27,8 +26,8 @@ import (
 // launcher).
 const fakeNPM = `
 echo "$PWD $*" >> "$FAKE_NPM_LOG"
-[ -f package.json ] || { echo "no package.json in $PWD"; exit 9; }
-case "$*" in *pyright@*) L=pyright-langserver;; *) L=typescript-language-server;; esac
+[ -f package.json ] && [ -f package-lock.json ] || { echo "no package.json and package-lock.json in $PWD"; exit 9; }
+if grep -q '"pyright"' package.json; then L=pyright-langserver; else L=typescript-language-server; fi
 case "$FAKE_NPM_MODE" in
 fail) echo "npm error code E404"; echo "npm error 404 Not Found - GET https://registry.example/x"; exit 1;;
 hang)
@@ -122,12 +121,11 @@ func TestNPMInstall(t *testing.T) {
 	k := newNPMTask(t, "ok")
 	m := New(Config{Runner: testRunner()})
 	for _, c := range []struct {
-		lang      wire.Language
-		dir, bin  string
-		wantSpecs string
+		lang     wire.Language
+		dir, bin string
 	}{
-		{wire.TypeScript, "typescript-language-server", "typescript-language-server", "typescript-language-server@5.3.0 typescript@6.0.3"},
-		{wire.Python, "pyright", "pyright-langserver", "pyright@1.1.414"},
+		{wire.TypeScript, "typescript-language-server", "typescript-language-server"},
+		{wire.Python, "pyright", "pyright-langserver"},
 	} {
 		job, err := m.Prepare(k.env, c.lang)
 		require.NoError(t, err)
@@ -140,18 +138,20 @@ func TestNPMInstall(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, got, "and on later starts")
 
-		var pkg map[string]any
-		b, err := os.ReadFile(filepath.Join(k.root, c.dir, "package.json"))
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(b, &pkg))
-		require.Equal(t, true, pkg["private"])
+		for _, name := range []string{"package.json", "package-lock.json"} {
+			b, err := os.ReadFile(filepath.Join(k.root, c.dir, name))
+			require.NoError(t, err)
+			want, err := npmLocks.ReadFile("npm/" + c.dir + "/" + name)
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(b), "npm ci ran on the embedded %s", name)
+		}
 
 		calls := k.npmCalls()
 		last := calls[len(calls)-1]
 		cwd, args, _ := strings.Cut(last, " ")
 		require.Equal(t, k.root, filepath.Dir(cwd), "npm runs in a staging dir inside the cache")
 		require.True(t, strings.HasPrefix(filepath.Base(cwd), ".staging-"+c.dir+"-"), cwd)
-		require.Equal(t, "install --no-audit --no-fund --save-exact --no-progress --color=false "+c.wantSpecs, args)
+		require.Equal(t, "ci --ignore-scripts --no-audit --no-fund --update-notifier=false --no-progress --color=false --loglevel=http", args)
 		require.NotContains(t, args, "--prefix", "--prefix would replace the machine's global npmrc")
 	}
 	require.Empty(t, leftovers(t, k.root, "typescript-language-server", "pyright"))

@@ -186,6 +186,10 @@ func TestCrashCyclesLeaveNoDescendants(t *testing.T) {
 			didOpen(t, c) // crash
 			requireClose(t, c, int(wire.CloseServerExited))
 		} else {
+			// Close before the crash, but after the fake has recorded its
+			// start: a fake still starting up (slow on a loaded machine)
+			// would be stopped before it could, and go uncounted.
+			waitFor(t, func() bool { return len(f.events(t, "start")) == i+1 })
 			require.NoError(t, c.Close(websocket.StatusNormalClosure, "")) // close before the crash
 		}
 		c.CloseNow()

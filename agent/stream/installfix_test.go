@@ -21,7 +21,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// fakeNPM stands in for `npm install` on the task PATH, offline and fast.
+// fakeNPM stands in for `npm ci` on the task PATH, offline and fast.
 // Every run appends a line to $FAKE_NPM_LOG first, so a test can tell
 // whether (and how often) an install ran. The mode is read from the file
 // $FAKE_NPM_MODE at each run, so a test can change it between connections:
@@ -33,7 +33,7 @@ import (
 //	      both pids in $FAKE_NPM_PIDS and never finish
 const fakeNPM = `#!/bin/sh
 echo "$PWD $*" >> "$FAKE_NPM_LOG"
-case "$*" in *pyright@*) L=pyright-langserver;; *) L=typescript-language-server;; esac
+if grep -q '"pyright"' package.json; then L=pyright-langserver; else L=typescript-language-server; fi
 case "$(cat "$FAKE_NPM_MODE")" in
 fail)
   head -c 2000000 /dev/zero | tr '\0' 'n'; echo
