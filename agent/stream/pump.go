@@ -63,15 +63,19 @@ func putBuf(buf *bytes.Buffer) {
 }
 
 // socketToStdin forwards each socket message to stdin as one Content-Length
-// frame. The first message is the one the install's pending read kept, if
+// frame. The first messages are those the install's read-ahead kept, if
 // there was an install (see readAhead). It returns the close code for how
 // it ended.
 func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
-	first := s.takeReadAhead()
+	ahead := s.takeReadAhead()
 	for {
 		var in inbound
-		if first != nil {
-			in, first = first.wait(), nil
+		if ahead != nil {
+			var ok bool
+			if in, ok = ahead.next(); !ok {
+				ahead = nil
+				continue
+			}
 		} else {
 			in = s.readInbound()
 		}

@@ -4,9 +4,9 @@
 // socket and one Content-Length frame on stdio.
 //
 // A missing server is installed when the request asks for it
-// (autoinstall.go): status frames report the install, and the one read
-// left pending meanwhile (readahead.go) both cancels it when the peer
-// leaves and becomes the bridge's first inbound message.
+// (autoinstall.go): status frames report the install, and the socket is
+// read meanwhile (readahead.go), which both cancels it when the peer
+// leaves and keeps what the peer sends for the bridge, in order.
 //
 // The route decides everything it can before upgrading — unknown language
 // (HTTP 400), missing token (HTTP 401), shutting down (HTTP 503) — so a
