@@ -34,6 +34,8 @@ type inbound struct {
 
 // readInbound reads the next message from the peer into a pooled buffer.
 func (s *session) readInbound() inbound {
+	s.reading.Store(true)
+	defer s.reading.Store(false)
 	// No context: the socket closing (by the peer or by teardown) is what
 	// ends this read, and a cancelled read context would make the library
 	// drop the connection without a close frame.
@@ -41,6 +43,7 @@ func (s *session) readInbound() inbound {
 	if err != nil {
 		return inbound{code: closeNow} // the peer closed or the socket failed
 	}
+	s.heard.Add(1)
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	n, err := buf.ReadFrom(io.LimitReader(r, wire.MaxMessageSize+1))

@@ -46,6 +46,12 @@ type session struct {
 	// ahead is the reader of an install, whose kept messages the bridge
 	// forwards first; nil when there was no install.
 	ahead *readAhead
+
+	// reading is set while a reader waits on the socket, and heard counts
+	// the messages the peer sent: keepAlive pings an idle peer only when
+	// a reader is there to take the pong.
+	reading atomic.Bool
+	heard   atomic.Uint64
 }
 
 // stop asks the session to end with 1001. It may come before the session
