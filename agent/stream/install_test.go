@@ -273,3 +273,42 @@ func TestBacklogDuringInstallIsBounded(t *testing.T) {
 	waitFor(t, func() bool { return !alive(pids[0]) && !alive(pids[1]) })
 	waitFor(t, func() bool { return len(k.cacheEntries(t)) == 0 })
 }
+
+// Install deadlines: npm that goes silent (stall) or never finishes
+// (overall limit) ends as a failed install — install_failed carrying why
+// and npm's output so far, then 4003 — with its tree reaped, nothing
+// left in the cache and the lock released, so the next connection
+// installs at once.
+func TestInstallDeadlinesFail4003(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		mode string
+		cfg  install.Config
+		why  string
+	}{
+		"stall":   {"stall", install.Config{StallTimeout: 300 * time.Millisecond}, "install stalled: no output for 300ms"},
+		"overall": {"chatter", install.Config{InstallTimeout: 500 * time.Millisecond}, "install timed out: not finished after 500ms"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			k := newInstallFixture(t, c.mode, func(cfg *Config) {
+				c.cfg.Runner, c.cfg.LockPoll = &install.Runner{KillGrace: 200 * time.Millisecond}, 10*time.Millisecond
+				cfg.Installs = install.New(c.cfg)
+			})
+			conn := k.dialLang(t, "typescript", true)
+			requireStatuses(t, conn, "typescript", wire.StatusInstalling)
+			pids := k.installerPids(t)
+			st := readStatus(t, conn)
+			require.Equal(t, wire.StatusInstallFailed, st.Status)
+			require.Contains(t, st.Error, c.why)
+			require.Contains(t, st.Error, "npm http fetch GET 200 https://registry.example/typescript", "npm's own output")
+			requireClose(t, conn, int(wire.CloseInstallFailed))
+			require.False(t, alive(pids[0]) || alive(pids[1]), "the tree is reaped before the failure is reported")
+			require.Empty(t, k.cacheEntries(t))
+
+			k.mode(t, "ok")
+			again := k.dialLang(t, "typescript", true)
+			requireStatuses(t, again, "typescript", wire.StatusInstalling, wire.StatusInstalled, wire.StatusReady)
+		})
+	}
+}
