@@ -12,7 +12,11 @@
 // (HTTP 400), missing token (HTTP 401), shutting down (HTTP 503) — so a
 // rejected request never starts a process. After the upgrade every failure
 // is a categorical close code (wire.Close*) with an empty reason: transport
-// prose stays in the agent's log.
+// prose stays in the agent's log. A stream over the connection cap is one
+// of those: upgraded and closed with 4005 before anything starts.
+//
+// A peer that vanishes without closing is found by pings on idle streams
+// (keepalive.go) and treated like one that left.
 //
 // Bodies are never parsed. A message is read from the socket into a pooled
 // buffer and written to stdin with its header (one write up to 64 KiB); a
