@@ -57,7 +57,36 @@ func findParent() (string, error) {
 	if _, err := os.Stat(filepath.Join(p, "cgroup.kill")); err != nil {
 		return "", fmt.Errorf("%w: no cgroup.kill (Linux 5.14+)", ErrUnavailable)
 	}
+	sweep(dir, time.Now().Add(-staleAge))
 	return dir, nil
+}
+
+// staleAge is how old an empty group must be to count as left behind. A
+// live server's group holds its shim from a moment after it is made until
+// it is removed, so only a group of an agent that died mid-stop is ever
+// empty for long; the age keeps the sweep off a group another agent has
+// only just made.
+const staleAge = time.Minute
+
+// sweep removes the empty server groups in dir made before cutoff: what an
+// agent killed between ending a server and removing its group left. A
+// group with members, or with groups of its own, cannot be removed and is
+// left alone.
+func sweep(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if fi, err := e.Info(); err != nil || !fi.ModTime().Before(cutoff) || len(Pids(p)) > 0 {
+			continue
+		}
+		_ = syscall.Rmdir(p)
+	}
 }
 
 // cgroup2Mount finds the cgroup2 mount in /proc/self/mountinfo: the

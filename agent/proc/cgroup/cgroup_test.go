@@ -98,3 +98,37 @@ func atoi(b []byte) int {
 	}
 	return n
 }
+
+// Groups an agent left behind (killed between ending a server and removing
+// its group) are swept when the next agent starts: empty and older than
+// the cutoff. A group with a member, and one made after the cutoff, stay.
+func TestSweepRemovesLeftovers(t *testing.T) {
+	t.Parallel()
+	parent, err := Available()
+	if err != nil {
+		t.Skipf("no delegated cgroup v2 on this host: %v", err)
+	}
+	// A parent of its own, so no other test's (or agent's) groups are
+	// swept by this one.
+	own, err := os.MkdirTemp(parent, prefix+"sweeptest-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = syscall.Rmdir(own) })
+	stale, err := New(own)
+	require.NoError(t, err)
+	busy, err := New(own)
+	require.NoError(t, err)
+	cmd := exec.Command("sleep", "60")
+	cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: busy.FD()}
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = busy.Kill(); _ = cmd.Wait(); _ = busy.Remove() })
+	cutoff := time.Now().Add(time.Second)
+	fresh, err := New(own)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = fresh.Remove() })
+	require.NoError(t, os.Chtimes(fresh.Dir(), cutoff.Add(time.Minute), cutoff.Add(time.Minute)))
+
+	sweep(own, cutoff)
+	require.NoDirExists(t, stale.Dir())
+	require.DirExists(t, busy.Dir())
+	require.DirExists(t, fresh.Dir())
+}
