@@ -62,6 +62,18 @@ func (f *fakeFixture) events(t testing.TB, what string) []script.Record {
 	return out
 }
 
+// messages returns what the fake read, as kind:method, in order.
+func (f *fakeFixture) messages(t testing.TB) []string {
+	t.Helper()
+	var seq []string
+	for _, r := range f.records(t) {
+		if r.Kind != "event" {
+			seq = append(seq, r.Kind+":"+r.Method)
+		}
+	}
+	return seq
+}
+
 func sendJSON(t testing.TB, c *websocket.Conn, v any) {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -113,13 +125,7 @@ func TestTeardownSendsShutdownExit(t *testing.T) {
 	require.NoError(t, c.Close(websocket.StatusNormalClosure, ""))
 	waitFor(t, func() bool { return len(f.events(t, "exit")) == 1 })
 
-	var seq []string
-	for _, r := range f.records(t) {
-		if r.Kind != "event" {
-			seq = append(seq, r.Kind+":"+r.Method)
-		}
-	}
-	require.Equal(t, []string{"request:initialize", "request:shutdown", "notification:exit"}, seq)
+	require.Equal(t, []string{"request:initialize", "request:shutdown", "notification:exit"}, f.messages(t))
 	require.Equal(t, 0, f.events(t, "exit")[0].Code, "a clean LSP exit, not a signal")
 }
 
