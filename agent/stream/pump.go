@@ -67,10 +67,11 @@ func putBuf(buf *bytes.Buffer) {
 
 // socketToStdin forwards each socket message to stdin as one Content-Length
 // frame. The first messages are those the install's read-ahead kept, if
-// there was an install (see readAhead). It returns the close code for how
+// there was an install (see readAhead); run drains whatever of them is
+// left once the bridge has torn down. It returns the close code for how
 // it ended.
 func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
-	ahead := s.takeReadAhead()
+	ahead := s.ahead
 	for {
 		var in inbound
 		if ahead != nil {

@@ -103,6 +103,9 @@ func (r *readAhead) next() (in inbound, ok bool) {
 			in = r.kept[0]
 			r.kept[0] = inbound{}
 			r.kept = r.kept[1:]
+			if in.buf != nil {
+				r.bytes -= in.buf.Len()
+			}
 			r.mu.Unlock()
 			return in, true
 		}
@@ -135,17 +138,12 @@ func (r *readAhead) drain() {
 	r.kept = nil
 }
 
-// takeReadAhead hands the read-ahead, if any, to its one consumer.
-func (s *session) takeReadAhead() *readAhead {
-	r := s.ahead
-	s.ahead = nil
-	return r
-}
-
-// dropReadAhead drains a read-ahead nobody consumed, after the socket was
-// closed: the session ends with no goroutine of its own still running.
+// dropReadAhead drains the read-ahead, if any, after the socket was
+// closed: whatever the bridge did not forward goes back to the pool, and
+// the session ends with no goroutine of its own still running.
 func (s *session) dropReadAhead() {
-	if r := s.takeReadAhead(); r != nil {
+	if r := s.ahead; r != nil {
+		s.ahead = nil
 		r.drain()
 	}
 }
