@@ -2,9 +2,11 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"time"
 )
 
@@ -36,6 +38,10 @@ type Command struct {
 type Runner struct {
 	// KillGrace overrides DefaultKillGrace.
 	KillGrace time.Duration
+	// StallTimeout ends a command that prints nothing for this long
+	// (Config's stall timeout when the Manager runs it; no limit when
+	// zero and run directly).
+	StallTimeout time.Duration
 }
 
 // ExitError reports an installer that ran and failed.
@@ -48,13 +54,22 @@ func (e *ExitError) Error() string { return fmt.Sprintf("%s: %v", e.Command, e.E
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // Run runs c to completion and writes its combined output to out. When ctx
-// ends first, the whole tree gets SIGTERM, then SIGKILL after the kill
-// grace, and Run returns ctx's error once the leader has been reaped. In
-// either case descendants the leader left behind are killed before Run
-// returns, so a finished install leaves no process behind.
+// ends first, or the command prints nothing for the stall timeout, the
+// whole tree gets SIGTERM, then SIGKILL after the kill grace, and Run
+// returns ctx's cause (an error wrapping ErrStalled for a stall) once the
+// leader has been reaped. In every case descendants the leader left behind
+// are killed before Run returns, so a finished install leaves no process
+// behind.
 func (r *Runner) Run(ctx context.Context, c Command, out io.Writer) error {
 	if err := ctx.Err(); err != nil {
-		return err
+		return context.Cause(ctx)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if r.StallTimeout > 0 {
+		sw := newStallWriter(out, r.StallTimeout, cancel)
+		defer sw.stop()
+		out = sw
 	}
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Dir = c.Dir
@@ -106,8 +121,11 @@ func (r *Runner) Run(ctx context.Context, c Command, out io.Writer) error {
 	case <-drain.C:
 	}
 
-	if err := ctx.Err(); err != nil {
-		return err
+	if ctx.Err() != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, ErrStalled) {
+			return fmt.Errorf("%s: %w", filepath.Base(c.Path), cause)
+		}
+		return context.Cause(ctx)
 	}
 	if waitErr != nil {
 		return &ExitError{Command: c.Path, Err: waitErr}

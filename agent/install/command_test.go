@@ -105,3 +105,35 @@ func TestRunCancelledBeforeStart(t *testing.T) {
 	err := (&Runner{}).Run(ctx, Command{Path: "/bin/true"}, NewOutput(10))
 	require.True(t, errors.Is(err, context.Canceled))
 }
+
+// Install deadlines, stall: a command that goes silent is ended like a
+// cancelled one (its whole tree, the TERM-ignoring child included), and
+// Run says it stalled; what it printed before is kept.
+func TestRunStallKillsWholeTree(t *testing.T) {
+	t.Parallel()
+	pids := filepath.Join(t.TempDir(), "pids")
+	out := NewOutput(MaxOutput)
+	start := time.Now()
+	err := (&Runner{KillGrace: 200 * time.Millisecond, StallTimeout: 300 * time.Millisecond}).Run(context.Background(), Command{
+		Path: "/bin/sh", Args: []string{"-c", stubbornTree}, Env: []string{"PIDS=" + pids, "PATH=" + shPath},
+	}, out)
+	require.ErrorIs(t, err, ErrStalled)
+	require.ErrorContains(t, err, "sh: install stalled: no output for 300ms")
+	require.NotErrorIs(t, err, context.Canceled, "a failure, not a cancellation")
+	require.Less(t, time.Since(start), 5*time.Second)
+	require.Contains(t, out.Tail(TailSize), "started")
+	requireGone(t, readOr(pids))
+}
+
+// Output resets the stall timer: a command that keeps printing runs to
+// its end however long that takes.
+func TestRunOutputKeepsStallAway(t *testing.T) {
+	t.Parallel()
+	out := NewOutput(MaxOutput)
+	err := (&Runner{StallTimeout: 300 * time.Millisecond}).Run(context.Background(), Command{
+		Path: "/bin/sh", Args: []string{"-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.1; done"},
+		Env: []string{"PATH=" + shPath},
+	}, out)
+	require.NoError(t, err)
+	require.Contains(t, out.Tail(TailSize), "10\n")
+}

@@ -7,14 +7,36 @@ import (
 	"time"
 )
 
-// Default network limits for release downloads. There is deliberately no
-// overall limit: only a connection that stops making progress fails.
+// Default network limits for release downloads.
 const (
 	DefaultDialTimeout    = 30 * time.Second
 	DefaultTLSTimeout     = 30 * time.Second
 	DefaultHeaderTimeout  = 60 * time.Second
-	DefaultStallTimeout   = 60 * time.Second
 	DefaultIdleConnection = 90 * time.Second
+)
+
+// DefaultMaxReleaseSize bounds a release download and the executable it
+// decompresses to. rust-analyzer's binary is tens of megabytes, so this
+// leaves it room to grow severalfold while a hostile or broken mirror
+// cannot fill the disk.
+const DefaultMaxReleaseSize = 256 << 20
+
+// Default install deadlines, for every installer.
+const (
+	// DefaultStallTimeout fails an install that makes no progress for this
+	// long: a download that receives no byte, npm (one line per package
+	// fetched) or go install (one line per package built) that prints
+	// nothing. The longest silence of a healthy install is one large
+	// tarball on a slow link or one large package compiled on a slow
+	// machine, well under two minutes.
+	DefaultStallTimeout = 2 * time.Minute
+	// DefaultInstallTimeout fails an install that has not finished after
+	// this long, however steadily it progresses: gopls builds in a few
+	// minutes on two slow cores, the npm servers and rust-analyzer
+	// download in under a minute on a 1 Mbit/s link. It bounds how long a
+	// browser can be left watching "installing" and how long the install
+	// lock is held.
+	DefaultInstallTimeout = 15 * time.Minute
 )
 
 // Config configures a Manager. The zero value installs the pinned servers
@@ -33,19 +55,32 @@ type Config struct {
 	GOARCH string
 	// HTTPClient overrides the client built from the timeouts below.
 	HTTPClient *http.Client
-	// DialTimeout, TLSTimeout, HeaderTimeout and StallTimeout override the
-	// Default* limits.
-	DialTimeout, TLSTimeout, HeaderTimeout, StallTimeout time.Duration
+	// DialTimeout, TLSTimeout, HeaderTimeout override the Default* network
+	// limits of release downloads.
+	DialTimeout, TLSTimeout, HeaderTimeout time.Duration
+	// StallTimeout and InstallTimeout override DefaultStallTimeout and
+	// DefaultInstallTimeout. Either ending an install fails it
+	// (install_failed with the output so far, then 4003), kills the
+	// installer's tree, removes its partial files and releases the lock.
+	StallTimeout, InstallTimeout time.Duration
+	// MaxReleaseSize overrides DefaultMaxReleaseSize (bytes).
+	MaxReleaseSize int64
 	// LockPoll is how often a lock held by another agent is retried
 	// (lock.DefaultPoll when zero).
 	LockPoll time.Duration
 }
 
+// runner is the Runner for npm and go: Config.Runner with the stall
+// timeout filled in.
 func (c *Config) runner() *Runner {
+	r := Runner{}
 	if c.Runner != nil {
-		return c.Runner
+		r = *c.Runner
 	}
-	return &Runner{}
+	if r.StallTimeout <= 0 {
+		r.StallTimeout = c.stallTimeout()
+	}
+	return &r
 }
 
 func (c *Config) goarch() string {
@@ -70,6 +105,15 @@ func (c *Config) releaseChecksums() map[string]string {
 }
 
 func (c *Config) stallTimeout() time.Duration { return or(c.StallTimeout, DefaultStallTimeout) }
+
+func (c *Config) installTimeout() time.Duration { return or(c.InstallTimeout, DefaultInstallTimeout) }
+
+func (c *Config) maxReleaseSize() int64 {
+	if c.MaxReleaseSize > 0 {
+		return c.MaxReleaseSize
+	}
+	return DefaultMaxReleaseSize
+}
 
 // httpClient builds the download client: bounded connection set-up and
 // response headers, no Client.Timeout (it would cap the whole body).

@@ -33,12 +33,16 @@ func (m *Manager) Describe(env *taskenv.Env, language wire.Language) wire.Instal
 	switch i := inst.(type) {
 	case *npmInstaller:
 		info.Kind = wire.InstallerNPM
+		// The command to get the same pinned servers by hand. The agent
+		// itself runs `npm ci --ignore-scripts` on its embedded lockfile
+		// in a staging directory, which a user cannot repeat from here.
 		info.InstallCommand = append([]string{"npm", "install", "--no-audit", "--no-fund", "--save-exact"}, i.pkg.specs...)
 		info.WorkDir = i.dest()
 		info.Destination = join(env.GOOS, i.dest(), "node_modules", ".bin")
 		info.Prerequisites = prerequisites(env, "node", "npm")
 	case *goInstaller:
 		info.Kind = wire.InstallerGo
+		// What to run by hand; the agent adds -v, for progress only.
 		info.InstallCommand = []string{"go", "install", i.target}
 		if dirs := env.GoBinDirs(); len(dirs) > 0 {
 			info.Destination = dirs[0] // where go install writes: GOBIN, GOPATH's first bin, HOME/go/bin

@@ -21,6 +21,11 @@
 // installers route calls Manager.Describe; task stop calls Manager.Close,
 // which cancels every Run and waits until each has cleaned up.
 //
+// Every install has two deadlines (Config.StallTimeout, no progress — no
+// output from npm or go, no downloaded byte — and Config.InstallTimeout,
+// overall); either fails it like any other error, and a release download
+// is bounded in size as it is written (Config.MaxReleaseSize).
+//
 // Nothing half-made is ever published: npm installs into a staging
 // directory and releases decompress into a temporary file, both inside the
 // cache and renamed into place only when complete, and every failure path

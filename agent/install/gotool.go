@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -31,7 +32,12 @@ type goInstaller struct {
 // a home, in the first Go bin directory, which is what it changes.
 func newGoplsInstaller(env *taskenv.Env) (*goInstaller, error) {
 	g := &goInstaller{work: work{env: env}, target: "golang.org/x/tools/gopls@" + GoplsVersion, binary: "gopls"}
-	if root, err := CacheRoot(env); err == nil {
+	root, err := CacheRoot(env)
+	if errors.Is(err, ErrHomeInWorkspace) {
+		// go would put its module and build caches under that home.
+		return nil, fmt.Errorf("install gopls: %w", err)
+	}
+	if err == nil {
 		g.dir = root
 		g.lockFile = join(env.GOOS, locksDir(env, root), "gopls.lock")
 		return g, nil
@@ -65,16 +71,32 @@ func (g *goInstaller) find(stat statFunc) (string, error) {
 }
 
 // install runs `go install` found on the task PATH, never the agent's, with
-// the task environment, so GOBIN, GOPATH, HOME, USERPROFILE, GOPROXY and
-// GOFLAGS are the task's own. go writes the binary with its own temp file
-// and rename, so a cancelled build publishes nothing.
+// the task environment, so GOPATH, HOME, USERPROFILE, GOPROXY and GOFLAGS
+// are the task's own — without the PATH and GOPATH entries inside the
+// workspace (taskenv.InstallList). GOBIN is set to the first Go bin
+// directory, which is where go would write anyway unless the task's GOBIN
+// was inside the workspace: the result must land where find looks. go
+// writes the binary with its own temp file and rename, so a cancelled
+// build publishes nothing.
 func (g *goInstaller) install(ctx context.Context, r *Runner, out *Output) error {
 	goBin, err := g.env.LookPath("go")
 	if err != nil {
 		return fmt.Errorf("go is required (install the Go toolchain on the task host): %w", err)
 	}
+	dirs := g.env.GoBinDirs()
+	if len(dirs) == 0 {
+		return fmt.Errorf("install gopls: the task sets no absolute GOBIN, GOPATH, HOME or USERPROFILE outside the workspace for go install to use")
+	}
 	if err := os.MkdirAll(g.dir, 0o755); err != nil {
 		return err
 	}
-	return r.Run(ctx, Command{Path: goBin, Args: []string{"install", g.target}, Dir: g.dir, Env: g.env.List()}, out)
+	env := append(g.env.InstallList(), "GOBIN="+dirs[0])
+	return r.Run(ctx, Command{Path: goBin, Args: goInstallArgs(g.target), Dir: g.dir, Env: env}, out)
+}
+
+// goInstallArgs is the go command line. -v prints each package as it is
+// built (after go's own "downloading" lines): the progress the stall
+// timeout watches, since go install is otherwise silent until it ends.
+func goInstallArgs(target string) []string {
+	return []string{"install", "-v", target}
 }

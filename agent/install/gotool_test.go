@@ -46,7 +46,7 @@ func TestGoplsInstallUsesTaskToolchain(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(gobin, "gopls"), res.Path)
 	root := filepath.Join(home, ".kandev", "lsp-servers")
-	require.Equal(t, root+"|install golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH="+filepath.Join(dir, "gopath")+"|HOME="+home+"\n", readOr(log))
+	require.Equal(t, root+"|install -v golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH="+filepath.Join(dir, "gopath")+"|HOME="+home+"\n", readOr(log))
 
 	got, err := ManagedLauncher(env, wire.Go)
 	require.NoError(t, err)
@@ -62,8 +62,10 @@ func TestGoplsWithoutGoOnTaskPath(t *testing.T) {
 	require.ErrorContains(t, err, "go is required")
 }
 
-// Spec: Relative Go binary directory — a gopls written through a relative
-// GOBIN is not taken as the install's result.
+// Spec: Relative Go binary directory — a relative GOBIN is ignored: go
+// installs into the first absolute Go bin directory (HOME/go/bin here),
+// where the result is found, and nothing is written relative to the
+// working directory.
 func TestGoplsResultOnlyInAbsoluteDirs(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -75,13 +77,55 @@ func TestGoplsResultOnlyInAbsoluteDirs(t *testing.T) {
 	})
 	job, err := New(Config{Runner: testRunner()}).Prepare(env, wire.Go)
 	require.NoError(t, err)
-	_, err = job.Run(context.Background())
-	require.ErrorIs(t, err, ErrNotInstalled)
-	var ie *Error
-	require.ErrorAs(t, err, &ie)
-	// The fake resolved GOBIN against its working directory and wrote
-	// there; that relative result is never taken.
-	require.FileExists(t, filepath.Join(dir, "home", ".kandev", "lsp-servers", "rel-gobin", "gopls"))
+	res, err := job.Run(context.Background())
+	require.NoError(t, err, Detail(err))
+	require.Equal(t, filepath.Join(dir, "home", "go", "bin", "gopls"), res.Path)
+	require.NoFileExists(t, filepath.Join(dir, "home", ".kandev", "lsp-servers", "rel-gobin", "gopls"))
+}
+
+// Discovery inside the workspace: a go planted in a workspace PATH entry
+// never runs, and GOBIN and GOPATH inside the workspace are not written
+// to: go install gets the task environment without them and GOBIN set to
+// the first Go bin directory outside the checkout.
+func TestGoplsInstallIgnoresWorkspaceDirs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	writeScript(t, filepath.Join(ws, "bin"), "go", "echo planted >> \"$FAKE_GO_LOG\"; exit 1\n")
+	taskBin := filepath.Join(dir, "task-go", "bin")
+	writeScript(t, taskBin, "go", fakeGo)
+	home, log := filepath.Join(dir, "home"), filepath.Join(dir, "go.log")
+	env := taskenv.New(map[string]string{
+		"PATH":  filepath.Join(ws, "bin") + ":" + taskBin + ":" + shPath,
+		"GOBIN": filepath.Join(ws, "gobin"), "GOPATH": filepath.Join(ws, "gopath"),
+		"HOME": home, "FAKE_GO_LOG": log,
+	}).WithWorkspace(ws)
+	job, err := New(Config{Runner: testRunner()}).Prepare(env, wire.Go)
+	require.NoError(t, err)
+	res, err := job.Run(context.Background())
+	require.NoError(t, err, Detail(err))
+	gobin := filepath.Join(home, "go", "bin")
+	require.Equal(t, filepath.Join(gobin, "gopls"), res.Path)
+	root := filepath.Join(home, ".kandev", "lsp-servers")
+	require.Equal(t, root+"|install -v golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH=|HOME="+home+"\n", readOr(log))
+	require.NoDirExists(t, filepath.Join(ws, "gobin"))
+}
+
+// A task HOME inside the workspace gets no install at all: the managed
+// cache, npm's cache and go's caches would all live in the checkout.
+func TestHomeInWorkspaceRefusesInstalls(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	env := taskenv.New(map[string]string{"PATH": shPath, "HOME": filepath.Join(ws, "home")}).WithWorkspace(ws)
+	m := New(Config{Runner: testRunner()})
+	for _, lang := range []wire.Language{wire.Go, wire.TypeScript, wire.Python, wire.Rust} {
+		_, err := m.Prepare(env, lang)
+		require.ErrorIs(t, err, ErrHomeInWorkspace, lang)
+		_, err = ManagedLauncher(env, lang)
+		require.Error(t, err, lang)
+	}
+	_, err := CacheRoot(env)
+	require.ErrorIs(t, err, ErrHomeInWorkspace)
 }
 
 // A real `go install` of a tiny local module, with GOBIN set only in the

@@ -96,6 +96,10 @@ func newInstaller(env *taskenv.Env, cfg *Config, language wire.Language) (instal
 // browser left, or Close) the installer's tree is killed and its partial
 // files removed before Run returns, and the locks are released.
 //
+// The installer is also ended when it makes no progress for the stall
+// timeout (ErrStalled) or has not finished within the overall limit
+// (ErrTimeout); both are failures like any other.
+//
 // A failure is an *Error carrying the installer's output tail (Detail
 // formats it), except that a cancelled or closed Run returns an error
 // wrapping ctx's error or ErrClosed, which calls for a 1001 close with no
@@ -122,7 +126,14 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 		return Result{Path: p, Reused: true}, nil
 	}
 	out := NewOutput(MaxOutput)
-	if err := j.inst.install(ctx, j.m.cfg.runner(), out); err != nil {
+	// The overall limit starts with the work, not with the wait for the
+	// locks: a connection queued behind another's install is not charged
+	// for it.
+	limit := j.m.cfg.installTimeout()
+	ictx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("%w: not finished after %s", ErrTimeout, limit))
+	err = j.inst.install(ictx, j.m.cfg.runner(), out)
+	cancel()
+	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, j.m.why(ctx.Err())
 		}

@@ -18,13 +18,29 @@ var ErrNoHome = errors.New("install: task HOME is not an absolute path")
 // ErrNotInstalled: the managed result is not there (yet).
 var ErrNotInstalled = errors.New("install: not installed")
 
+// ErrHomeInWorkspace: the task's home directory is inside the task
+// workspace, so a managed cache (or go's module and build caches) there
+// would live in the checkout. Nothing is installed for such a task.
+var ErrHomeInWorkspace = errors.New("install: task HOME is inside the task workspace; no managed cache may live in a checkout")
+
 // CacheRoot returns the managed cache, $HOME/.kandev/lsp-servers, of the
 // task environment. The task's HOME is used, not the agent's parent
 // process's, because executors override HOME; a Windows task without HOME
 // uses USERPROFILE, as Go and npm do there. A relative home is refused: it
 // would resolve inside whatever directory the agent runs in, perhaps the
-// repository, and no managed cache may live in a checkout.
+// repository. A home inside the task workspace is refused for the same
+// reason: no managed cache may live in a checkout.
 func CacheRoot(env *taskenv.Env) (string, error) {
+	home, err := taskHome(env)
+	if err != nil {
+		return "", err
+	}
+	return join(env.GOOS, home, ".kandev", "lsp-servers"), nil
+}
+
+// taskHome is the task's home for installs: HOME, or USERPROFILE on a
+// Windows task without HOME; absolute and outside the workspace.
+func taskHome(env *taskenv.Env) (string, error) {
 	home := env.Get("HOME")
 	if home == "" && env.GOOS == "windows" {
 		home = env.Get("USERPROFILE")
@@ -32,7 +48,10 @@ func CacheRoot(env *taskenv.Env) (string, error) {
 	if home == "" || !env.IsAbs(home) {
 		return "", fmt.Errorf("%w: %q", ErrNoHome, home)
 	}
-	return join(env.GOOS, home, ".kandev", "lsp-servers"), nil
+	if env.InWorkspace(home) {
+		return "", fmt.Errorf("%w: %q", ErrHomeInWorkspace, home)
+	}
+	return home, nil
 }
 
 // join joins path elements with the task OS's separator. filepath would use

@@ -161,8 +161,8 @@ func TestReleaseFailuresLeaveNothing(t *testing.T) {
 	}
 }
 
-// A slow download that keeps moving is not a stall: there is no overall
-// time limit.
+// A slow download that keeps moving is not a stall: only the overall limit
+// (minutes by default) bounds it.
 func TestReleaseSlowButMovingIsNotAStall(t *testing.T) {
 	t.Parallel()
 	gz, sum, _ := fakeRelease(t)
@@ -212,4 +212,92 @@ func TestReleaseCancelMidDownload(t *testing.T) {
 		require.Empty(t, rt.files(t))
 		cancel()
 	}
+}
+
+// gzipOf compresses b.
+func gzipOf(t *testing.T, b []byte) (gz []byte, sum string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	require.NoError(t, err)
+	_, err = zw.Write(b)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	s := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), hex.EncodeToString(s[:])
+}
+
+// Release archives: decompression is bounded. A mirror serving a gzip bomb
+// (8 MiB of zeros in a few KiB) fails against a 1 MiB limit before
+// anything larger than the limit is written, even with the bomb's own
+// checksum pinned; so does a download that is itself larger than the
+// limit, announced or not.
+func TestReleaseSizeLimit(t *testing.T) {
+	t.Parallel()
+	bomb, bombSum := gzipOf(t, make([]byte, 8<<20))
+	var noise bytes.Buffer
+	for i := range 3 << 20 / 32 {
+		s := sha256.Sum256([]byte(strconv.Itoa(i)))
+		noise.Write(s[:]) // incompressible
+	}
+	big, bigSum := gzipOf(t, noise.Bytes())
+	for name, c := range map[string]struct {
+		body   []byte
+		sum    string
+		length bool
+	}{
+		"gzip bomb":           {bomb, bombSum, true},
+		"announced too large": {big, bigSum, true},
+		"chunked too large":   {big, bigSum, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				if c.length {
+					w.Header().Set("Content-Length", strconv.Itoa(len(c.body)))
+				}
+				for i := 0; i < len(c.body); i += 32 << 10 {
+					if _, err := w.Write(c.body[i:min(i+32<<10, len(c.body))]); err != nil {
+						return
+					}
+					w.(http.Flusher).Flush()
+				}
+			})
+			rt := newReleaseTask(t, srv, c.sum)
+			rt.m.cfg.MaxReleaseSize = 1 << 20
+			_, err := rt.run(context.Background(), t)
+			require.ErrorIs(t, err, ErrTooLarge)
+			var ie *Error
+			require.ErrorAs(t, err, &ie, "install_failed with the reason, then 4003")
+			require.Empty(t, rt.files(t))
+		})
+	}
+}
+
+// Install deadlines, overall: a download that keeps moving but outlasts the
+// install limit fails with ErrTimeout, not as a cancellation, and leaves
+// no partial file.
+func TestReleaseOverallLimit(t *testing.T) {
+	t.Parallel()
+	gz, sum, _ := fakeRelease(t)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(gz)))
+		for i := range gz { // a byte every 20 ms: moving, never stalled
+			if _, err := w.Write(gz[i : i+1]); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	})
+	rt := newReleaseTask(t, srv, sum)
+	rt.m.cfg.InstallTimeout = 300 * time.Millisecond
+	_, err := rt.run(context.Background(), t)
+	require.ErrorIs(t, err, ErrTimeout)
+	require.NotErrorIs(t, err, context.Canceled)
+	require.Empty(t, rt.files(t))
 }

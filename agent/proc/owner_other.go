@@ -24,6 +24,8 @@ func (o *owner) kill() {
 	}
 }
 func (o *owner) alive() bool { return false }
-func (o *owner) release()    {}
+
+func (o *owner) withoutCgroup(Command) *exec.Cmd { return nil }
+func (o *owner) release()                        {}
 
 func growPipe(*os.File) {}

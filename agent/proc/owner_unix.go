@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/kandev/lsp/agent/proc/cgroup"
 )
 
 // startReportTimeout bounds how long Start waits for the reaper shim to say
@@ -31,9 +33,18 @@ type owner struct {
 	report *os.File
 	// childEnds are the shim's ends of both pipes, closed once it has them.
 	childEnds []*os.File
+	// cg is the server's own cgroup, nil where the host delegates none
+	// (see package cgroup): then the group is the whole unit, and a
+	// descendant that calls setsid leaves it. With a cgroup, signals go to
+	// the group and to every cgroup member, and kill is cgroup.kill, which
+	// no descendant escapes.
+	cg *cgroup.Group
+	// exe is the shim's executable.
+	exe string
 }
 
-// command prepares the shim that will start c in a new process group.
+// command prepares the shim that will start c in a new process group, and
+// in a cgroup of its own where the host delegates one.
 func command(c Command) (*exec.Cmd, *owner, error) {
 	exe, err := shimPath()
 	if err != nil {
@@ -48,12 +59,49 @@ func command(c Command) (*exec.Cmd, *owner, error) {
 		closeAll(lifeR, lifeW)
 		return nil, nil, err
 	}
-	cmd := exec.Command(exe)
+	o := &owner{lifeline: lifeW, report: repR, childEnds: []*os.File{lifeR, repW}, exe: exe}
+	if parent, err := cgroup.Available(); err == nil {
+		// A group that cannot be made (a full hierarchy, a quota on
+		// descendants) leaves this server with process-group reaping.
+		o.cg, _ = cgroup.New(parent)
+	}
+	return o.command(c), o, nil
+}
+
+// command is the shim's command line:
+//
+//	kandev-lsp-reaper GRACE CGROUP PATH ARGS...
+//
+// with CGROUP the group's directory or "-" for none, the lifeline on fd 3
+// and the start report on fd 4.
+func (o *owner) command(c Command) *exec.Cmd {
+	cmd := exec.Command(o.exe)
 	grace := orDefault(c.KillGrace, DefaultKillGrace)
-	cmd.Args = append([]string{reaperArg0, grace.String(), c.Path}, c.Args...)
-	cmd.ExtraFiles = []*os.File{lifeR, repW} // fds 3 and 4 in the shim
+	cgDir := "-"
+	if o.cg != nil {
+		cgDir = o.cg.Dir()
+	}
+	cmd.Args = append([]string{reaperArg0, grace.String(), cgDir, c.Path}, c.Args...)
+	cmd.ExtraFiles = o.childEnds // fds 3 and 4 in the shim
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, &owner{lifeline: lifeW, report: repR, childEnds: []*os.File{lifeR, repW}}, nil
+	if o.cg != nil {
+		// Born inside, so nothing it forks is ever outside.
+		intoCgroup(cmd.SysProcAttr, o.cg.FD())
+	}
+	return cmd
+}
+
+// withoutCgroup gives up the cgroup after the shim could not be started in
+// it (an old kernel without clone3, a policy refusing the move) and
+// returns the command to start instead: process-group reaping still holds.
+// It returns nil when there was no cgroup to give up.
+func (o *owner) withoutCgroup(c Command) *exec.Cmd {
+	if o.cg == nil {
+		return nil
+	}
+	_ = o.cg.Remove()
+	o.cg = nil
+	return o.command(c)
 }
 
 // started waits for the shim's start report, so an executable that cannot
@@ -73,32 +121,49 @@ func (o *owner) started(cmd *exec.Cmd) error {
 	return nil
 }
 
-// terminate sends SIGTERM to the whole group. The shim ignores it and stays
+// terminate sends SIGTERM to the whole tree. The shim ignores it and stays
 // to report the server's exit status.
 func (o *owner) terminate() { o.signal(syscall.SIGTERM) }
 
-// kill sends SIGKILL to the whole group, shim included.
-func (o *owner) kill() { o.signal(syscall.SIGKILL) }
+// kill sends SIGKILL to the whole tree, shim included: cgroup.kill where
+// there is a cgroup, and the group signal in any case.
+func (o *owner) kill() {
+	if o.cg != nil {
+		_ = o.cg.Kill()
+	}
+	o.signal(syscall.SIGKILL)
+}
 
-// signal delivers sig to the group; ESRCH (an empty group) is the expected
-// end state, not an error.
+// signal delivers sig to the group and to every cgroup member (a
+// descendant that left the group with setsid); ESRCH (an empty group) is
+// the expected end state, not an error.
 func (o *owner) signal(sig syscall.Signal) {
 	if o.pgid > 0 {
 		_ = syscall.Kill(-o.pgid, sig)
 	}
+	if o.cg != nil {
+		o.cg.Signal(sig)
+	}
 }
 
-// alive reports whether the group has a member that is not a zombie.
-func (o *owner) alive() bool { return o.pgid > 0 && groupAlive(o.pgid) }
+// alive reports whether the tree has a member that is not a zombie: in the
+// group, or anywhere in the cgroup.
+func (o *owner) alive() bool {
+	return o.pgid > 0 && groupAlive(o.pgid) || o.cg != nil && o.cg.Populated()
+}
 
-// release closes the agent's pipe ends. Closing the lifeline tells a shim
-// that is still running to kill its group; Stop calls release last, when
-// the group is already gone.
+// release closes the agent's pipe ends and removes the cgroup. Closing the
+// lifeline tells a shim that is still running to kill its tree; Stop calls
+// release last, when the tree is already gone.
 func (o *owner) release() {
 	closeAll(o.childEnds...)
 	o.childEnds = nil
 	o.report.Close()
 	o.lifeline.Close()
+	if o.cg != nil {
+		_ = o.cg.Remove()
+		o.cg = nil
+	}
 }
 
 // groupExists reports whether any process, zombies included, is in the group.

@@ -142,6 +142,9 @@ func (o *owner) alive() bool {
 }
 
 // release closes the job handle; KILL_ON_JOB_CLOSE ends whatever is left.
+// withoutCgroup: a job object has no fallback to retry with.
+func (o *owner) withoutCgroup(Command) *exec.Cmd { return nil }
+
 func (o *owner) release() {
 	o.once.Do(func() { _ = syscall.CloseHandle(o.job) })
 }

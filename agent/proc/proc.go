@@ -11,8 +11,13 @@
 // On Unix the unit is a process group led by a reaper shim: the agent binary
 // re-executed (see reaper_unix.go) that starts the server in its group,
 // adopts orphaned descendants as a child subreaper on Linux, and kills the
-// whole group when the agent dies, however it dies. On Windows the unit is a
-// job object that the kernel terminates when the agent's handle closes.
+// whole group when the agent dies, however it dies. Where the host delegates
+// a cgroup v2 to the agent (package cgroup), the shim is also started in a
+// cgroup of its own and the unit is that cgroup: a descendant that calls
+// setsid leaves the group but not the cgroup, and cgroup.kill ends it.
+// Without one (cgroup v1, a read-only mount, macOS) process-group reaping
+// is all there is, and such a descendant escapes it. On Windows the unit is
+// a job object that the kernel terminates when the agent's handle closes.
 package proc
 
 import (
@@ -99,16 +104,25 @@ func Start(c Command) (_ *Process, err error) {
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
-	cmd.Dir = c.Dir
-	cmd.Env = c.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{} // never inherit the agent's environment
+	setup := func(cmd *exec.Cmd) {
+		cmd.Dir = c.Dir
+		cmd.Env = c.Env
+		if cmd.Env == nil {
+			cmd.Env = []string{} // never inherit the agent's environment
+		}
+		cmd.Stdin = inR
+		cmd.Stdout = outW
+		cmd.Stderr = c.Stderr
+		cmd.WaitDelay = time.Second
 	}
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = c.Stderr
-	cmd.WaitDelay = time.Second
+	setup(cmd)
 	startErr := cmd.Start()
+	if startErr != nil {
+		if retry := own.withoutCgroup(c); retry != nil {
+			setup(retry)
+			cmd, startErr = retry, retry.Start()
+		}
+	}
 	// The child holds its own copies; ours would keep stdout from ever
 	// reaching EOF.
 	inR.Close()

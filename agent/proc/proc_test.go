@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/agent/proc/cgroup"
+	"github.com/kandev/lsp/agent/proc/procfs"
 )
 
 func start(t *testing.T, script string, grace, killGrace time.Duration) *Process {
@@ -214,4 +217,43 @@ func TestCloseStdinUnblocksWrite(t *testing.T) {
 	}()
 	p.CloseStdin()
 	require.Error(t, <-errc)
+}
+
+// A descendant that calls setsid leaves the server's process group and
+// session, so group signals miss it. Where the host delegates a cgroup v2,
+// the server's tree is its cgroup, which setsid does not leave: Stop ends
+// the escaped descendant too (cgroup.kill). Elsewhere the agent falls back
+// to process-group reaping, which this escape defeats; the test says so
+// and skips.
+func TestStopKillsSetsidEscapee(t *testing.T) {
+	t.Parallel()
+	if _, err := cgroup.Available(); err != nil {
+		t.Skipf("no delegated cgroup v2 here (%v): servers are reaped by process group, which a setsid descendant leaves", err)
+	}
+	p := start(t, `setsid sh -c 'trap "" TERM HUP; echo $$; exec sleep 1000' & wait`, 50*time.Millisecond, 100*time.Millisecond)
+	escapee := readPid(t, p)
+	waitFor(t, 5*time.Second, func() bool {
+		st, err := procfs.Stat(escapee)
+		return err == nil && st.Session == escapee && st.Pgrp != p.Pid()
+	})
+
+	require.NoError(t, p.Stop(context.Background()))
+	waitFor(t, 5*time.Second, func() bool { return !alive(escapee) })
+}
+
+// The agent dying takes the escaped descendant with it as well: the shim
+// ends its whole cgroup when the lifeline breaks.
+func TestAgentDeathKillsSetsidEscapee(t *testing.T) {
+	t.Parallel()
+	if _, err := cgroup.Available(); err != nil {
+		t.Skipf("no delegated cgroup v2 here (%v): servers are reaped by process group, which a setsid descendant leaves", err)
+	}
+	p := start(t, `setsid sh -c 'trap "" TERM HUP; echo $$; exec sleep 1000' & wait`, 50*time.Millisecond, 100*time.Millisecond)
+	escapee := readPid(t, p)
+	dir := p.own.cg.Dir()
+	p.own.lifeline.Close() // what the kernel does when the agent dies
+	waitFor(t, 5*time.Second, func() bool { return !alive(escapee) })
+	<-p.Done()
+	_, err := os.Stat(dir)
+	require.ErrorIs(t, err, os.ErrNotExist, "the shim removed the group nobody else would")
 }

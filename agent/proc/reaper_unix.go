@@ -10,15 +10,19 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/kandev/lsp/agent/proc/cgroup"
 )
 
 // reaperArg0 is the argv[0] under which a binary linking this package acts
 // as the reaper shim instead of running its main. The agent starts every
 // language server as
 //
-//	<agent binary> (argv[0]=kandev-lsp-reaper) GRACE PATH ARGS...
+//	<agent binary> (argv[0]=kandev-lsp-reaper) GRACE CGROUP PATH ARGS...
 //
-// with the lifeline pipe on fd 3 and the start report on fd 4. Re-executing
+// with the lifeline pipe on fd 3 and the start report on fd 4. CGROUP is
+// the directory of the server's own cgroup, which the shim was started in,
+// or "-" where there is none. Re-executing
 // the agent's own binary means the shim needs no install step and is always
 // the version of the agent that started it.
 const reaperArg0 = "kandev-lsp-reaper"
@@ -26,8 +30,8 @@ const reaperArg0 = "kandev-lsp-reaper"
 // init turns the process into the shim before main (or TestMain) runs. It
 // does nothing for any other argv[0].
 func init() {
-	if len(os.Args) >= 3 && os.Args[0] == reaperArg0 {
-		os.Exit(runReaper(os.Args[1], os.Args[2:]))
+	if len(os.Args) >= 4 && os.Args[0] == reaperArg0 {
+		os.Exit(runReaper(os.Args[1], os.Args[2], os.Args[3:]))
 	}
 }
 
@@ -36,12 +40,17 @@ func init() {
 // Linux it is a child subreaper, so helpers the server orphans stay in its
 // tree and are reaped here rather than left as zombies for an init that may
 // neglect them. When the lifeline reports the agent gone, it does what the
-// agent's Stop would have done: SIGTERM the group, wait the grace period,
-// SIGKILL the group (itself included).
-func runReaper(graceArg string, argv []string) int {
+// agent's Stop would have done: SIGTERM the tree, wait the grace period,
+// SIGKILL the tree (itself included). The tree is the group and, where the
+// shim runs in a cgroup of its own, every member of that cgroup.
+func runReaper(graceArg, cgDir string, argv []string) int {
 	grace, err := time.ParseDuration(graceArg)
 	if err != nil {
 		grace = DefaultKillGrace
+	}
+	t := shimTree{cgroup: cgDir}
+	if cgDir == "-" {
+		t.cgroup = ""
 	}
 	lifeline, report := os.NewFile(3, "lifeline"), os.NewFile(4, "report")
 	// Neither pipe is for the server.
@@ -80,11 +89,11 @@ func runReaper(graceArg string, argv []string) int {
 			// subreaper): end it before reporting, or a child that
 			// ignores TERM would outlive the server — and, if the agent
 			// is dying too, everything.
-			endLeftovers(grace, drained)
+			t.endLeftovers(grace, drained)
 			return exitLike(ws)
 		case <-sigs:
 		case <-orphaned:
-			return killGroup(grace, exited)
+			return t.killAll(grace, exited)
 		}
 	}
 }
@@ -107,35 +116,63 @@ func reapChildren(server int, exited chan<- syscall.WaitStatus, drained chan<- s
 	}
 }
 
-// killGroup ends the whole group after the agent died: TERM, the grace
-// period (cut short if the server exits), then KILL, which ends the shim
-// too.
-func killGroup(grace time.Duration, exited <-chan syscall.WaitStatus) int {
-	pgrp := syscall.Getpgrp()
-	_ = syscall.Kill(-pgrp, syscall.SIGTERM)
-	t := time.NewTimer(grace)
+// shimTree is what the shim ends: its own process group and, when set,
+// its cgroup.
+type shimTree struct {
+	cgroup string // directory, "" for none
+}
+
+// signal sends sig to the group and to every cgroup member, a descendant
+// that left the group with setsid included. The shim handles TERM, so a
+// TERM to itself is harmless.
+func (t shimTree) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-syscall.Getpgrp(), sig)
+	if t.cgroup != "" {
+		cgroup.Signal(t.cgroup, sig)
+	}
+}
+
+// kill SIGKILLs the whole tree, the shim included.
+func (t shimTree) kill() {
+	if t.cgroup != "" {
+		_ = cgroup.Kill(t.cgroup)
+	}
+	_ = syscall.Kill(-syscall.Getpgrp(), syscall.SIGKILL)
+}
+
+// killAll ends the whole tree after the agent died: TERM, the grace period
+// (cut short if the server exits), then KILL, which ends the shim too. The
+// agent that would remove the cgroup is gone, so the shim steps out of it
+// first, kills what is left and removes it.
+func (t shimTree) killAll(grace time.Duration, exited <-chan syscall.WaitStatus) int {
+	t.signal(syscall.SIGTERM)
+	timer := time.NewTimer(grace)
 	select {
 	case <-exited:
-	case <-t.C:
+	case <-timer.C:
 	}
-	_ = syscall.Kill(-pgrp, syscall.SIGKILL)
+	if t.cgroup != "" {
+		cgroup.EndFromInside(t.cgroup)
+	}
+	t.kill()
 	return 137 // not reached: SIGKILL cannot be caught
 }
 
-// endLeftovers runs after the server exited: TERM the group (the shim
+// endLeftovers runs after the server exited: TERM the tree (the shim
 // itself handles TERM), give the leftovers the grace period to go, then
-// KILL the group. With nothing left, drained closes at once and this costs
+// KILL the tree. With nothing left, drained closes at once and this costs
 // nothing. If KILL is needed it ends the shim too, so the agent sees 137
 // instead of the server's own status — the server had exited either way.
-func endLeftovers(grace time.Duration, drained <-chan struct{}) {
-	pgrp := syscall.Getpgrp()
-	_ = syscall.Kill(-pgrp, syscall.SIGTERM)
-	t := time.NewTimer(grace)
-	defer t.Stop()
+// As a subreaper the shim adopts every orphan, setsid or not, so drained
+// waits for those too.
+func (t shimTree) endLeftovers(grace time.Duration, drained <-chan struct{}) {
+	t.signal(syscall.SIGTERM)
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
 	select {
 	case <-drained:
-	case <-t.C:
-		_ = syscall.Kill(-pgrp, syscall.SIGKILL)
+	case <-timer.C:
+		t.kill()
 	}
 }
 

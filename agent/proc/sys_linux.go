@@ -1,10 +1,10 @@
 package proc
 
 import (
-	"bytes"
 	"os"
-	"strconv"
 	"syscall"
+
+	"github.com/kandev/lsp/agent/proc/procfs"
 )
 
 // shimPath is the executable the reaper shim runs from: the agent's own
@@ -20,6 +20,13 @@ func becomeSubreaper() {
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 }
 
+// intoCgroup makes the process start inside the cgroup open at fd
+// (clone3 with CLONE_INTO_CGROUP).
+func intoCgroup(attr *syscall.SysProcAttr, fd int) {
+	attr.UseCgroupFD = true
+	attr.CgroupFD = fd
+}
+
 // groupAlive reports whether the group has a member that is not a zombie.
 // kill(-pgid, 0) alone counts zombies, and orphaned descendants stay zombies
 // for as long as the container's init neglects to reap them; waiting on
@@ -28,31 +35,14 @@ func groupAlive(pgid int) bool {
 	if !groupExists(pgid) {
 		return false
 	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
+	alive := false
+	if !procfs.Each(func(p procfs.Proc) bool {
+		alive = p.Pgrp == pgid && p.Running()
+		return !alive
+	}) {
+		return true // no process table: kill(-pgid, 0) is all we know
 	}
-	want := []byte(strconv.Itoa(pgid))
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// Fields after "(comm)": state ppid pgrp ...; comm may hold spaces
-		// and parentheses, so split after the last ')'.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(stat[i+1:])
-		if len(f) >= 3 && bytes.Equal(f[2], want) && f[0][0] != 'Z' {
-			return true
-		}
-	}
-	return false
+	return alive
 }
 
 // pipeSize is the buffer the agent asks for on a server's stdin and stdout.

@@ -2,7 +2,10 @@
 
 package proc
 
-import "os"
+import (
+	"os"
+	"syscall"
+)
 
 // shimPath is the agent's own binary, which acts as the reaper shim.
 func shimPath() (string, error) { return os.Executable() }
@@ -10,6 +13,9 @@ func shimPath() (string, error) { return os.Executable() }
 // becomeSubreaper is Linux-only; elsewhere orphans go to init, and the
 // process group still reaches them.
 func becomeSubreaper() {}
+
+// intoCgroup is never called here: there are no cgroups to start in.
+func intoCgroup(*syscall.SysProcAttr, int) {}
 
 // groupAlive reports whether any process is in the group.
 func groupAlive(pgid int) bool { return groupExists(pgid) }

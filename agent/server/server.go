@@ -55,12 +55,18 @@ type Config struct {
 	GOOS, GOARCH string
 	// StopTimeout bounds the stop route's Shutdown (default 15 s).
 	StopTimeout time.Duration
+	// PingInterval, PingTimeout and MaxConnections are the stream's
+	// dead-peer detection and connection cap (stream.DefaultPingInterval,
+	// stream.DefaultPingTimeout, stream.DefaultMaxConnections).
+	PingInterval, PingTimeout time.Duration
+	MaxConnections            int
 	// InstallPlan answers the install part of the installers route; nil
 	// is the agent's install Manager's Describe, so the route says what an
 	// install would really do on this host.
 	InstallPlan installers.Planner
 	// Install configures the agent's one install Manager (release base
-	// URL and checksums, the installer runner's graces, lock polling).
+	// URL and checksums, the installer runner's graces, the stall and
+	// overall install deadlines, the release size limit, lock polling).
 	// An empty GOARCH takes the task host's (GOARCH above).
 	Install install.Config
 }
@@ -96,6 +102,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.GOARCH != "" {
 		env.GOARCH = cfg.GOARCH
 	}
+	// Discovery, the installers route and installs never look inside the
+	// checkout (taskenv.WithWorkspace).
+	env = env.WithWorkspace(root.Dir())
 	if cfg.StopTimeout <= 0 {
 		cfg.StopTimeout = 15 * time.Second
 	}
@@ -119,6 +128,7 @@ func New(cfg Config) (*Server, error) {
 		Logger: cfg.Logger, ServerStderr: cfg.ServerStderr,
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
+		PingInterval: cfg.PingInterval, PingTimeout: cfg.PingTimeout, MaxConnections: cfg.MaxConnections,
 	})
 	fh := files.New(root, cfg.Token, cfg.Logger)
 	s := &Server{

@@ -56,9 +56,9 @@ func missingCode(srv catalog.Server, goos string, autoInstall bool) wire.CloseCo
 	return wire.CloseNoInstaller
 }
 
-// install runs job while the peer watches: "installing" first, then one
-// pending read for the whole install, then "installed" or
-// "install_failed" and 4003. A peer that leaves, and task stop, cancel the
+// install runs job while the peer watches: "installing" first, then the
+// read-ahead for the whole install, then "installed" or "install_failed"
+// and 4003. A peer that leaves, and task stop, cancel the
 // install; Run has then killed the installer's tree, removed its partial
 // files and released its locks before it returns.
 func (s *session) install(lang wire.Language, job *install.Job) (path string, ok bool) {
@@ -100,24 +100,14 @@ func (s *session) install(lang wire.Language, job *install.Job) (path string, ok
 	return res.Path, true
 }
 
-// watchInstall cancels the install when the pending read ends the stream
-// (the peer closed, went away or sent an oversized message) or at task
-// stop. A message that arrives is kept for the bridge; only task stop can
-// cancel after that, since nothing reads the socket any more.
+// watchInstall cancels the install when the read-ahead sees the stream
+// end (the peer closed, went away, stopped answering pings, or sent too
+// much) or at task stop. Messages the peer sends meanwhile do not stop
+// the watch: the read-ahead keeps them and reads on.
 func (s *session) watchInstall(ctx context.Context, cancel context.CancelFunc, ahead *readAhead) {
 	select {
-	case <-ahead.done:
-		if ahead.in.buf == nil {
-			cancel()
-			return
-		}
-	case <-s.shutdown:
+	case <-ahead.ended:
 		cancel()
-		return
-	case <-ctx.Done():
-		return
-	}
-	select {
 	case <-s.shutdown:
 		cancel()
 	case <-ctx.Done():
@@ -125,22 +115,18 @@ func (s *session) watchInstall(ctx context.Context, cancel context.CancelFunc, a
 }
 
 // endInstall closes a stream whose install did not produce a server. The
-// pending read is drained once the socket is closed.
+// read-ahead is drained once the socket is closed.
 func (s *session) endInstall(lang wire.Language, err error, ahead *readAhead) {
 	defer s.dropReadAhead()
 	if !errors.Is(err, context.Canceled) && !errors.Is(err, install.ErrClosed) {
 		s.failInstall(lang, err)
 		return
 	}
-	select {
-	case <-ahead.done:
-		if in := ahead.in; in.buf == nil && !s.stopping() {
-			// The peer left (closeNow) or broke the frame limit (1009).
-			s.logger.Info("install cancelled: the peer went away")
-			_ = s.sock.close(in.code)
-			return
-		}
-	default:
+	if code, ended := ahead.endCode(); ended && !s.stopping() {
+		// The peer left (closeNow) or sent too much (1009).
+		s.logger.Info("install cancelled: the peer went away")
+		_ = s.sock.close(code)
+		return
 	}
 	// Task stop: 1001 with no prose, the browser shows its own copy.
 	s.logger.Info("install cancelled by task stop")

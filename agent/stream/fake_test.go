@@ -62,6 +62,18 @@ func (f *fakeFixture) events(t testing.TB, what string) []script.Record {
 	return out
 }
 
+// messages returns what the fake read, as kind:method, in order.
+func (f *fakeFixture) messages(t testing.TB) []string {
+	t.Helper()
+	var seq []string
+	for _, r := range f.records(t) {
+		if r.Kind != "event" {
+			seq = append(seq, r.Kind+":"+r.Method)
+		}
+	}
+	return seq
+}
+
 func sendJSON(t testing.TB, c *websocket.Conn, v any) {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -113,13 +125,7 @@ func TestTeardownSendsShutdownExit(t *testing.T) {
 	require.NoError(t, c.Close(websocket.StatusNormalClosure, ""))
 	waitFor(t, func() bool { return len(f.events(t, "exit")) == 1 })
 
-	var seq []string
-	for _, r := range f.records(t) {
-		if r.Kind != "event" {
-			seq = append(seq, r.Kind+":"+r.Method)
-		}
-	}
-	require.Equal(t, []string{"request:initialize", "request:shutdown", "notification:exit"}, seq)
+	require.Equal(t, []string{"request:initialize", "request:shutdown", "notification:exit"}, f.messages(t))
 	require.Equal(t, 0, f.events(t, "exit")[0].Code, "a clean LSP exit, not a signal")
 }
 
@@ -186,6 +192,10 @@ func TestCrashCyclesLeaveNoDescendants(t *testing.T) {
 			didOpen(t, c) // crash
 			requireClose(t, c, int(wire.CloseServerExited))
 		} else {
+			// Close before the crash, but after the fake has recorded its
+			// start: a fake still starting up (slow on a loaded machine)
+			// would be stopped before it could, and go uncounted.
+			waitFor(t, func() bool { return len(f.events(t, "start")) == i+1 })
 			require.NoError(t, c.Close(websocket.StatusNormalClosure, "")) // close before the crash
 		}
 		c.CloseNow()

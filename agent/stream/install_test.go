@@ -53,13 +53,7 @@ func TestFrameDuringInstallIsFirstBridged(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"id":7`)
 	waitFor(t, func() bool { return len(k.records(t)) >= 3 })
-	var seq []string
-	for _, r := range k.records(t) {
-		if r.Kind != "event" {
-			seq = append(seq, r.Kind+":"+r.Method)
-		}
-	}
-	require.Equal(t, []string{"request:initialize", "notification:initialized"}, seq[:2])
+	require.Equal(t, []string{"request:initialize", "notification:initialized"}, k.messages(t)[:2])
 }
 
 // Spec: installer failure. install_failed carries the installer's own
@@ -101,12 +95,26 @@ func TestUndeliveredInstallingStartsNothing(t *testing.T) {
 // Spec: browser disconnect during auto-install. Dropping the socket
 // cancels that connection's install: npm and its TERM-ignoring child are
 // gone, the partial node_modules is removed, and the lock is released, so
-// the next connection installs at once.
+// the next connection installs at once. The same holds for a peer that
+// sent a message (initialize, kept for the bridge) while npm ran and then
+// left: the install still notices.
 func TestDisconnectCancelsInstall(t *testing.T) {
 	t.Parallel()
+	early := func(c *websocket.Conn) {
+		sendJSON(t, c, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{}})
+	}
 	for name, leave := range map[string]func(*websocket.Conn){
 		"drop":  func(c *websocket.Conn) { c.CloseNow() },
 		"close": func(c *websocket.Conn) { _ = c.Close(websocket.StatusNormalClosure, "") },
+		"frame then drop": func(c *websocket.Conn) {
+			early(c)
+			c.CloseNow()
+		},
+		"frames then close": func(c *websocket.Conn) {
+			early(c)
+			early(c)
+			_ = c.Close(websocket.StatusNormalClosure, "")
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -212,4 +220,83 @@ func withVar(env *taskenv.Env, name, value string) *taskenv.Env {
 	out := taskenv.New(vars)
 	out.GOOS, out.GOARCH = env.GOOS, env.GOARCH
 	return out
+}
+
+// Every message sent while the server installs is kept and reaches the
+// server in order, the first one first, once the bridge starts.
+func TestFramesDuringInstallKeepOrder(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "gate")
+	c := k.dialLang(t, "typescript", true)
+	requireStatuses(t, c, "typescript", wire.StatusInstalling)
+	waitFor(t, func() bool { return k.npmRuns() == 1 })
+	sendJSON(t, c, map[string]any{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": map[string]any{}})
+	for i := range 3 {
+		sendJSON(t, c, map[string]any{"jsonrpc": "2.0", "method": "$/early", "params": map[string]any{"n": i}})
+	}
+	require.NoError(t, os.WriteFile(k.gate, nil, 0o644))
+	requireStatuses(t, c, "typescript", wire.StatusInstalled, wire.StatusReady)
+	_, b, err := c.Read(testCtx(t))
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"id":7`)
+	waitFor(t, func() bool { return len(k.records(t)) >= 5 })
+	require.Equal(t, []string{"request:initialize", "notification:$/early", "notification:$/early", "notification:$/early"}, k.messages(t)[:4])
+}
+
+// What a peer may leave waiting during an install is bounded: past
+// maxBacklogMessages the stream closes with 1009 (empty reason) and the
+// install is cancelled, its tree reaped.
+func TestBacklogDuringInstallIsBounded(t *testing.T) {
+	t.Parallel()
+	k := newInstallFixture(t, "hang")
+	c := k.dialLang(t, "typescript", true)
+	requireStatuses(t, c, "typescript", wire.StatusInstalling)
+	pids := k.installerPids(t)
+	for range maxBacklogMessages + 1 {
+		if c.Write(testCtx(t), websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"$/x"}`)) != nil {
+			break // the agent may close before the last one is sent
+		}
+	}
+	requireClose(t, c, int(websocket.StatusMessageTooBig))
+	waitFor(t, func() bool { return !alive(pids[0]) && !alive(pids[1]) })
+	waitFor(t, func() bool { return len(k.cacheEntries(t)) == 0 })
+}
+
+// Install deadlines: npm that goes silent (stall) or never finishes
+// (overall limit) ends as a failed install — install_failed carrying why
+// and npm's output so far, then 4003 — with its tree reaped, nothing
+// left in the cache and the lock released, so the next connection
+// installs at once.
+func TestInstallDeadlinesFail4003(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		mode string
+		cfg  install.Config
+		why  string
+	}{
+		"stall":   {"stall", install.Config{StallTimeout: 300 * time.Millisecond}, "install stalled: no output for 300ms"},
+		"overall": {"chatter", install.Config{InstallTimeout: 500 * time.Millisecond}, "install timed out: not finished after 500ms"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			k := newInstallFixture(t, c.mode, func(cfg *Config) {
+				c.cfg.Runner, c.cfg.LockPoll = &install.Runner{KillGrace: 200 * time.Millisecond}, 10*time.Millisecond
+				cfg.Installs = install.New(c.cfg)
+			})
+			conn := k.dialLang(t, "typescript", true)
+			requireStatuses(t, conn, "typescript", wire.StatusInstalling)
+			pids := k.installerPids(t)
+			st := readStatus(t, conn)
+			require.Equal(t, wire.StatusInstallFailed, st.Status)
+			require.Contains(t, st.Error, c.why)
+			require.Contains(t, st.Error, "npm http fetch GET 200 https://registry.example/typescript", "npm's own output")
+			requireClose(t, conn, int(wire.CloseInstallFailed))
+			require.False(t, alive(pids[0]) || alive(pids[1]), "the tree is reaped before the failure is reported")
+			require.Empty(t, k.cacheEntries(t))
+
+			k.mode(t, "ok")
+			again := k.dialLang(t, "typescript", true)
+			requireStatuses(t, again, "typescript", wire.StatusInstalling, wire.StatusInstalled, wire.StatusReady)
+		})
+	}
 }

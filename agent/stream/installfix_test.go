@@ -21,7 +21,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// fakeNPM stands in for `npm install` on the task PATH, offline and fast.
+// fakeNPM stands in for `npm ci` on the task PATH, offline and fast.
 // Every run appends a line to $FAKE_NPM_LOG first, so a test can tell
 // whether (and how often) an install ran. The mode is read from the file
 // $FAKE_NPM_MODE at each run, so a test can change it between connections:
@@ -31,9 +31,11 @@ import (
 //	fail  print 2 MB of noise, then npm's diagnosis, and exit 1
 //	hang  write a partial node_modules, start a TERM-ignoring child, record
 //	      both pids in $FAKE_NPM_PIDS and never finish
+//	stall hang after printing one line
+//	chatter hang, printing a line every 20 ms
 const fakeNPM = `#!/bin/sh
 echo "$PWD $*" >> "$FAKE_NPM_LOG"
-case "$*" in *pyright@*) L=pyright-langserver;; *) L=typescript-language-server;; esac
+if grep -q '"pyright"' package.json; then L=pyright-langserver; else L=typescript-language-server; fi
 case "$(cat "$FAKE_NPM_MODE")" in
 fail)
   head -c 2000000 /dev/zero | tr '\0' 'n'; echo
@@ -43,6 +45,13 @@ hang)
   mkdir -p node_modules/.bin; echo partial > node_modules/partial
   sh -c 'trap "" TERM HUP; echo $$ >> "$FAKE_NPM_PIDS"; exec sleep 60' &
   echo $$ >> "$FAKE_NPM_PIDS"
+  wait; exit 1;;
+stall|chatter)
+  mkdir -p node_modules/.bin; echo partial > node_modules/partial
+  sh -c 'trap "" TERM HUP; echo $$ >> "$FAKE_NPM_PIDS"; exec sleep 60' &
+  echo $$ >> "$FAKE_NPM_PIDS"
+  echo "npm http fetch GET 200 https://registry.example/typescript 12ms"
+  [ "$(cat "$FAKE_NPM_MODE")" = chatter ] && while :; do echo "npm http fetch GET 200 https://registry.example/more 3ms"; sleep 0.02; done
   wait; exit 1;;
 gate) while [ ! -e "$FAKE_NPM_GATE" ]; do sleep 0.01; done;;
 esac

@@ -34,6 +34,8 @@ type inbound struct {
 
 // readInbound reads the next message from the peer into a pooled buffer.
 func (s *session) readInbound() inbound {
+	s.reading.Store(true)
+	defer s.reading.Store(false)
 	// No context: the socket closing (by the peer or by teardown) is what
 	// ends this read, and a cancelled read context would make the library
 	// drop the connection without a close frame.
@@ -41,6 +43,7 @@ func (s *session) readInbound() inbound {
 	if err != nil {
 		return inbound{code: closeNow} // the peer closed or the socket failed
 	}
+	s.heard.Add(1)
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	n, err := buf.ReadFrom(io.LimitReader(r, wire.MaxMessageSize+1))
@@ -63,15 +66,20 @@ func putBuf(buf *bytes.Buffer) {
 }
 
 // socketToStdin forwards each socket message to stdin as one Content-Length
-// frame. The first message is the one the install's pending read kept, if
-// there was an install (see readAhead). It returns the close code for how
+// frame. The first messages are those the install's read-ahead kept, if
+// there was an install (see readAhead); run drains whatever of them is
+// left once the bridge has torn down. It returns the close code for how
 // it ended.
 func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
-	first := s.takeReadAhead()
+	ahead := s.ahead
 	for {
 		var in inbound
-		if first != nil {
-			in, first = first.wait(), nil
+		if ahead != nil {
+			var ok bool
+			if in, ok = ahead.next(); !ok {
+				ahead = nil
+				continue
+			}
 		} else {
 			in = s.readInbound()
 		}

@@ -43,9 +43,15 @@ type session struct {
 	// but no longer forwarded, so the answer to our own shutdown request
 	// never reaches the peer.
 	ending atomic.Bool
-	// ahead is the read left pending during an install, whose message the
-	// bridge forwards first; nil when there was no install.
+	// ahead is the reader of an install, whose kept messages the bridge
+	// forwards first; nil when there was no install.
 	ahead *readAhead
+
+	// reading is set while a reader waits on the socket, and heard counts
+	// the messages the peer sent: keepAlive pings an idle peer only when
+	// a reader is there to take the pong.
+	reading atomic.Bool
+	heard   atomic.Uint64
 }
 
 // stop asks the session to end with 1001. It may come before the session
@@ -68,7 +74,7 @@ func (s *session) stopping() bool {
 func (s *session) run(srv catalog.Server, path string) {
 	cfg := s.h.cfg
 	// Every path below has closed the socket by the time it returns, which
-	// ends a pending read the bridge did not take.
+	// ends a read-ahead the bridge did not take.
 	defer s.dropReadAhead()
 	if s.stopping() {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))

@@ -4,15 +4,19 @@
 // socket and one Content-Length frame on stdio.
 //
 // A missing server is installed when the request asks for it
-// (autoinstall.go): status frames report the install, and the one read
-// left pending meanwhile (readahead.go) both cancels it when the peer
-// leaves and becomes the bridge's first inbound message.
+// (autoinstall.go): status frames report the install, and the socket is
+// read meanwhile (readahead.go), which both cancels it when the peer
+// leaves and keeps what the peer sends for the bridge, in order.
 //
 // The route decides everything it can before upgrading — unknown language
 // (HTTP 400), missing token (HTTP 401), shutting down (HTTP 503) — so a
 // rejected request never starts a process. After the upgrade every failure
 // is a categorical close code (wire.Close*) with an empty reason: transport
-// prose stays in the agent's log.
+// prose stays in the agent's log. A stream over the connection cap is one
+// of those: upgraded and closed with 4005 before anything starts.
+//
+// A peer that vanishes without closing is found by pings on idle streams
+// (keepalive.go) and treated like one that left.
 //
 // Bodies are never parsed. A message is read from the socket into a pooled
 // buffer and written to stdin with its header (one write up to 64 KiB); a
@@ -52,6 +56,7 @@ type Config struct {
 	// Token is the bearer token every request must carry.
 	Token string
 	// Env is the task environment: discovery reads it and servers get it.
+	// New confines it to directories outside Workspace.
 	Env *taskenv.Env
 	// Logger receives what the peer must not see. Nil discards.
 	Logger *slog.Logger
@@ -75,7 +80,32 @@ type Config struct {
 	// exits, so its last messages still reach the peer (1 s). A descendant
 	// holding stdout open cannot hold the stream longer than this.
 	ExitDrain time.Duration
+
+	// PingInterval is how long a stream may go without a message from the
+	// peer before the agent pings it (DefaultPingInterval); PingTimeout is
+	// how long the peer then has to answer (DefaultPingTimeout) before the
+	// stream is closed as dead and its server stopped.
+	PingInterval, PingTimeout time.Duration
+	// MaxConnections caps the streams open at once (DefaultMaxConnections);
+	// one more is refused with 4005.
+	MaxConnections int
 }
+
+// Defaults for dead-peer detection and the connection cap.
+const (
+	// DefaultPingInterval and DefaultPingTimeout bound how long a peer that
+	// vanished without closing (a relay host that lost power, a silently
+	// dropped TCP connection) holds a stream and its language server:
+	// at most two intervals and a timeout, under a minute and a half.
+	// Writes alone cannot tell: the kernel accepts them into its buffer.
+	DefaultPingInterval = 30 * time.Second
+	DefaultPingTimeout  = 15 * time.Second
+	// DefaultMaxConnections is twice the relay's default cap (8, from
+	// KANDEV_LSP_MAX_CONNECTIONS), so with one relay in front the relay's
+	// cap is the one users meet; this one bounds the language servers a
+	// task host runs whatever calls it.
+	DefaultMaxConnections = 16
+)
 
 // Handler serves wire.AgentStreamPath. Create it with New.
 type Handler struct {
@@ -98,6 +128,20 @@ func New(cfg Config) *Handler {
 	}
 	if cfg.ExitDrain <= 0 {
 		cfg.ExitDrain = time.Second
+	}
+	if cfg.PingInterval <= 0 {
+		cfg.PingInterval = DefaultPingInterval
+	}
+	if cfg.PingTimeout <= 0 {
+		cfg.PingTimeout = DefaultPingTimeout
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
+	if cfg.Env != nil && cfg.Workspace != nil {
+		// Discovery never runs a binary from the checkout, whatever the
+		// task PATH, GOBIN, GOPATH or HOME say.
+		cfg.Env = cfg.Env.WithWorkspace(cfg.Workspace.Dir())
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -129,7 +173,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		auth.Deny(w)
 		return
 	}
-	s := h.admit()
+	s, full := h.admit()
+	if full {
+		h.refuse(w, r)
+		return
+	}
 	if s == nil {
 		// Task stop has begun: no new process may start. The relay reports
 		// this like any other unavailable task host.
@@ -141,32 +189,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.logger = h.logger.With("language", srv.Language)
 	path, locateErr := srv.Locate(h.cfg.Env)
 
-	hc := &hijackCapture{ResponseWriter: w}
-	conn, err := websocket.Accept(hc, r, &websocket.AcceptOptions{
-		// Origin checks defend browsers' ambient credentials against
-		// cross-site pages. This route has none: it is called by the relay
-		// (a server, which forwards no cookies), and a browser cannot put
-		// the bearer token on a WebSocket handshake, so the token check above
-		// already rejects every cross-site attempt. Verifying Origin on top
-		// would only break relays that forward the browser's Origin header.
-		InsecureSkipVerify: true,
-		// Compression is off on purpose: the hop is loopback or a local
-		// network, where deflating megabyte JSON costs more CPU and latency
-		// than the bytes it saves, and per-connection flate state would
-		// cost every idle connection memory.
-		CompressionMode: websocket.CompressionDisabled,
-	})
+	sock, err := h.accept(w, r)
 	if err != nil {
 		// Accept has already written the HTTP error response.
 		s.logger.Debug("websocket accept failed", "err", err)
 		return
 	}
-	// One byte more than the limit reaches our own check, which closes
-	// with 1009 and an empty reason; the library's own limit error would
-	// put its prose in the close reason.
-	conn.SetReadLimit(wire.MaxMessageSize + 1)
-	s.sock = &socket{ws: conn, raw: hc.conn, timeout: h.cfg.WriteTimeout}
-	tuneSocket(hc.conn)
+	s.sock = sock
+	stopPings := make(chan struct{})
+	pings := make(chan struct{})
+	go func() {
+		defer close(pings)
+		s.keepAlive(stopPings)
+	}()
+	defer func() {
+		close(stopPings)
+		<-pings
+	}()
 
 	if locateErr != nil {
 		var ok bool
@@ -177,17 +216,66 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.run(srv, path)
 }
 
-// admit registers a new session, or returns nil once Shutdown has begun.
-func (h *Handler) admit() *session {
+// accept upgrades the request to the stream's WebSocket.
+func (h *Handler) accept(w http.ResponseWriter, r *http.Request) (*socket, error) {
+	hc := &hijackCapture{ResponseWriter: w}
+	conn, err := websocket.Accept(hc, r, &websocket.AcceptOptions{
+		// Origin checks defend browsers' ambient credentials against
+		// cross-site pages. This route has none: it is called by the relay
+		// (a server, which forwards no cookies), and a browser cannot put
+		// the bearer token on a WebSocket handshake, so the token check
+		// already rejects every cross-site attempt. Verifying Origin on top
+		// would only break relays that forward the browser's Origin header.
+		InsecureSkipVerify: true,
+		// Compression is off on purpose: the hop is loopback or a local
+		// network, where deflating megabyte JSON costs more CPU and latency
+		// than the bytes it saves, and per-connection flate state would
+		// cost every idle connection memory.
+		CompressionMode: websocket.CompressionDisabled,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// One byte more than the limit reaches our own check, which closes
+	// with 1009 and an empty reason; the library's own limit error would
+	// put its prose in the close reason.
+	conn.SetReadLimit(wire.MaxMessageSize + 1)
+	tuneSocket(hc.conn)
+	return &socket{ws: conn, raw: hc.conn, timeout: h.cfg.WriteTimeout}, nil
+}
+
+// refuse answers a stream over the connection cap: upgraded, then closed
+// with 4005 and no reason, before anything is looked up or started.
+//
+// A close code rather than an HTTP status: the relay passes the agent's
+// close codes on to the browser, which shows 4005 as "too many language
+// servers are active" — what happened. An HTTP 503 before the upgrade
+// would reach the browser as 4002 (task host unavailable), which sends the
+// user looking for a task host that is running fine.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request) {
+	h.logger.Warn("stream refused: connection cap reached", "max", h.cfg.MaxConnections)
+	sock, err := h.accept(w, r)
+	if err != nil {
+		return
+	}
+	_ = sock.close(websocket.StatusCode(wire.CloseCapacity))
+}
+
+// admit registers a new session. It returns nil once Shutdown has begun,
+// and nil with full set when MaxConnections streams are open.
+func (h *Handler) admit() (s *session, full bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return nil
+		return nil, false
 	}
-	s := &session{h: h, shutdown: make(chan struct{}), stdinLock: make(chan struct{}, 1)}
+	if len(h.sessions) >= h.cfg.MaxConnections {
+		return nil, true
+	}
+	s = &session{h: h, shutdown: make(chan struct{}), stdinLock: make(chan struct{}, 1)}
 	h.sessions[s] = struct{}{}
 	h.wg.Add(1)
-	return s
+	return s, false
 }
 
 func (h *Handler) release(s *session) {

@@ -25,6 +25,9 @@ type Env struct {
 	// GOARCH is the task host's architecture, which picks release
 	// downloads; a field for the same reason as GOOS.
 	GOARCH string
+	// workspace is the resolved task workspace (WithWorkspace), "" for
+	// none: directories inside it are never searched.
+	workspace string
 }
 
 // New returns an Env over a copy of vars, for the host's operating system.

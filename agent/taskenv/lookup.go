@@ -17,15 +17,16 @@ var ErrNotFound = errors.New("taskenv: executable not found")
 // extra, in that order, and returns its absolute path.
 //
 // Unlike exec.LookPath it never consults the agent's own environment or
-// working directory: relative PATH entries (".", "bin", "") are skipped, so a
-// repository cannot plant a server binary (such as .kandev/lsp-servers/...)
-// that the agent would run. Only executable regular files match; on Windows,
+// working directory: relative PATH entries (".", "bin", "") are skipped, and
+// so are entries inside the task workspace (WithWorkspace), so a repository
+// cannot plant a server binary (such as .kandev/lsp-servers/...) that the
+// agent would run. Only executable regular files match; on Windows,
 // a name without an extension is tried with each PATHEXT extension.
 func (e *Env) LookPath(name string, extra ...string) (string, error) {
 	dirs := append(e.SplitList(e.Get("PATH")), extra...)
 	seen := make(map[string]bool, len(dirs))
 	for _, dir := range dirs {
-		if !e.IsAbs(dir) || seen[dir] {
+		if seen[dir] || !e.usable(dir) {
 			continue
 		}
 		seen[dir] = true
@@ -45,12 +46,13 @@ func (e *Env) LookPath(name string, extra ...string) (string, error) {
 // Windows (what a Local PC task with only USERPROFILE has), HOME elsewhere.
 // A Windows task's HOME/go/bin is searched last, since tools run under
 // MSYS-style shells may have used it. The first entry is therefore where
-// `go install` publishes. Relative values are ignored: only absolute
-// task-host directories may supply an installed binary.
+// `go install` publishes. Relative values, and values inside the task
+// workspace, are ignored: only absolute task-host directories outside the
+// checkout may supply an installed binary.
 func (e *Env) GoBinDirs() []string {
 	var dirs []string
 	add := func(d string) {
-		if d != "" && e.IsAbs(d) && !slices.Contains(dirs, d) {
+		if !slices.Contains(dirs, d) && e.usable(d) {
 			dirs = append(dirs, d)
 		}
 	}
@@ -65,7 +67,7 @@ func (e *Env) GoBinDirs() []string {
 		homes = []string{e.Get("USERPROFILE"), e.Get("HOME")}
 	}
 	for _, h := range homes {
-		if h != "" && e.IsAbs(h) {
+		if e.usable(h) {
 			add(e.join(h, "go", "bin"))
 		}
 	}
@@ -74,13 +76,14 @@ func (e *Env) GoBinDirs() []string {
 
 // Home returns the task's home directory: HOME, or on Windows USERPROFILE
 // when HOME is unset. A relative or missing value is "": nothing may be
-// looked up or installed relative to the agent's working directory.
+// looked up or installed relative to the agent's working directory. A home
+// inside the task workspace is "" too: no managed cache in a checkout.
 func (e *Env) Home() string {
 	home := e.Get("HOME")
 	if e.GOOS == "windows" && home == "" {
 		home = e.Get("USERPROFILE")
 	}
-	if home == "" || !e.IsAbs(home) {
+	if !e.usable(home) {
 		return ""
 	}
 	return home

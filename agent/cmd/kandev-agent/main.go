@@ -18,9 +18,19 @@
 // checked against the pinned SHA-256 sums, so it cannot change what is
 // installed, only where it comes from.
 //
+// Limits, each a flag with an environment variable read when the flag is
+// not given (limits.go): -install-stall (KANDEV_AGENT_INSTALL_STALL, 2m)
+// and -install-timeout (KANDEV_AGENT_INSTALL_TIMEOUT, 15m) fail an install
+// that makes no progress or does not finish; -ping-interval
+// (KANDEV_AGENT_PING_INTERVAL, 30s) and -ping-timeout
+// (KANDEV_AGENT_PING_TIMEOUT, 15s) close a stream whose peer vanished;
+// -max-connections (KANDEV_AGENT_MAX_CONNECTIONS, 16) caps open streams.
+//
 // Language servers run under a re-execution of this binary (the reaper
 // shim of package proc), which kills a server's whole tree if the agent
-// dies without a task stop.
+// dies without a task stop; where a cgroup v2 is delegated to the agent,
+// each server also runs in a cgroup of its own, which no descendant
+// escapes.
 package main
 
 import (
@@ -52,19 +62,24 @@ const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
 	dir := flag.String("workspace", "", "task workspace directory")
+	var lim limits
+	lim.register(flag.CommandLine)
 	flag.Parse()
-	if err := run(*addr, *dir); err != nil {
+	if err := run(*addr, *dir, &lim); err != nil {
 		fmt.Fprintln(os.Stderr, "kandev-agent:", err)
 		os.Exit(2)
 	}
 }
 
-func run(addr, dir string) error {
+func run(addr, dir string, lim *limits) error {
 	// The process environment is the task environment, read here once.
 	env := taskenv.Parse(os.Environ())
 	token := env[tokenEnv]
 	if token == "" {
 		return fmt.Errorf("%s is required", tokenEnv)
+	}
+	if err := lim.fromEnv(flag.CommandLine, env); err != nil {
+		return err
 	}
 	// The token and the download setting are the agent's, not the
 	// task's: servers and installers must not see them.
@@ -83,9 +98,11 @@ func run(addr, dir string) error {
 	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger.Info("limits", "set", lim.String())
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,
-		Install: install.Config{ReleaseBaseURL: releaseBase},
+		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
+		Install: install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/kandev/lsp/agent/install"
+	streams "github.com/kandev/lsp/agent/stream"
+)
+
+// limits are the agent's tunable bounds. Each has a flag and an
+// environment variable; the flag wins, the variable is read when the flag
+// is not given (a relay or container that starts the agent sets either),
+// and the variable is removed from the task environment like the token:
+// it is the agent's setting, not the task's.
+type limits struct {
+	installStall   time.Duration
+	installTimeout time.Duration
+	pingInterval   time.Duration
+	pingTimeout    time.Duration
+	maxConnections int
+}
+
+// limit is one of them: its flag, its variable, and where it is stored.
+type limit struct {
+	flag, env, usage string
+	dur              *time.Duration
+	n                *int
+}
+
+func (l *limits) table() []limit {
+	return []limit{
+		{flag: "install-stall", env: "KANDEV_AGENT_INSTALL_STALL", dur: &l.installStall,
+			usage: "fail an install that makes no progress (no npm or go output, no downloaded byte) for this long"},
+		{flag: "install-timeout", env: "KANDEV_AGENT_INSTALL_TIMEOUT", dur: &l.installTimeout,
+			usage: "fail an install that has not finished after this long"},
+		{flag: "ping-interval", env: "KANDEV_AGENT_PING_INTERVAL", dur: &l.pingInterval,
+			usage: "ping a stream whose peer has sent nothing for this long"},
+		{flag: "ping-timeout", env: "KANDEV_AGENT_PING_TIMEOUT", dur: &l.pingTimeout,
+			usage: "close a stream whose peer has not answered a ping within this long"},
+		{flag: "max-connections", env: "KANDEV_AGENT_MAX_CONNECTIONS", n: &l.maxConnections,
+			usage: "streams open at once; one more is closed with 4005"},
+	}
+}
+
+// register defines the flags with the defaults.
+func (l *limits) register(fs *flag.FlagSet) {
+	l.installStall, l.installTimeout = install.DefaultStallTimeout, install.DefaultInstallTimeout
+	l.pingInterval, l.pingTimeout = streams.DefaultPingInterval, streams.DefaultPingTimeout
+	l.maxConnections = streams.DefaultMaxConnections
+	for _, e := range l.table() {
+		usage := e.usage + " (env " + e.env + ")"
+		if e.dur != nil {
+			fs.DurationVar(e.dur, e.flag, *e.dur, usage)
+		} else {
+			fs.IntVar(e.n, e.flag, *e.n, usage)
+		}
+	}
+}
+
+// fromEnv reads the variables of the flags not given on the command line
+// and deletes every one of them from env. A value that does not parse, or
+// is not positive, is an error: the agent refuses to start rather than
+// run with a limit nobody asked for.
+func (l *limits) fromEnv(fs *flag.FlagSet, env map[string]string) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, e := range l.table() {
+		v, ok := env[e.env]
+		delete(env, e.env)
+		if ok && !given[e.flag] {
+			if err := fs.Set(e.flag, v); err != nil {
+				return fmt.Errorf("%s=%q: %w", e.env, v, err)
+			}
+		}
+		if (e.dur != nil && *e.dur <= 0) || (e.n != nil && *e.n <= 0) {
+			return fmt.Errorf("-%s must be positive", e.flag)
+		}
+	}
+	return nil
+}
+
+// String is for the start-up log.
+func (l *limits) String() string {
+	return "install-stall=" + l.installStall.String() + " install-timeout=" + l.installTimeout.String() +
+		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() +
+		" max-connections=" + strconv.Itoa(l.maxConnections)
+}
