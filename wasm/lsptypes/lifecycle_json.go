@@ -52,7 +52,7 @@ func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 		}
 	}
 	d.Href, _ = v.Get("codeDescription").Get("href").DecodeString()
-	d.Raw = v.Raw()
+	d.Raw = append(j.Raw(nil), v.Raw()...) // a copy: the message buffer is not ours
 	return d, ok == [5]bool{true, true, true, true, true}
 }
 
