@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,10 +18,12 @@ import (
 // JSON-RPC errors the fake answers with, as package values.
 var (
 	errMethodNotFound = &script.RPCError{Code: -32601, Message: "method not found"}
-	errNotInitialized = &script.RPCError{Code: -32002, Message: "server not initialized"}
-	errInvalidRequest = &script.RPCError{Code: -32600, Message: "request after shutdown"}
-	errParse          = &script.RPCError{Code: -32700, Message: "parse error"}
-	errAlreadyStarted = &script.RPCError{Code: -32600, Message: "initialize sent twice"}
+	// errRequestCancelled answers a stalled request the client cancelled.
+	errRequestCancelled = &script.RPCError{Code: -32800, Message: "request cancelled"}
+	errNotInitialized   = &script.RPCError{Code: -32002, Message: "server not initialized"}
+	errInvalidRequest   = &script.RPCError{Code: -32600, Message: "request after shutdown"}
+	errParse            = &script.RPCError{Code: -32700, Message: "parse error"}
+	errAlreadyStarted   = &script.RPCError{Code: -32600, Message: "initialize sent twice"}
 )
 
 // message is any JSON-RPC message; which fields are set tells its kind.
@@ -45,6 +48,7 @@ type server struct {
 	mu          sync.Mutex
 	nextID      int
 	pending     map[string]pendingCall // our requests awaiting an answer, by id
+	stalled     map[string]struct{}    // the client's requests left unanswered (Script.Stall), by id
 	initialized bool                   // initialize was received
 	shutdown    bool                   // shutdown was answered
 	workToken   json.RawMessage        // initialize's workDoneToken
@@ -125,6 +129,18 @@ func (sv *server) handle(m message, raw []byte) (code int, exit bool) {
 		if len(sv.s.RequestConfiguration) > 0 {
 			go sv.requestConfiguration()
 		}
+	case "$/cancelRequest":
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		sv.mu.Lock()
+		_, stalled := sv.stalled[string(p.ID)]
+		delete(sv.stalled, string(p.ID))
+		sv.mu.Unlock()
+		if stalled {
+			sv.reply(p.ID, nil, errRequestCancelled)
+		}
 	case "textDocument/didOpen":
 		if sv.s.ExitOnDidOpen != nil {
 			return *sv.s.ExitOnDidOpen, true
@@ -161,6 +177,13 @@ func (sv *server) request(m message) {
 			return
 		}
 		sv.reply(m.ID, map[string]any{"contents": map[string]string{"kind": "markdown", "value": sv.s.Hover}}, nil)
+	case slices.Contains(sv.s.Stall, m.Method):
+		sv.mu.Lock()
+		if sv.stalled == nil {
+			sv.stalled = make(map[string]struct{})
+		}
+		sv.stalled[string(m.ID)] = struct{}{}
+		sv.mu.Unlock()
 	default:
 		if ans, ok := sv.s.Answers[m.Method]; ok {
 			sv.reply(m.ID, ans, nil)

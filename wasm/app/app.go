@@ -45,9 +45,11 @@ type Config struct {
 	Version string
 	// Logf receives developer diagnostics; nil discards them.
 	Logf func(format string, args ...any)
-	// Editor receives Monaco provider registrations, semantic-token
-	// refreshes and suppression snapshots; nil means none.
+	// Editor receives Monaco provider registrations, refreshes,
+	// suppression snapshots and workspace edits; nil means none.
 	Editor client.Editor
+	// FileOps are the page's file operations for workspace edits.
+	FileOps features.FileOps
 	// OnMessage receives the servers' messages for people (MessageJSON),
 	// from the same goroutine as the views, in order; nil drops them and
 	// answers every showMessageRequest null.
@@ -126,6 +128,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		Version:     cfg.Version,
 		Logf:        cfg.Logf,
 		Editor:      cfg.Editor,
+		FileOps:     cfg.FileOps,
 	})
 	if err != nil {
 		return nil, err
@@ -143,8 +146,8 @@ func (a *App) OpenDocument(sessionID, relPath string, src client.TextSource, sin
 }
 
 // Provide answers one Monaco provider call (see client.Client.Provide).
-func (a *App) Provide(ctx context.Context, connID string, f features.Feature, req string) (string, error) {
-	return a.client.Provide(ctx, connID, f, req)
+func (a *App) Provide(ctx context.Context, connID, name, req string) (string, error) {
+	return a.client.Provide(ctx, connID, name, req)
 }
 
 // Saved reports a finished write (see client.Client.Saved).

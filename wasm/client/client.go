@@ -26,6 +26,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/docsync"
+	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -102,9 +103,14 @@ type Config struct {
 	OnMessage func(Message)
 	// Logf receives diagnostics for developers; nil discards them.
 	Logf func(format string, args ...any)
-	// Editor receives provider registrations, semantic-token refreshes and
-	// suppression snapshots; nil means none (no Monaco providers).
+	// Editor receives provider registrations, refreshes, suppression
+	// snapshots and workspace edits to apply; nil means none (no Monaco
+	// providers).
 	Editor Editor
+	// FileOps are the file operations the page supports in workspace
+	// edits (its createFile, renameFile, deleteFile callbacks); the client
+	// capability advertises exactly these.
+	FileOps features.FileOps
 }
 
 type connKey struct {

@@ -115,6 +115,8 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	a.send(`{"jsonrpc":"2.0","id":3,"method":"workspace/semanticTokens/refresh"}`)
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":3,"result":null}`, a.recv().raw)
 	a.send(`{"jsonrpc":"2.0","id":4,"method":"workspace/applyEdit","params":{}}`)
+	require.JSONEq(t, `{"jsonrpc":"2.0","id":4,"result":{"applied":false,"failureReason":"malformed workspace/applyEdit params"}}`, a.recv().raw)
+	a.send(`{"jsonrpc":"2.0","id":5,"method":"workspace/unknown","params":{}}`)
 	m := a.recv()
 	require.NotNil(t, m.Error)
 	require.Equal(t, jsonrpc.ErrMethodNotFound.Code, m.Error.Code)

@@ -55,7 +55,9 @@ type connection struct {
 	ready     bool               // initialized sent; documents may open
 	reg       *features.Registry // static and dynamic capabilities, once initialize answered
 	ended     bool
-	failures  map[string]bool // provider failure causes already logged
+	failures  map[string]bool         // provider failure causes already logged
+	keptSeq   int                     // the last key handed out by keep
+	keptRing  [keptResults]keptResult // answers kept for resolve calls
 
 	provMu sync.Mutex                    // orders provider registrations and their disposal
 	provs  map[string]features.Providers // registered, by Monaco language id; guarded by provMu
@@ -338,6 +340,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 				WorkspaceFolders:       true,
 				Configuration:          true,
 				DidChangeConfiguration: &lsptypes.DynamicRegistration{},
+				More:                   workspaceCapabilities(c.cl.cfg.FileOps),
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
@@ -368,11 +371,29 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 	case lsptypes.MethodRegisterCapability, lsptypes.MethodUnregisterCapability:
 		c.registration(req.Method == lsptypes.MethodRegisterCapability, req.Params)
 		return nil, nil
-	case lsptypes.MethodSemanticTokensRefresh:
+	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh:
+		f := features.SemanticTokens
+		if req.Method == lsptypes.MethodInlayHintRefresh {
+			f = features.InlayHints
+		}
 		if e := c.cl.cfg.Editor; e != nil {
-			e.SemanticRefresh(c.id())
+			e.Refresh(c.id(), f)
 		}
 		return nil, nil
+	case lsptypes.MethodApplyEdit:
+		// The answer waits for the editor (a file may be read first),
+		// without holding up the messages after it.
+		var edit jsonlite.Raw
+		if v, err := jsonlite.Parse(req.Params); err == nil {
+			edit = v.Get("edit").Raw()
+		}
+		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+			ok, reason := false, "malformed workspace/applyEdit params"
+			if len(edit) > 0 {
+				ok, reason = c.applyEdit(ctx, edit)
+			}
+			return appliedResult(ok, reason), nil
+		}), nil
 	case lsptypes.MethodShowMessage, lsptypes.MethodShowMessageRequest:
 		return c.showMessage(req)
 	}
@@ -380,6 +401,15 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 		return nil, nil // window/logMessage, …: not shown
 	}
 	return nil, jsonrpc.ErrMethodNotFound
+}
+
+// appliedResult is ApplyWorkspaceEditResult.
+func appliedResult(ok bool, reason string) jsonlite.Raw {
+	if ok {
+		return jsonlite.Raw(`{"applied":true}`)
+	}
+	b := jsonlite.AppendString([]byte(`{"applied":false,"failureReason":`), reason)
+	return jsonlite.Raw(append(b, '}'))
 }
 
 // configuration answers workspace/configuration item by item from the
@@ -487,15 +517,40 @@ func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
 	}
 }
 
+// workspaceCapabilities are the workspace capabilities of the editing
+// features: workspace edits (applyEdit, documentChanges, and exactly the
+// file operations the page supports), executeCommand, and the refresh
+// requests the client honours.
+func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
+	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","resourceOperations":`)
+	b = jsonlite.AppendStrings(b, ops.ResourceOperations())
+	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true}`...)
+	return b
+}
+
 // textDocumentCapabilities are the editor features this client wires, as
 // sent in initialize: document sync with didSave, diagnostics, and the
-// completion, hover, definition, references, signature-help and full
-// semantic-token providers (dynamic registration accepted for each, so
+// completion (with resolve), hover, definition, references, signature-help
+// and full semantic-token providers, code actions, rename, formatting,
+// document symbols, folding, highlights, inlay hints and type, implementation
+// and declaration navigation (dynamic registration accepted for each, so
 // servers that only register dynamically still offer them).
 const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
-	`"publishDiagnostics":{},` +
+	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
+	`"codeAction":{"dynamicRegistration":true,"isPreferredSupport":true,"disabledSupport":true,"dataSupport":true,"resolveSupport":{"properties":["edit"]},` +
+	`"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["","quickfix","refactor","refactor.extract","refactor.inline","refactor.rewrite","source","source.organizeImports","source.fixAll"]}}},` +
+	`"rename":{"dynamicRegistration":true,"prepareSupport":true},` +
+	`"formatting":{"dynamicRegistration":true},"rangeFormatting":{"dynamicRegistration":true},"onTypeFormatting":{"dynamicRegistration":true},` +
+	`"documentSymbol":{"dynamicRegistration":true,"hierarchicalDocumentSymbolSupport":true,"tagSupport":{"valueSet":[1]},` +
+	`"symbolKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26]}},` +
+	`"foldingRange":{"dynamicRegistration":true,"lineFoldingOnly":true,"foldingRangeKind":{"valueSet":["comment","imports","region"]}},` +
+	`"documentHighlight":{"dynamicRegistration":true},` +
+	`"inlayHint":{"dynamicRegistration":true,"resolveSupport":{"properties":["tooltip","textEdits","label.tooltip","label.location"]}},` +
+	`"typeDefinition":{"dynamicRegistration":true,"linkSupport":true},"implementation":{"dynamicRegistration":true,"linkSupport":true},` +
+	`"declaration":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"completion":{"dynamicRegistration":true,"contextSupport":true,"completionItem":{"snippetSupport":true,"insertReplaceSupport":true,` +
-	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]}},` +
+	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]},` +
+	`"resolveSupport":{"properties":["documentation","detail","additionalTextEdits"]}},` +
 	`"completionItemKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]},` +
 	`"completionList":{"itemDefaults":["editRange","insertTextFormat","commitCharacters","data"]}},` +
 	`"hover":{"dynamicRegistration":true,"contentFormat":["markdown","plaintext"]},` +

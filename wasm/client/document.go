@@ -99,15 +99,16 @@ func (d *Document) changed(e docsync.Event) {
 }
 
 // flushForRequest sends pending edits before a request on c and returns the
-// server URI, or "" when the document is not open on c.
-func (d *Document) flushForRequest(c *connection) string {
+// server URI and the version the server now holds, or "" when the document
+// is not open on c.
+func (d *Document) flushForRequest(c *connection) (string, int32) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.on != c || d.sd == nil {
-		return ""
+		return "", 0
 	}
 	d.sd.Flush()
-	return d.uri
+	return d.uri, d.sd.Version()
 }
 
 // Close sends didClose (once the file's last model closes), clears the
@@ -235,7 +236,7 @@ func (d *Document) open(c *connection) {
 		c.mu.Unlock()
 		if len(diags) > 0 {
 			d.hasMarkers = true
-			d.sink.SetMarkers(monaco.FromDiagnostics(diags))
+			d.sink.SetMarkers(monaco.FromDiagnostics(diags, c.serverToModel))
 		}
 	}
 	if cl.suppress.Own(c.id(), d.model, strings.ToLower(d.p.key.sessionID), d.monacoID) {
@@ -258,7 +259,7 @@ func (d *Document) diagnostics(c *connection, ds []lsptypes.Diagnostic) {
 		return
 	}
 	d.hasMarkers = len(ds) > 0
-	d.sink.SetMarkers(monaco.FromDiagnostics(ds))
+	d.sink.SetMarkers(monaco.FromDiagnostics(ds, c.serverToModel))
 }
 
 // detach forgets generation c after it ended, clearing its markers; a

@@ -13,6 +13,7 @@ import (
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/navigate"
 )
 
@@ -35,9 +36,14 @@ type Editor interface {
 	// Ended disposes everything connection connID registered: its
 	// providers and the placeholder models of its peek previews.
 	Ended(connID string)
-	// SemanticRefresh fires the onDidChange of connection connID's
-	// semantic-token providers (workspace/semanticTokens/refresh).
-	SemanticRefresh(connID string)
+	// Refresh fires the onDidChange of connection connID's providers of
+	// feature f: workspace/semanticTokens/refresh and
+	// workspace/inlayHint/refresh.
+	Refresh(connID string, f features.Feature)
+	// Apply runs the steps of a planned workspace edit
+	// (features.PlanWorkspaceEdit) in order and reports whether all of
+	// them succeeded, or why not. It waits until they ran or ctx ends.
+	Apply(ctx context.Context, plan string) (applied bool, reason string)
 	// Suppress publishes the suppression snapshot (suppress.State.Snapshot).
 	Suppress(snapshot string)
 }
@@ -219,9 +225,11 @@ func (c *connection) serverToModel(uri string) string {
 	return ws.ServerToModel(uri)
 }
 
-// Provide runs one Monaco provider call of connection connID: req is the
-// binding's request JSON (features.CompletionRequest, PositionRequest or
-// SignatureHelpRequest) and the answer is the JSON Monaco expects.
+// Provide runs one call of the binding's shim on connection connID: a
+// Monaco provider call or a step after one (features.Lookup names them),
+// with req the shim's request JSON (features.Request), answering the JSON
+// Monaco expects. connID "" picks the connection that serves the model
+// (the page's own calls: outline, format on save).
 //
 // A model this connection does not serve, or a feature its server does not
 // (or no longer) advertise for the model's language, is answered "null"
@@ -231,93 +239,172 @@ func (c *connection) serverToModel(uri string) string {
 // and Monaco keeps the first semantic-token result that has data.
 //
 // Pending edits of the model are sent first, so the server answers for the
-// text on screen. A request that fails (the server's error, a malformed
-// answer, a timeout) is answered "null" too and logged once per cause for
-// the connection, not once per keystroke; only a malformed req is an error.
-func (cl *Client) Provide(ctx context.Context, connID string, f features.Feature, req string) (string, error) {
-	var uri string
-	var err error
-	var comp features.CompletionRequest
-	var pos features.PositionRequest
-	var sig features.SignatureHelpRequest
-	switch f {
-	case features.Completion:
-		comp, err = features.ParseCompletionRequest(req)
-		uri = comp.URI
-	case features.SignatureHelp:
-		sig, err = features.ParseSignatureHelpRequest(req)
-		uri = sig.URI
-	default:
-		pos, err = features.ParsePositionRequest(req)
-		uri = pos.URI
+// text on screen. When ctx ends first (Monaco cancelled: the user typed on,
+// the widget closed), the server gets $/cancelRequest and "null" is the
+// answer; no call waits longer than requestTimeout. A request that fails
+// (the server's error, a malformed answer, a timeout) is answered "null"
+// too and logged once per cause for the connection, not once per
+// keystroke; only a malformed req or an unknown name is an error.
+func (cl *Client) Provide(ctx context.Context, connID, name, req string) (string, error) {
+	call, known := features.Lookup(name)
+	r, err := features.ParseRequest(req)
+	if !known {
+		return "", errors.New("lsp: no call named " + name)
 	}
 	if err != nil {
 		return "", err
 	}
-	cl.mu.Lock()
-	c := cl.conns[connID]
-	cl.mu.Unlock()
-	if c == nil {
+	c, d := cl.serving(connID, r.URI)
+	if d == nil {
 		return "null", nil
 	}
-	d := c.docByModel(uri)
 	c.mu.Lock()
 	reg, rpc := c.reg, c.rpc
 	c.mu.Unlock()
-	if d == nil || reg == nil || !reg.For(d.languageID).Allows(f) {
+	if reg == nil || !reg.For(d.languageID).Allows(call.Feature()) {
 		return "null", nil
 	}
-	docURI := d.flushForRequest(c)
+	docURI, version := d.flushForRequest(c)
 	if docURI == "" {
 		return "null", nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var params jsonlite.Appender
-	switch f {
-	case features.Completion:
-		params = comp.Params(docURI)
-	case features.SignatureHelp:
-		params = sig.Params(docURI)
-	case features.References:
-		params = pos.ReferenceParams(docURI)
-	case features.SemanticTokens:
-		params = pos.SemanticTokensParams(docURI)
-	default:
-		params = pos.PositionParams(docURI)
+	// Not context.WithTimeout: see WithTimeout.
+	t := time.AfterFunc(requestTimeout, cancel)
+	defer t.Stop()
+	env := features.Env{
+		DocURI:      docURI,
+		Version:     version,
+		Providers:   reg.For(d.languageID),
+		MapURI:      c.serverToModel,
+		Diagnostics: c.diagnosticsOf(docURI),
+		Call: func(method string, params jsonlite.Appender) (jsonlite.Raw, error) {
+			var raw jsonlite.Raw
+			err := rpc.Call(ctx, method, params, &raw)
+			return raw, err
+		},
+		Apply: func(edit jsonlite.Raw) (bool, string) { return c.applyEdit(ctx, edit) },
+		Keep:  c.keep,
+		Kept:  c.kept,
 	}
-	var raw jsonlite.Raw
-	if err := rpc.Call(ctx, f.Method(), params, &raw); err != nil {
-		c.providerFailed(f, err)
-		return "null", nil
-	}
-	var out string
-	switch f {
-	case features.Completion:
-		out, err = features.CompletionResult(raw, comp)
-	case features.Hover:
-		out, err = features.HoverResult(raw)
-	case features.Definition, features.References:
-		out, err = features.LocationsResult(raw, c.serverToModel)
-	case features.SignatureHelp:
-		out, err = features.SignatureHelpResult(raw)
-	case features.SemanticTokens:
-		out, err = features.SemanticTokensResult(raw)
-	default:
-		out = "null"
-	}
+	out, err := call.Run(&r, &env)
 	if err != nil {
-		c.providerFailed(f, errors.New("malformed answer: "+err.Error()))
+		c.providerFailed(call.Name(), err)
 		return "null", nil
 	}
 	return out, nil
+}
+
+// serving returns connection connID and its document of the model; with
+// connID "" the first initialized connection that serves the model.
+func (cl *Client) serving(connID, model string) (*connection, *Document) {
+	cl.mu.Lock()
+	var conns []*connection
+	if connID != "" {
+		if c := cl.conns[connID]; c != nil {
+			conns = append(conns, c)
+		}
+	} else {
+		for _, c := range cl.conns {
+			conns = append(conns, c)
+		}
+	}
+	cl.mu.Unlock()
+	for _, c := range conns {
+		if d := c.docByModel(model); d != nil {
+			return c, d
+		}
+	}
+	return nil, nil
+}
+
+// diagnosticsOf returns the last diagnostics the server published for its
+// document uri.
+func (c *connection) diagnosticsOf(uri string) []lsptypes.Diagnostic {
+	abs, ok := wire.PathFromFileURI(uri)
+	if !ok {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.byPath[path.Clean(abs)]; e != nil {
+		return e.diags
+	}
+	return nil
+}
+
+// keptResults is how many answers a connection keeps for resolve calls:
+// a few, since Monaco resolves only items of the list on screen.
+const keptResults = 8
+
+// keep stores an answer for a later resolve call (features.Env.Keep).
+func (c *connection) keep(raw []byte) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keptSeq++
+	c.keptRing[c.keptSeq%keptResults] = keptResult{key: c.keptSeq, raw: raw}
+	return c.keptSeq
+}
+
+// kept returns a kept answer, or nil once newer ones replaced it.
+func (c *connection) kept(key int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := c.keptRing[key%keptResults]; k.key == key && key > 0 {
+		return k.raw
+	}
+	return nil
+}
+
+// keptResult is one kept answer.
+type keptResult struct {
+	key int
+	raw []byte
+}
+
+// applyEdit plans an LSP WorkspaceEdit against this connection's open
+// documents and has the editor run it: refused whole when a versioned
+// document moved on, a file lies outside the workspace, or a file
+// operation is not supported by the page.
+func (c *connection) applyEdit(ctx context.Context, edit jsonlite.Raw) (bool, string) {
+	e := c.cl.cfg.Editor
+	if e == nil {
+		return false, "no editor"
+	}
+	plan, err := features.PlanWorkspaceEdit(edit, c.editFile, c.cl.cfg.FileOps)
+	if err != nil {
+		return false, err.Error()
+	}
+	return e.Apply(ctx, plan)
+}
+
+// editFile resolves a server URI of a workspace edit: the session's model
+// URI and path, and — when the server has the file open — the model whose
+// text it holds and its version.
+func (c *connection) editFile(uri string) (features.EditFile, bool) {
+	model := c.serverToModel(uri)
+	session, rel, ok := navigate.ParseModelURI(model)
+	if !ok || !strings.EqualFold(session, c.p.key.sessionID) {
+		return features.EditFile{}, false
+	}
+	f := features.EditFile{Session: c.p.key.sessionID, Path: rel, Model: model}
+	if abs, ok := wire.PathFromFileURI(uri); ok {
+		c.mu.Lock()
+		e := c.byPath[path.Clean(abs)]
+		c.mu.Unlock()
+		if e != nil {
+			f.Open, f.Model, f.Current = true, e.sd.Lead(), e.sd.AtVersion
+		}
+	}
+	return f, true
 }
 
 // providerFailed logs a failed provider request once per cause (feature
 // and error text) for this connection. A request that ended with the
 // connection, or that the server cancelled because the document moved on
 // (RequestCancelled, ContentModified), is no failure.
-func (c *connection) providerFailed(f features.Feature, err error) {
+func (c *connection) providerFailed(name string, err error) {
 	var rpcErr *jsonrpc.Error
 	switch {
 	case errors.Is(err, jsonrpc.ErrClosed), errors.Is(err, context.Canceled):
@@ -325,7 +412,7 @@ func (c *connection) providerFailed(f features.Feature, err error) {
 	case errors.As(err, &rpcErr) && (rpcErr.Code == jsonrpc.ErrRequestCancelled.Code || rpcErr.Code == jsonrpc.ErrContentModified.Code):
 		return
 	}
-	cause := f.Method() + ": " + err.Error()
+	cause := name + ": " + err.Error()
 	c.mu.Lock()
 	if c.failures == nil {
 		c.failures = make(map[string]bool)

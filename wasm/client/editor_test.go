@@ -29,8 +29,14 @@ func (r recordingEditor) Provider(connID, lang string, f features.Feature, opts 
 func (r recordingEditor) Ended(connID string) {
 	r <- editorEvent{kind: "ended", connID: connID}
 }
-func (r recordingEditor) SemanticRefresh(connID string) {
-	r <- editorEvent{kind: "refresh", connID: connID}
+func (r recordingEditor) Refresh(connID string, f features.Feature) {
+	r <- editorEvent{kind: "refresh", connID: connID, feature: f}
+}
+
+// Apply records the plan (in snap) and reports it applied.
+func (r recordingEditor) Apply(_ context.Context, plan string) (bool, string) {
+	r <- editorEvent{kind: "apply", snap: plan}
+	return true, ""
 }
 func (r recordingEditor) Suppress(snapshot string) {
 	r <- editorEvent{kind: "suppress", snap: snapshot}
@@ -91,7 +97,7 @@ func editorHarness(t *testing.T) (*harness, recordingEditor) {
 func provide(h *harness, connID string, f features.Feature, req string) <-chan string {
 	out := make(chan string, 1)
 	go func() {
-		s, err := h.client.Provide(context.Background(), connID, f, req)
+		s, err := h.client.Provide(context.Background(), connID, f.String(), req)
 		if err != nil {
 			s = "error: " + err.Error()
 		}

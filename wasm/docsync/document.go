@@ -239,6 +239,29 @@ func (d *Doc) Version() int32 {
 	return d.version
 }
 
+// Lead is the URI of the model whose text the server holds: the one
+// edited last, else the first to open.
+func (d *Doc) Lead() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.leadURI != "" {
+		return d.leadURI
+	}
+	if len(d.members) > 0 {
+		return d.members[0].model
+	}
+	return ""
+}
+
+// AtVersion reports whether the server holds exactly the lead model's text
+// at version v: open, at that version, with no edit waiting to be sent. A
+// server's edit computed at v applies to the model only then.
+func (d *Doc) AtVersion(v int32) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.open && !d.closed && d.version == v && !d.dirty && !d.stale
+}
+
 // Sync is the synchronization the server currently asks for.
 func (d *Doc) Sync() lsptypes.SyncOptions {
 	d.mu.Lock()

@@ -24,6 +24,18 @@ const (
 	References
 	SignatureHelp
 	SemanticTokens
+	CodeAction
+	Rename
+	Formatting
+	RangeFormatting
+	OnTypeFormatting
+	DocumentSymbol
+	FoldingRange
+	DocumentHighlight
+	InlayHints
+	TypeDefinition
+	Implementation
+	Declaration
 )
 
 // All lists every feature in a stable order.
@@ -37,7 +49,9 @@ var All = func() []Feature {
 
 // String is the feature's name in every JSON this package and suppress
 // produce: completion, hover, definition, references, signatureHelp,
-// semanticTokens.
+// semanticTokens, codeAction, rename, formatting, rangeFormatting,
+// onTypeFormatting, documentSymbol, foldingRange, documentHighlight,
+// inlayHints, typeDefinition, implementation, declaration.
 func (f Feature) String() string {
 	if s := specOf(f); s != nil {
 		return s.name
@@ -83,6 +97,16 @@ type Providers struct {
 	SignatureRetriggerCharacters []string
 	// Legend is the semantic-token legend (with SemanticTokens).
 	Legend Legend
+	// CodeActionKinds are the kinds the server's code actions may have;
+	// CodeActionResolve: it answers codeAction/resolve.
+	CodeActionKinds   []string
+	CodeActionResolve bool
+	// RenamePrepare: the server answers textDocument/prepareRename.
+	RenamePrepare bool
+	// OnTypeTriggers are on-type formatting's characters, first first.
+	OnTypeTriggers []string
+	// InlayHintResolve: the server answers inlayHint/resolve.
+	InlayHintResolve bool
 	// Sync is how documents are synchronized.
 	Sync lsptypes.SyncOptions
 }
@@ -98,6 +122,9 @@ type options struct {
 	TriggerCharacters   []string `json:"triggerCharacters"`
 	RetriggerCharacters []string `json:"retriggerCharacters"`
 	ResolveProvider     bool     `json:"resolveProvider"`
+	PrepareProvider     bool     `json:"prepareProvider"`
+	CodeActionKinds     []string `json:"codeActionKinds"`
+	OnTypeTriggers      []string `json:"-"` // firstTriggerCharacter, then moreTriggerCharacter
 	Legend              *Legend  `json:"legend"`
 	Full                j.Raw    `json:"full"`
 	IncludeText         bool     `json:"includeText"`
@@ -138,6 +165,14 @@ func parseOptions(v j.Value) (o options, ok bool) {
 	o.IncludeText, ok4 = v.Get("includeText").DecodeBool()
 	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return options{}, false
+	}
+	// The options of the later features: one of the wrong shape counts as
+	// absent rather than failing the whole capability object.
+	o.PrepareProvider, _ = v.Get("prepareProvider").Bool()
+	o.CodeActionKinds, _ = decodeStrings(v.Get("codeActionKinds"))
+	if first, ok := v.Get("firstTriggerCharacter").DecodeString(); ok && first != "" {
+		more, _ := decodeStrings(v.Get("moreTriggerCharacter"))
+		o.OnTypeTriggers = append([]string{first}, more...)
 	}
 	if l := v.Get("legend"); l.Exists() && !l.IsNull() {
 		if l.Kind() != j.Object {
@@ -356,6 +391,8 @@ func (r *Registry) For(languageID string) Providers {
 	p.CompletionTriggerCharacters = append([]string(nil), p.CompletionTriggerCharacters...)
 	p.SignatureTriggerCharacters = append([]string(nil), p.SignatureTriggerCharacters...)
 	p.SignatureRetriggerCharacters = append([]string(nil), p.SignatureRetriggerCharacters...)
+	p.CodeActionKinds = append([]string(nil), p.CodeActionKinds...)
+	p.OnTypeTriggers = append([]string(nil), p.OnTypeTriggers...)
 	for _, id := range r.order {
 		reg := r.dyn[id]
 		if !selectorMatches(reg.opts.DocumentSelector, languageID) {

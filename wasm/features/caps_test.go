@@ -94,7 +94,7 @@ func TestFeatureTable(t *testing.T) {
 			t.Errorf("ByName(%q) = %v, %v", name, g, ok)
 		}
 	}
-	if _, ok := ByName("rename"); ok {
+	if _, ok := ByName("colorPresentation"); ok {
 		t.Error("an unwired feature has a name")
 	}
 	if featureOf("textDocument/semanticTokens") != SemanticTokens || featureOf("textDocument/didSave") != 0 {

@@ -2,6 +2,7 @@ package features
 
 import (
 	"github.com/kandev/lsp/wasm/lsptypes"
+	"github.com/kandev/lsp/wasm/monaco"
 )
 
 // Monaco's monaco.languages.CompletionTriggerKind (0-based).
@@ -180,15 +181,7 @@ func fromLSP(r lsptypes.Range) monacoRange {
 }
 
 func appendRange(b []byte, r monacoRange) []byte {
-	b = append(b, `{"startLineNumber":`...)
-	b = appendUint(b, uint64(r.sl))
-	b = append(b, `,"startColumn":`...)
-	b = appendUint(b, uint64(r.sc))
-	b = append(b, `,"endLineNumber":`...)
-	b = appendUint(b, uint64(r.el))
-	b = append(b, `,"endColumn":`...)
-	b = appendUint(b, uint64(r.ec))
-	return append(b, '}')
+	return append(monaco.AppendIRange(append(b, '{'), r.sl, r.sc, r.el, r.ec), '}')
 }
 
 func appendLSPRange(b []byte, r lsptypes.Range) []byte { return appendRange(b, fromLSP(r)) }

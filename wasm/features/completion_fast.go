@@ -19,6 +19,13 @@ func CompletionResult(raw []byte, req CompletionRequest) (string, error) {
 // server's JSON once and copies string tokens through as they are, so it
 // allocates nothing per item beyond the growth of b.
 func AppendCompletionResult(b []byte, raw []byte, req CompletionRequest) ([]byte, error) {
+	return appendCompletion(b, raw, req, -1)
+}
+
+// appendCompletion is AppendCompletionResult; with key >= 0 every item
+// also carries "lsp":[key,index], naming the LSP item for the
+// "completionResolve" step.
+func appendCompletion(b []byte, raw []byte, req CompletionRequest, key int) ([]byte, error) {
 	s := scanner{b: raw}
 	var (
 		items      []byte
@@ -73,6 +80,10 @@ func AppendCompletionResult(b []byte, raw []byte, req CompletionRequest) ([]byte
 			}
 			n++
 			b = it.append(b, &defs, &word)
+			if key >= 0 {
+				b = appendInt(append(b[:len(b)-1], `,"lsp":[`...), int64(key))
+				b = append(appendInt(append(b, ','), int64(n-1)), ']', '}')
+			}
 		}
 		if is.err != nil {
 			return b[:start], is.err
@@ -382,18 +393,23 @@ func (it *rawItem) append(b []byte, defs *itemDefaultsRaw, word *ranges) []byte 
 		b = append(b, commit...)
 	}
 	if len(it.additional) > 0 {
-		b = append(b, `,"additionalTextEdits":[`...)
-		for i, a := range it.additional {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"range":`...)
-			b = appendRange(b, a.rng)
-			b = append(b, `,"text":`...)
-			b = append(b, a.text...)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = appendAdditional(append(b, `,"additionalTextEdits":`...), it.additional)
 	}
 	return append(b, '}')
+}
+
+// appendAdditional appends additionalTextEdits as Monaco edits.
+func appendAdditional(b []byte, as []rawAdditional) []byte {
+	b = append(b, '[')
+	for i, a := range as {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"range":`...)
+		b = appendRange(b, a.rng)
+		b = append(b, `,"text":`...)
+		b = append(b, a.text...)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }

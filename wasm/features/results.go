@@ -369,5 +369,5 @@ func DiagnosticsResult(params []byte) (serverURI, markersJSON string, err error)
 	if err != nil {
 		return "", "", err
 	}
-	return string(p.URI), monaco.MarkersJSON(monaco.FromDiagnostics(p.Diagnostics)), nil
+	return string(p.URI), monaco.MarkersJSON(monaco.FromDiagnostics(p.Diagnostics, nil)), nil
 }

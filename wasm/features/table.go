@@ -1,19 +1,20 @@
 package features
 
-import "github.com/kandev/lsp/wasm/lsptypes"
+import (
+	j "github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/lsptypes"
+)
 
 // spec is one wired editor feature. Everything that depends on which
-// features exist — names, request methods, server capabilities, dynamic
-// registration methods, options and their Monaco form — reads this one
-// table, so wiring a feature is one row here plus its request and result
-// mapping.
+// features exist — names, request methods, request params and answer
+// mappings, server capabilities, dynamic registration methods, options and
+// their Monaco form — reads this one table, so wiring a feature is one row
+// here plus its request and result mapping in a file of its own.
 type spec struct {
-	f Feature
-	// name is Feature.String: the feature's name in the binding's shim, in
-	// OptionsJSON and in suppress' snapshot.
-	name string
-	// method is the request a provider call sends.
-	method string
+	// call is the provider call: name (Feature.String: the feature's name
+	// in the binding's shim, in OptionsJSON and in suppress' snapshot),
+	// method, params and result mapping.
+	call
 	// capability is the member of the server's initialize capabilities.
 	capability string
 	// register lists the client/registerCapability methods that register
@@ -32,10 +33,24 @@ type spec struct {
 	json func(b []byte, p Providers) []byte
 }
 
+// row is a feature without options whose provider sends method with params
+// and maps the answer with result; its capability and dynamic
+// registration method follow LSP's naming.
+func row(f Feature, name, method, capability string, params func(*Request, *Env) (j.Appender, error), result func([]byte, *Request, *Env) (string, error)) spec {
+	return spec{call: call{name: name, f: f, method: method, params: params, result: result}, capability: capability, register: []string{method}}
+}
+
+// boolOption is the json of a feature whose one option is a flag.
+func boolOption(key string, get func(Providers) bool) func([]byte, Providers) []byte {
+	return func(b []byte, p Providers) []byte {
+		return append(appendBool(append(append(append(b, `{"`...), key...), `":`...), get(p)), '}')
+	}
+}
+
 // table lists the wired features in a stable order.
 var table = []spec{
 	{
-		f: Completion, name: "completion", method: lsptypes.MethodCompletion,
+		call:       call{name: "completion", f: Completion, method: lsptypes.MethodCompletion, params: completionParams, result: completionResult},
 		capability: "completionProvider", register: []string{lsptypes.MethodCompletion},
 		add: func(p *Providers, o options) bool {
 			p.CompletionTriggerCharacters = union(p.CompletionTriggerCharacters, o.TriggerCharacters)
@@ -53,11 +68,11 @@ var table = []spec{
 			return append(b, '}')
 		},
 	},
-	{f: Hover, name: "hover", method: lsptypes.MethodHover, capability: "hoverProvider", register: []string{lsptypes.MethodHover}},
-	{f: Definition, name: "definition", method: lsptypes.MethodDefinition, capability: "definitionProvider", register: []string{lsptypes.MethodDefinition}},
-	{f: References, name: "references", method: lsptypes.MethodReferences, capability: "referencesProvider", register: []string{lsptypes.MethodReferences}},
+	row(Hover, "hover", lsptypes.MethodHover, "hoverProvider", posParams, func(raw []byte, _ *Request, _ *Env) (string, error) { return HoverResult(raw) }),
+	row(Definition, "definition", lsptypes.MethodDefinition, "definitionProvider", posParams, locationsResult),
+	row(References, "references", lsptypes.MethodReferences, "referencesProvider", referenceParams, locationsResult),
 	{
-		f: SignatureHelp, name: "signatureHelp", method: lsptypes.MethodSignatureHelp,
+		call:       call{name: "signatureHelp", f: SignatureHelp, method: lsptypes.MethodSignatureHelp, params: signatureParams, result: func(raw []byte, _ *Request, _ *Env) (string, error) { return SignatureHelpResult(raw) }},
 		capability: "signatureHelpProvider", register: []string{lsptypes.MethodSignatureHelp},
 		add: func(p *Providers, o options) bool {
 			p.SignatureTriggerCharacters = union(p.SignatureTriggerCharacters, o.TriggerCharacters)
@@ -76,7 +91,7 @@ var table = []spec{
 		},
 	},
 	{
-		f: SemanticTokens, name: "semanticTokens", method: lsptypes.MethodSemanticTokensFull,
+		call:       call{name: "semanticTokens", f: SemanticTokens, method: lsptypes.MethodSemanticTokensFull, result: func(raw []byte, _ *Request, _ *Env) (string, error) { return SemanticTokensResult(raw) }},
 		capability: "semanticTokensProvider", register: []string{lsptypes.MethodSemanticTokens, lsptypes.MethodSemanticTokensFull},
 		// Only with "full" and a legend: Monaco cannot decode tokens
 		// without one, and range-only is not wired. The first legend wins.
@@ -98,6 +113,119 @@ var table = []spec{
 			return append(b, '}')
 		},
 	},
+	{
+		call:       call{name: "codeAction", f: CodeAction, method: lsptypes.MethodCodeAction, params: codeActionParams, result: codeActionResult},
+		capability: "codeActionProvider", register: []string{lsptypes.MethodCodeAction},
+		add: func(p *Providers, o options) bool {
+			p.CodeActionKinds = union(p.CodeActionKinds, o.CodeActionKinds)
+			p.CodeActionResolve = p.CodeActionResolve || o.ResolveProvider
+			return true
+		},
+		same: func(a, b Providers) bool {
+			return equal(a.CodeActionKinds, b.CodeActionKinds) && a.CodeActionResolve == b.CodeActionResolve
+		},
+		json: func(b []byte, p Providers) []byte {
+			return append(appendStrings(append(b, `{"kinds":`...), nonNil(p.CodeActionKinds)), '}')
+		},
+	},
+	{
+		call:       call{name: "rename", f: Rename, method: lsptypes.MethodRename, run: rename},
+		capability: "renameProvider", register: []string{lsptypes.MethodRename},
+		add: func(p *Providers, o options) bool {
+			p.RenamePrepare = p.RenamePrepare || o.PrepareProvider
+			return true
+		},
+		same: func(a, b Providers) bool { return a.RenamePrepare == b.RenamePrepare },
+	},
+	row(Formatting, "formatting", lsptypes.MethodFormatting, "documentFormattingProvider", formattingParams, editsResult),
+	row(RangeFormatting, "rangeFormatting", lsptypes.MethodRangeFormatting, "documentRangeFormattingProvider", rangeFormattingParams, editsResult),
+	{
+		call:       call{name: "onTypeFormatting", f: OnTypeFormatting, method: lsptypes.MethodOnTypeFormatting, params: onTypeFormattingParams, result: editsResult},
+		capability: "documentOnTypeFormattingProvider", register: []string{lsptypes.MethodOnTypeFormatting},
+		// Monaco needs at least one trigger character.
+		add: func(p *Providers, o options) bool {
+			p.OnTypeTriggers = union(p.OnTypeTriggers, o.OnTypeTriggers)
+			return len(p.OnTypeTriggers) > 0
+		},
+		same: func(a, b Providers) bool { return equal(a.OnTypeTriggers, b.OnTypeTriggers) },
+		json: func(b []byte, p Providers) []byte {
+			return append(appendStrings(append(b, `{"triggerCharacters":`...), nonNil(p.OnTypeTriggers)), '}')
+		},
+	},
+	row(DocumentSymbol, "documentSymbol", lsptypes.MethodDocumentSymbol, "documentSymbolProvider", nil, symbolsResult),
+	row(FoldingRange, "foldingRange", lsptypes.MethodFoldingRange, "foldingRangeProvider", nil, foldingResult),
+	row(DocumentHighlight, "documentHighlight", lsptypes.MethodDocumentHighlight, "documentHighlightProvider", posParams, highlightResult),
+	{
+		call:       call{name: "inlayHints", f: InlayHints, method: lsptypes.MethodInlayHint, params: inlayParams, result: inlayResult},
+		capability: "inlayHintProvider", register: []string{lsptypes.MethodInlayHint},
+		add: func(p *Providers, o options) bool {
+			p.InlayHintResolve = p.InlayHintResolve || o.ResolveProvider
+			return true
+		},
+		same: func(a, b Providers) bool { return a.InlayHintResolve == b.InlayHintResolve },
+		json: boolOption("resolve", func(p Providers) bool { return p.InlayHintResolve }),
+	},
+	row(TypeDefinition, "typeDefinition", lsptypes.MethodTypeDefinition, "typeDefinitionProvider", posParams, locationsResult),
+	row(Implementation, "implementation", lsptypes.MethodImplementation, "implementationProvider", posParams, locationsResult),
+	row(Declaration, "declaration", lsptypes.MethodDeclaration, "declarationProvider", posParams, locationsResult),
+}
+
+// steps are the calls that follow a provider's answer, each guarded by its
+// feature's capability.
+var steps = []call{
+	{name: "completionResolve", f: Completion, run: func(r *Request, e *Env) (string, error) {
+		if !e.Providers.CompletionResolve {
+			return "null", nil
+		}
+		return resolveCompletion(r, e)
+	}},
+	{name: "codeActionApply", f: CodeAction, run: applyCodeAction},
+	{name: "prepareRename", f: Rename, run: prepareRename},
+	{name: "inlayHintResolve", f: InlayHints, run: func(r *Request, e *Env) (string, error) {
+		if !e.Providers.InlayHintResolve {
+			return "null", nil
+		}
+		return resolveInlayHint(r, e)
+	}},
+	{name: "formatOnSave", f: Formatting, run: formatOnSave},
+}
+
+// The providers whose params and answers other files define.
+
+func completionParams(r *Request, e *Env) (j.Appender, error) {
+	c, err := completionRequest(r)
+	return c.Params(e.DocURI), err
+}
+
+func completionRequest(r *Request) (CompletionRequest, error) {
+	return ParseCompletionRequest(string(r.v.Raw()))
+}
+
+func completionResult(raw []byte, r *Request, e *Env) (string, error) {
+	c, err := completionRequest(r)
+	if err != nil {
+		return "", err
+	}
+	key := -1
+	if e.Providers.CompletionResolve && e.Keep != nil && !nullish(raw) {
+		key = e.Keep(raw)
+	}
+	b, err := appendCompletion(nil, raw, c, key)
+	return string(b), err
+}
+
+func referenceParams(r *Request, e *Env) (j.Appender, error) {
+	b, err := r.appendPosParams(nil, e)
+	return j.Raw(append(b, `,"context":{"includeDeclaration":true}}`...)), err
+}
+
+func signatureParams(r *Request, e *Env) (j.Appender, error) {
+	s, err := ParseSignatureHelpRequest(string(r.v.Raw()))
+	return s.Params(e.DocURI), err
+}
+
+func locationsResult(raw []byte, _ *Request, e *Env) (string, error) {
+	return LocationsResult(raw, e.MapURI)
 }
 
 // specOf returns f's row, or nil for a value that is not one feature.
@@ -136,10 +264,13 @@ func ByName(name string) (Feature, bool) {
 // OptionsJSON is the options object the binding registers f's Monaco
 // provider with, for the providers p:
 //
-//	completion      {"triggerCharacters":[...],"resolve":bool}
-//	signatureHelp   {"triggerCharacters":[...],"retriggerCharacters":[...]}
-//	semanticTokens  {"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}
-//	others          {}
+//	completion       {"triggerCharacters":[...],"resolve":bool}
+//	signatureHelp    {"triggerCharacters":[...],"retriggerCharacters":[...]}
+//	semanticTokens   {"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}
+//	codeAction       {"kinds":[...]}  (the server's codeActionKinds)
+//	onTypeFormatting {"triggerCharacters":[first, more...]}
+//	inlayHints       {"resolve":bool}
+//	others           {}
 func OptionsJSON(p Providers, f Feature) string {
 	s := specOf(f)
 	if s == nil || s.json == nil {

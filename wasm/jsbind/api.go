@@ -3,6 +3,7 @@
 package jsbind
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -38,19 +39,24 @@ type api struct {
 
 	fns funcSet // the object's own methods
 
-	mu        sync.Mutex
-	app       *app.App
-	gen       int           // configurations so far
-	editor    jsValue       // monaco.editor
-	bridge    *editorBridge // the current configuration's Monaco bridge
-	goCall    jsValue       // provide, created once
-	goNav     jsValue       // navigate, created once
-	goOff     jsValue       // unsubscribe, created once
-	offFor    jsValue       // (goOff, id) → off(), a JavaScript closure
-	listeners []listener    // onStatus
-	msgLs     []listener    // onMessage
-	nextID    int
-	docs      map[int]func() // open document handles' close, by id
+	mu           sync.Mutex
+	app          *app.App
+	gen          int                        // configurations so far
+	editor       jsValue                    // monaco.editor
+	bridge       *editorBridge              // the current configuration's Monaco bridge
+	goCall       jsValue                    // provide, created once
+	goNav        jsValue                    // navigate, created once
+	goCancel     jsValue                    // cancel, created once
+	goApplied    jsValue                    // applied, created once
+	cancels      map[int]context.CancelFunc // provider calls in flight, by the shim's number
+	edits        map[int]chan string        // workspace edits running in the editor
+	formatOnSave bool                       // configure's formatOnSave
+	goOff        jsValue                    // unsubscribe, created once
+	offFor       jsValue                    // (goOff, id) → off(), a JavaScript closure
+	listeners    []listener                 // onStatus
+	msgLs        []listener                 // onMessage
+	nextID       int
+	docs         map[int]func() // open document handles' close, by id
 }
 
 type listener struct {
@@ -87,6 +93,8 @@ func (a *api) object() (jsValue, error) {
 		{"surface", a.surface},
 		{"text", a.text},
 		{"saved", a.saved},
+		{"willSave", a.pageCall("willSave")},
+		{"outline", a.pageCall("outline")},
 		{"dispose", a.dispose},
 	}
 	for _, m := range methods {
@@ -101,16 +109,18 @@ func (a *api) object() (jsValue, error) {
 	if err := obj.Set("version", a.version); err != nil {
 		return obj, err
 	}
-	var err1, err2, err3, err4 error
+	var err1, err2, err3, err4, err5, err6 error
 	a.goCall, err1 = a.fns.add(a.provide)
 	a.goNav, err2 = a.fns.add(a.navigate)
 	a.goOff, err3 = a.fns.add(a.unsubscribe)
+	a.goCancel, err5 = a.fns.add(a.cancel)
+	a.goApplied, err6 = a.fns.add(a.applied)
 	if fn, err := jsGlobal().Get("Function"); err == nil {
 		a.offFor, err4 = fn.New("f", "id", "return function off() { f(id); };")
 	} else {
 		err4 = err
 	}
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	if err := errors.Join(err1, err2, err3, err4, err5, err6); err != nil {
 		return obj, err
 	}
 	return obj, nil
@@ -167,8 +177,9 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	if store != nil {
 		cfg.Store = store // a nil *localStore must not become a non-nil interface
 	}
-	bridge := newEditorBridge(opts.monaco, a.goCall, a.goNav, opts.readFile)
+	bridge := newEditorBridge(opts.monaco, a, opts.page)
 	cfg.Editor = bridge
+	cfg.FileOps = opts.fileOps
 	x, err := app.New(cfg, func(js string) {
 		if live() {
 			a.emit(js)
@@ -186,6 +197,7 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	a.app = x
 	a.bridge = bridge
 	a.editor = opts.editor
+	a.formatOnSave = opts.formatOnSave
 	a.mu.Unlock()
 	if oldBridge != nil {
 		oldBridge.close()
@@ -298,7 +310,7 @@ func (a *api) openDocument(_ jsValue, args []jsValue) any {
 		return nil
 	}
 	info, _ := wire.ForFile(opts.path)
-	m := &model{v: opts.model, editor: editor, owner: features.MarkerOwner(opts.sessionID, string(info.Language))}
+	m := &model{v: opts.model, editor: editor, bridge: bridge, owner: features.MarkerOwner(opts.sessionID, string(info.Language))}
 	m.describe()
 	d, err := x.OpenDocument(opts.sessionID, opts.path, m, m)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/suppress"
 )
 
@@ -18,6 +19,7 @@ import (
 type editorBridge struct {
 	helpers jsValue // the shim's {register, hookChange, opener}; undefined without Monaco languages
 	ctl     jsValue // the wrapper's control object
+	api     *api    // for workspace edits' outcomes
 
 	mu      sync.Mutex
 	handles map[string]map[string]jsValue // connection id → language/feature → provider handle
@@ -28,10 +30,10 @@ type editorBridge struct {
 // newEditorBridge evaluates the suppression wrapper (once per Monaco
 // namespace: before any TypeScript model makes Monaco register its
 // built-ins, and whatever the state of any LSP handshake) and the shim.
-// call and navigate are the api's Go functions; readFile is the page's
-// (undefined: no placeholder models).
-func newEditorBridge(monacoV, call, navigate, readFile jsValue) *editorBridge {
-	b := &editorBridge{handles: make(map[string]map[string]jsValue), helpers: jsUndefined(), ctl: jsUndefined(), opener: jsUndefined()}
+// a's Go functions serve the shim; page holds the page's callbacks
+// (readFile, onEdit, createFile, renameFile, deleteFile).
+func newEditorBridge(monacoV jsValue, a *api, page jsValue) *editorBridge {
+	b := &editorBridge{api: a, handles: make(map[string]map[string]jsValue), helpers: jsUndefined(), ctl: jsUndefined(), opener: jsUndefined()}
 	langs, err := monacoV.Get("languages")
 	if err != nil || langs.Type() != jsTypeObject {
 		return b
@@ -57,7 +59,7 @@ func newEditorBridge(monacoV, call, navigate, readFile jsValue) *editorBridge {
 	mk, err := fn.New(shimJS)
 	if err == nil {
 		if mk, err = mk.Invoke(); err == nil {
-			b.helpers, err = mk.Invoke(monacoV, call, navigate, guard, readFile)
+			b.helpers, err = mk.Invoke(monacoV, a.goCall, a.goNav, guard, page, a.goCancel, a.goApplied)
 		}
 	}
 	if err != nil {
@@ -125,17 +127,57 @@ func (b *editorBridge) endLocked(connID string) {
 	}
 }
 
-// SemanticRefresh implements client.Editor.
-func (b *editorBridge) SemanticRefresh(connID string) {
+// Refresh implements client.Editor.
+func (b *editorBridge) Refresh(connID string, f features.Feature) {
 	b.mu.Lock()
 	live := b.live()
 	b.mu.Unlock()
 	if !live {
 		return
 	}
-	if _, err := b.helpers.Call("refresh", connID); err != nil {
-		consoleError("semantic tokens refresh: %v", err)
+	if _, err := b.helpers.Call("refresh", connID, f.String()); err != nil {
+		consoleError("%s refresh: %v", f.String(), err)
 	}
+}
+
+// Apply implements client.Editor: the shim runs the plan and reports its
+// outcome through the api's applied function.
+func (b *editorBridge) Apply(ctx context.Context, plan string) (bool, string) {
+	b.mu.Lock()
+	live := b.live()
+	b.mu.Unlock()
+	if !live {
+		return false, "lsp.wasm was reconfigured"
+	}
+	n, ch := b.api.waitApplied()
+	defer b.api.forgetApplied(n)
+	if _, err := b.helpers.Call("apply", plan, n); err != nil {
+		return false, err.Error()
+	}
+	select {
+	case out := <-ch:
+		v, err := jsonlite.Parse([]byte(out))
+		ok, _ := v.Get("applied").Bool()
+		reason, _ := v.Get("failureReason").DecodeString()
+		if err != nil {
+			reason = err.Error()
+		}
+		return ok, reason
+	case <-ctx.Done():
+		return false, "the edit did not finish in time"
+	}
+}
+
+// markers sets a model's markers through the shim (Uris for related
+// information and code links); false without the shim.
+func (b *editorBridge) markers(modelV jsValue, owner, js string) bool {
+	if !b.ok() {
+		return false
+	}
+	if _, err := b.helpers.Call("markers", modelV, owner, js); err != nil {
+		consoleError("setModelMarkers: %v", err)
+	}
+	return true
 }
 
 // Suppress implements client.Editor.
@@ -207,6 +249,9 @@ func (b *editorBridge) close() {
 	b.closed = true
 	dispose(b.opener)
 	b.opener = jsUndefined()
+	if b.ok() {
+		_, _ = b.helpers.Call("close")
+	}
 }
 
 // dispose is close plus the wrapper's uninstall: Monaco's register
@@ -220,9 +265,10 @@ func (b *editorBridge) dispose() {
 	}
 }
 
-// provide is the Go side of every provider call:
-// (connID, feature, requestJSON, resolve, reject). It returns at once; the
+// provide is the Go side of every provider call and step:
+// (connID, name, requestJSON, resolve, reject, n). It returns at once; the
 // answer comes from a goroutine through resolve(string) or reject(message).
+// Until then cancel(n) cancels it.
 func (a *api) provide(_ jsValue, args []jsValue) any {
 	connID, ok1 := stringArg(args, 0)
 	name, ok2 := stringArg(args, 1)
@@ -232,13 +278,31 @@ func (a *api) provide(_ jsValue, args []jsValue) any {
 	}
 	resolve, reject := args[3], args[4]
 	x := a.current()
-	f, known := features.ByName(name)
-	if x == nil || !known {
+	if _, known := features.Lookup(name); x == nil || !known {
 		_, _ = resolve.Invoke("null")
 		return nil
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := -1
+	if len(args) > 5 {
+		if i, err := args[5].Int(); err == nil {
+			n = i
+			a.mu.Lock()
+			if a.cancels == nil {
+				a.cancels = make(map[int]context.CancelFunc)
+			}
+			a.cancels[n] = cancel
+			a.mu.Unlock()
+		}
+	}
 	go func() {
-		out, err := x.Provide(context.Background(), connID, f, req)
+		defer func() {
+			a.mu.Lock()
+			delete(a.cancels, n)
+			a.mu.Unlock()
+			cancel()
+		}()
+		out, err := x.Provide(ctx, connID, name, req)
 		if err != nil {
 			_, _ = reject.Invoke(err.Error())
 			return
@@ -246,6 +310,87 @@ func (a *api) provide(_ jsValue, args []jsValue) any {
 		_, _ = resolve.Invoke(out)
 	}()
 	return nil
+}
+
+// cancel is the Go side of Monaco's cancellation of call n.
+func (a *api) cancel(_ jsValue, args []jsValue) any {
+	if len(args) < 1 {
+		return nil
+	}
+	n, err := args[0].Int()
+	if err != nil {
+		return nil
+	}
+	a.mu.Lock()
+	cancel := a.cancels[n]
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
+}
+
+// waitApplied reserves a number for a workspace edit's outcome.
+func (a *api) waitApplied() (int, chan string) {
+	ch := make(chan string, 1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.nextID++
+	if a.edits == nil {
+		a.edits = make(map[int]chan string)
+	}
+	a.edits[a.nextID] = ch
+	return a.nextID, ch
+}
+
+func (a *api) forgetApplied(n int) {
+	a.mu.Lock()
+	delete(a.edits, n)
+	a.mu.Unlock()
+}
+
+// applied is the Go side of the shim's applied(n, json).
+func (a *api) applied(_ jsValue, args []jsValue) any {
+	js, ok := stringArg(args, 1)
+	if len(args) < 2 || !ok {
+		return nil
+	}
+	n, err := args[0].Int()
+	if err != nil {
+		return nil
+	}
+	a.mu.Lock()
+	ch := a.edits[n]
+	a.mu.Unlock()
+	if ch != nil {
+		select {
+		case ch <- js:
+		default:
+		}
+	}
+	return nil
+}
+
+// pageCall is willSave(model) and outline(model): the shim's promise for
+// the page, null before configure or without Monaco's languages API.
+//
+//go:noinline
+func (a *api) pageCall(name string) func(jsValue, []jsValue) any {
+	return func(_ jsValue, args []jsValue) any {
+		a.mu.Lock()
+		b, on := a.bridge, a.formatOnSave
+		a.mu.Unlock()
+		if b == nil || !b.ok() || len(args) < 1 || args[0].Type() != jsTypeObject {
+			consoleError("%s: expected a model after configure", name)
+			return nil
+		}
+		v, err := b.helpers.Call(name, args[0], on)
+		if err != nil {
+			consoleError("%s: %v", name, err)
+			return nil
+		}
+		return v
+	}
 }
 
 // navigate is the Go side of the editor opener: one JSON in, one out.

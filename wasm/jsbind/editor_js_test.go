@@ -51,7 +51,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
 	callFn := jsEval(t, fakeCall)
 	nav := jsEval(t, `(function (json) { globalThis.navAsked = json; return '{"handled":true,"path":"greet.go","sessionId":"s"}'; })`)
-	b := newEditorBridge(mon, callFn, nav, jsUndefined())
+	b := testBridge(t, mon, callFn, nav)
 	require.True(t, b.ok())
 
 	p := features.Providers{
@@ -120,7 +120,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	require.True(t, truthy(u))
 
 	// A server refresh fires onDidChange.
-	b.SemanticRefresh("c1")
+	b.Refresh("c1", features.SemanticTokens)
 	require.Equal(t, 1, mustInt(t, get(t, out, "refreshed")))
 
 	// Re-registering one feature disposes and registers that one only.
@@ -139,7 +139,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 	for i := 0; i < length(t, regs); i++ {
 		require.True(t, truthy(get(t, index(t, regs, i), "disposed")))
 	}
-	b.SemanticRefresh("c1")
+	b.Refresh("c1", features.SemanticTokens)
 	require.Equal(t, 1, mustInt(t, get(t, out, "refreshed")))
 }
 
@@ -148,7 +148,7 @@ func TestShimRegistersProvidersAndPacksOneString(t *testing.T) {
 func TestShimPassesNullThrough(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
 	callFn := jsEval(t, `(function (id, feature, json, resolve) { resolve('null'); })`)
-	b := newEditorBridge(mon, callFn, jsEval(t, `() => '{"handled":false}'`), jsUndefined())
+	b := testBridge(t, mon, callFn, jsEval(t, `() => '{"handled":false}'`))
 	p := features.Providers{Set: features.Set(features.SemanticTokens | features.Completion | features.Definition), Legend: features.Legend{TokenTypes: []string{"function"}}}
 	for _, f := range []features.Feature{features.Completion, features.Definition, features.SemanticTokens} {
 		b.Provider("c1", "go", f, features.OptionsJSON(p, f))
@@ -174,7 +174,7 @@ func TestShimPassesNullThrough(t *testing.T) {
 
 func TestWrapperSuppressesOnlyListedModels(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
-	b := newEditorBridge(mon, jsEval(t, fakeCall), jsEval(t, `() => '{"handled":false}'`), jsUndefined())
+	b := testBridge(t, mon, jsEval(t, fakeCall), jsEval(t, `() => '{"handled":false}'`))
 	// Monaco's TypeScript mode registers its hover after configure.
 	register := get(t, mon, "languages", "registerHoverProvider")
 	builtin := jsEval(t, `({ provideHover() { return { contents: [{ value: 'built-in' }] }; } })`)
@@ -196,7 +196,7 @@ func TestWrapperSuppressesOnlyListedModels(t *testing.T) {
 func TestOpenerAsksGoAndThePage(t *testing.T) {
 	mon := jsEval(t, fakeMonacoLanguages)
 	nav := jsEval(t, `(function (json) { globalThis.navAsked = json; return '{"handled":true,"path":"greet.go","sessionId":"s","tabId":"t1"}'; })`)
-	b := newEditorBridge(mon, jsEval(t, fakeCall), nav, jsUndefined())
+	b := testBridge(t, mon, jsEval(t, fakeCall), nav)
 	tabs := jsEval(t, `() => [{ id: 't1', path: 'greet.go' }]`)
 	open := jsEval(t, `(t) => { globalThis.opened = t; return true; }`)
 	b.setOpener(tabs, open)
@@ -220,4 +220,13 @@ func TestOpenerAsksGoAndThePage(t *testing.T) {
 func truthy(v jsValue) bool {
 	b, err := v.Bool()
 	return err == nil && b
+}
+
+// testBridge is a bridge whose shim calls call and navigate, with no page
+// callbacks.
+func testBridge(t *testing.T, mon, call, navigate jsValue) *editorBridge {
+	t.Helper()
+	noop := jsEval(t, `() => {}`)
+	page := jsEval(t, `({})`)
+	return newEditorBridge(mon, &api{goCall: call, goNav: navigate, goCancel: noop, goApplied: noop}, page)
 }

@@ -8,11 +8,12 @@ import (
 
 // model is a Monaco ITextModel as the client's TextSource and MarkerSink.
 type model struct {
-	v      jsValue // the ITextModel
-	editor jsValue // monaco.editor
-	owner  string  // the marker owner ("" means monaco.MarkerOwner)
-	uri    string  // model.uri.toString(), "" when the model has none
-	lang   string  // model.getLanguageId(), "" when unknown
+	v      jsValue       // the ITextModel
+	editor jsValue       // monaco.editor
+	bridge *editorBridge // its shim sets markers, when there is one
+	owner  string        // the marker owner ("" means monaco.MarkerOwner)
+	uri    string        // model.uri.toString(), "" when the model has none
+	lang   string        // model.getLanguageId(), "" when unknown
 }
 
 // ModelURI implements client.ModelInfo.
@@ -51,12 +52,16 @@ func (m *model) Text() string {
 // SetMarkers replaces the model's kandev-lsp markers: the array crosses as
 // one JSON string, is parsed once and set with one call.
 func (m *model) SetMarkers(ms []monaco.Marker) {
-	arr, err := parseJSON(monaco.MarkersJSON(ms))
+	owner := m.owner
+	if owner == "" {
+		owner = monaco.MarkerOwner
+	}
+	js := monaco.MarkersJSON(ms)
+	if m.bridge != nil && m.bridge.markers(m.v, owner, js) {
+		return
+	}
+	arr, err := parseJSON(js)
 	if err == nil {
-		owner := m.owner
-		if owner == "" {
-			owner = monaco.MarkerOwner
-		}
 		_, err = m.editor.Call("setModelMarkers", m.v, owner, arr)
 	}
 	if err != nil {

@@ -4,18 +4,23 @@ package jsbind
 
 import (
 	"errors"
+
+	"github.com/kandev/lsp/wasm/features"
 )
 
 // configureOptions are the arguments of kandevLSP.configure.
 type configureOptions struct {
-	monaco   jsValue // the namespace
-	openFile jsValue // the page's navigation callback, or undefined
-	openTabs jsValue // the page's open-tabs callback, or undefined
-	readFile jsValue // the page's file reader, or undefined
-	editor   jsValue // monaco.editor
-	relayURL string
-	locale   string // "" means English
-	settings []byte // nil when not given
+	monaco       jsValue // the namespace
+	openFile     jsValue // the page's navigation callback, or undefined
+	openTabs     jsValue // the page's open-tabs callback, or undefined
+	readFile     jsValue // the page's file reader, or undefined
+	page         jsValue // the page's callbacks for the shim: readFile, onEdit, createFile, renameFile, deleteFile
+	fileOps      features.FileOps
+	formatOnSave bool
+	editor       jsValue // monaco.editor
+	relayURL     string
+	locale       string // "" means English
+	settings     []byte // nil when not given
 }
 
 // openOptions are the arguments of kandevLSP.openDocument.
@@ -51,6 +56,22 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 	}
 	if f, err := opts.Get("readFile"); err == nil && f.Type() == jsTypeFunction {
 		o.readFile = f
+	}
+	if o.page, err = newObject(); err != nil {
+		return configureOptions{}, err
+	}
+	for i, name := range []string{"readFile", "onEdit", "createFile", "renameFile", "deleteFile"} {
+		if f, err := opts.Get(name); err == nil && f.Type() == jsTypeFunction {
+			if err := o.page.Set(name, f); err != nil {
+				return configureOptions{}, err
+			}
+			if i >= 2 {
+				o.fileOps |= [3]features.FileOps{features.OpCreate, features.OpRename, features.OpDelete}[i-2]
+			}
+		}
+	}
+	if f, err := opts.Get("formatOnSave"); err == nil && f.Type() == jsTypeBoolean {
+		o.formatOnSave, _ = f.Bool()
 	}
 	if l, err := opts.Get("locale"); err == nil && l.Type() == jsTypeString {
 		o.locale, _ = l.String()

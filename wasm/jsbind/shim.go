@@ -3,15 +3,22 @@
 package jsbind
 
 // shimJS is evaluated once per configure with new Function and called with
-// (monaco, call, navigate, guard, readFile): it returns the helpers through
-// which the binding talks to Monaco with one string per crossing.
+// (monaco, call, navigate, guard, page, cancel, applied): it returns the
+// helpers through which the binding talks to Monaco with one string per
+// crossing.
 //
-//   - call(connID, feature, json, resolve, reject) is the Go function of every
-//     provider: it answers later by calling resolve(string) or reject(err).
+//   - call(connID, name, json, resolve, reject, n) is the Go function of
+//     every provider and step (features.Lookup names them): it answers later
+//     by calling resolve(string) or reject(err); cancel(n) is Monaco's
+//     cancellation of call n reaching Go, which tells the server.
+//   - applied(n, json) reports the outcome of apply(plan, n), a workspace
+//     edit the client asked the editor to run.
+//   - page holds the page's callbacks: readFile, onEdit, createFile,
+//     renameFile, deleteFile.
 //   - navigate(json) → JSON string (client.Navigate) is the Go function of the
 //     editor opener.
 //   - guard marks our providers for the TypeScript built-in wrapper.
-//   - readFile(sessionId, path) → Promise<string|null> is the page's, optional:
+//   - page.readFile(sessionId, path) → Promise<string|null>, optional:
 //     a definition or reference target in a file with no model gets a
 //     placeholder model (so Monaco can preview it), owned by the connection
 //     and disposed when the connection ends (end) unless the page opened it
@@ -30,15 +37,28 @@ package jsbind
 // locations, a Uint32Array for semantic tokens, dispose on signature help.
 // Go answers null for a model its connection does not serve, so Monaco
 // asks the next provider.
-const shimJS = `return function (monaco, call, navigate, guard, readFile) {
+const shimJS = `return function (monaco, call, navigate, guard, page, cancel, applied) {
   const L = monaco.languages;
+  const readFile = page.readFile;
+  let seq = 0;
+  // ask runs one Go call; a cancellation Monaco signals later reaches Go
+  // (and the server, as $/cancelRequest) through cancel(n).
   const ask = (id, feature, json, token) => {
     if (token && token.isCancellationRequested) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => call(id, feature, json, resolve, reject)).then(JSON.parse);
+    const n = ++seq;
+    const p = new Promise((resolve, reject) => call(id, feature, json, resolve, reject, n)).then(JSON.parse);
+    if (token && token.onCancellationRequested) {
+      const d = token.onCancellationRequested(() => cancel(n));
+      p.then(() => d.dispose(), () => d.dispose());
+    }
+    return p;
   };
-  const pos = (m, p) => '{"uri":' + JSON.stringify(m.uri.toString()) + ',"lineNumber":' + p.lineNumber + ',"column":' + p.column;
+  const q = JSON.stringify;
+  const doc = (m) => '{"uri":' + q(m.uri.toString());
+  const pos = (m, p) => doc(m) + ',"lineNumber":' + p.lineNumber + ',"column":' + p.column;
+  const opts = (o) => ',"options":' + q({ tabSize: o.tabSize, insertSpaces: o.insertSpaces });
   const claimed = new WeakSet();
-  // Per connection: its placeholder models and its semantic-token refreshers.
+  // Per connection: its placeholder models and its refreshers by feature.
   const conns = new Map();
   const connOf = (id) => {
     let c = conns.get(id);
@@ -58,25 +78,49 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
     }, () => {}))).then(() => arr);
   };
   const mark = (p) => { p[guard] = true; return p; };
+  // refreshable gives a provider an onDidChange event the server's refresh
+  // request fires (key: the Monaco event's name).
+  const refreshable = (id, feature, key, provider) => {
+    const listeners = new Set();
+    const fire = () => { for (const l of [...listeners]) l(); };
+    fire.feature = feature;
+    connOf(id).refreshers.add(fire);
+    provider[key] = (l) => { listeners.add(l); return { dispose() { listeners.delete(l); } }; };
+    return (d) => ({ dispose() { d.dispose(); listeners.clear(); connOf(id).refreshers.delete(fire); } });
+  };
+  const CMD = 'kandev.lsp.codeAction';
+  let cmd = null;
+  const nav = (feature, register, method) => (id, lang) => L[register](lang, mark({
+    [method](model, position, token) {
+      return ask(id, feature, pos(model, position) + '}', token).then((r) => locations(r, connOf(id).placeholders));
+    },
+  }));
   const providers = {
-    completion: (id, lang, o) => L.registerCompletionItemProvider(lang, mark({
+    completion: (id, lang, o) => L.registerCompletionItemProvider(lang, mark(Object.assign({
       triggerCharacters: o.triggerCharacters || [],
       provideCompletionItems(model, position, context, token) {
         const w = model.getWordUntilPosition(position);
         const a = model.getWordAtPosition(position);
         const j = pos(model, position) + ',"wordStart":' + w.startColumn + ',"wordEnd":' + (a ? a.endColumn : position.column) +
-          ',"triggerKind":' + context.triggerKind + ',"triggerCharacter":' + JSON.stringify(context.triggerCharacter || '') + '}';
-        return ask(id, 'completion', j, token);
+          ',"triggerKind":' + context.triggerKind + ',"triggerCharacter":' + q(context.triggerCharacter || '') + '}';
+        return ask(id, 'completion', j, token).then((r) => {
+          if (r) for (const s of r.suggestions) if (s.lsp) Object.defineProperty(s, 'lsp', { value: [model.uri.toString(), s.lsp], enumerable: false });
+          return r;
+        });
       },
-    })),
+    }, o.resolve ? {
+      resolveCompletionItem(item, token) {
+        if (!item.lsp) return item;
+        return ask(id, 'completionResolve', '{"uri":' + q(item.lsp[0]) + ',"lsp":' + q(item.lsp[1]) + '}', token).then((r) => r ? Object.assign(item, r) : item);
+      },
+    } : {}))),
     hover: (id, lang) => L.registerHoverProvider(lang, mark({
       provideHover(model, position, token) { return ask(id, 'hover', pos(model, position) + '}', token); },
     })),
-    definition: (id, lang) => L.registerDefinitionProvider(lang, mark({
-      provideDefinition(model, position, token) {
-        return ask(id, 'definition', pos(model, position) + '}', token).then((r) => locations(r, connOf(id).placeholders));
-      },
-    })),
+    definition: nav('definition', 'registerDefinitionProvider', 'provideDefinition'),
+    typeDefinition: nav('typeDefinition', 'registerTypeDefinitionProvider', 'provideTypeDefinition'),
+    implementation: nav('implementation', 'registerImplementationProvider', 'provideImplementation'),
+    declaration: nav('declaration', 'registerDeclarationProvider', 'provideDeclaration'),
     references: (id, lang) => L.registerReferenceProvider(lang, mark({
       provideReferences(model, position, context, token) {
         return ask(id, 'references', pos(model, position) + '}', token).then((r) => locations(r, connOf(id).placeholders));
@@ -87,25 +131,101 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
       signatureHelpRetriggerCharacters: o.retriggerCharacters || [],
       provideSignatureHelp(model, position, token, context) {
         const c = { triggerKind: context.triggerKind, triggerCharacter: context.triggerCharacter, isRetrigger: context.isRetrigger, activeSignatureHelp: context.activeSignatureHelp };
-        return ask(id, 'signatureHelp', pos(model, position) + ',"context":' + JSON.stringify(c) + '}', token)
+        return ask(id, 'signatureHelp', pos(model, position) + ',"context":' + q(c) + '}', token)
           .then((r) => { if (r) r.dispose = () => {}; return r; });
       },
     })),
     semanticTokens: (id, lang, o) => {
-      const listeners = new Set();
-      const fire = () => { for (const l of [...listeners]) l(); };
-      const refreshers = connOf(id).refreshers;
-      refreshers.add(fire);
-      const d = L.registerDocumentSemanticTokensProvider(lang, mark({
-        onDidChange(l) { listeners.add(l); return { dispose() { listeners.delete(l); } }; },
+      const p = mark({
         getLegend() { return o.legend; },
         provideDocumentSemanticTokens(model, lastResultId, token) {
-          return ask(id, 'semanticTokens', '{"uri":' + JSON.stringify(model.uri.toString()) + ',"lineNumber":1,"column":1}', token)
+          return ask(id, 'semanticTokens', doc(model) + '}', token)
             .then((r) => { if (r) r.data = new Uint32Array(r.data); return r; });
         },
         releaseDocumentSemanticTokens() {},
-      }));
-      return { dispose() { d.dispose(); listeners.clear(); refreshers.delete(fire); } };
+      });
+      const wrap = refreshable(id, 'semanticTokens', 'onDidChange', p);
+      return wrap(L.registerDocumentSemanticTokensProvider(lang, p));
+    },
+    codeAction: (id, lang, o) => {
+      if (!cmd) cmd = monaco.editor.registerCommand(CMD, (accessor, conn, model, lsp) =>
+        ask(conn, 'codeActionApply', '{"uri":' + q(model) + ',"lsp":' + q(lsp) + '}'));
+      return L.registerCodeActionProvider(lang, mark({
+        provideCodeActions(model, range, context, token) {
+          const j = doc(model) + ',"range":' + q(range) + ',"only":' + q(context.only || '') + ',"trigger":' + (context.trigger || 1) + '}';
+          return ask(id, 'codeAction', j, token).then((r) => {
+            if (!r) return r;
+            for (const a of r.actions) {
+              a.command = { id: CMD, title: a.title, arguments: [id, model.uri.toString(), a.lsp] };
+              delete a.lsp;
+            }
+            r.dispose = () => {};
+            return r;
+          });
+        },
+      }), o.kinds && o.kinds.length ? { providedCodeActionKinds: o.kinds } : undefined);
+    },
+    rename: (id, lang) => L.registerRenameProvider(lang, mark({
+      provideRenameEdits(model, position, newName, token) {
+        return ask(id, 'rename', pos(model, position) + ',"newName":' + q(newName) + '}', token);
+      },
+      resolveRenameLocation(model, position, token) {
+        return ask(id, 'prepareRename', pos(model, position) + '}', token).then((r) => {
+          if (r && r.text === null) r.text = model.getValueInRange(r.range);
+          return r || undefined;
+        });
+      },
+    })),
+    formatting: (id, lang) => L.registerDocumentFormattingEditProvider(lang, mark({
+      provideDocumentFormattingEdits(model, o, token) { return ask(id, 'formatting', doc(model) + opts(o) + '}', token); },
+    })),
+    rangeFormatting: (id, lang) => L.registerDocumentRangeFormattingEditProvider(lang, mark({
+      provideDocumentRangeFormattingEdits(model, range, o, token) {
+        return ask(id, 'rangeFormatting', doc(model) + ',"range":' + q(range) + opts(o) + '}', token);
+      },
+    })),
+    onTypeFormatting: (id, lang, o) => L.registerOnTypeFormattingEditProvider(lang, mark({
+      autoFormatTriggerCharacters: o.triggerCharacters,
+      provideOnTypeFormattingEdits(model, position, ch, fo, token) {
+        return ask(id, 'onTypeFormatting', pos(model, position) + ',"ch":' + q(ch) + opts(fo) + '}', token);
+      },
+    })),
+    documentSymbol: (id, lang) => L.registerDocumentSymbolProvider(lang, mark({
+      provideDocumentSymbols(model, token) { return ask(id, 'documentSymbol', doc(model) + '}', token); },
+    })),
+    foldingRange: (id, lang) => L.registerFoldingRangeProvider(lang, mark({
+      provideFoldingRanges(model, context, token) {
+        return ask(id, 'foldingRange', doc(model) + '}', token).then((r) => {
+          if (r) for (const f of r) if (f.kind) f.kind = new L.FoldingRangeKind(f.kind);
+          return r;
+        });
+      },
+    })),
+    documentHighlight: (id, lang) => L.registerDocumentHighlightProvider(lang, mark({
+      provideDocumentHighlights(model, position, token) { return ask(id, 'documentHighlight', pos(model, position) + '}', token); },
+    })),
+    inlayHints: (id, lang, o) => {
+      const uris = (h) => {
+        if (Array.isArray(h.label)) for (const p of h.label) if (p.location) p.location.uri = monaco.Uri.parse(p.location.uri);
+        return h;
+      };
+      const p = mark(Object.assign({
+        provideInlayHints(model, range, token) {
+          return ask(id, 'inlayHints', doc(model) + ',"range":' + q(range) + '}', token).then((r) => {
+            if (!r) return r;
+            for (const h of r.hints) { uris(h); if (h.lsp) Object.defineProperty(h, 'lsp', { value: [model.uri.toString(), h.lsp], enumerable: false }); }
+            r.dispose = () => {};
+            return r;
+          });
+        },
+      }, o.resolve ? {
+        resolveInlayHint(hint, token) {
+          if (!hint.lsp) return hint;
+          return ask(id, 'inlayHintResolve', '{"uri":' + q(hint.lsp[0]) + ',"lsp":' + q(hint.lsp[1]) + '}', token).then((r) => (r ? uris(r) : hint));
+        },
+      } : {}));
+      const wrap = refreshable(id, 'inlayHints', 'onDidChangeInlayHints', p);
+      return wrap(L.registerInlayHintsProvider(lang, p));
     },
   };
   function register(id, lang, feature, optsJSON) {
@@ -120,9 +240,71 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
     conns.delete(id);
     for (const m of c.placeholders) if (!claimed.has(m) && !m.isDisposed()) m.dispose();
   }
-  function refresh(id) {
+  function refresh(id, feature) {
     const c = conns.get(id);
-    if (c) for (const f of [...c.refreshers]) f();
+    if (c) for (const f of [...c.refreshers]) if (f.feature === feature) f();
+  }
+  // apply runs a planned workspace edit (features.PlanWorkspaceEdit) and
+  // reports {applied, failureReason?} through applied(n, json). Every file
+  // without a model is read first, so a missing one refuses the edit before
+  // anything changed; each file's edits are one undo stop; a model made here
+  // is left dirty for the page's save, and the page hears of every edited
+  // file through onEdit.
+  function apply(planJSON, n) {
+    const steps = JSON.parse(planJSON);
+    const made = new Map();
+    const fail = (why) => { for (const m of made.values()) if (!m.isDisposed()) m.dispose(); applied(n, q({ applied: false, failureReason: String(why) })); };
+    const need = [...new Set(steps.filter((s) => s.op === 'edit' && !monaco.editor.getModel(monaco.Uri.parse(s.model))).map((s) => s.model))];
+    Promise.all(need.map((uri) => {
+      const s = steps.find((x) => x.model === uri);
+      if (typeof readFile !== 'function') throw new Error('no readFile for ' + s.path);
+      return Promise.resolve(readFile(s.sessionId, s.path)).then((text) => {
+        if (typeof text !== 'string') throw new Error('cannot read ' + s.path);
+        const u = monaco.Uri.parse(uri);
+        made.set(uri, monaco.editor.getModel(u) || monaco.editor.createModel(text, undefined, u));
+      });
+    })).then(async () => {
+      const touched = new Map();
+      for (const s of steps) {
+        if (s.op !== 'edit') {
+          const f = page[s.op + 'File'];
+          const ok = await (s.op === 'rename' ? f(s.sessionId, s.path, s.newPath, s.options || {}) : f(s.sessionId, s.path, s.options || {}));
+          if (ok === false) throw new Error(s.op + ' ' + s.path + ' failed');
+          continue;
+        }
+        const m = monaco.editor.getModel(monaco.Uri.parse(s.model));
+        if (!m) throw new Error('no model for ' + s.path);
+        if (!touched.has(m)) { touched.set(m, { s, before: m.getVersionId() }); m.pushStackElement(); }
+        m.pushEditOperations([], s.edits.map((e) => ({ range: e.range, text: e.text })), () => null);
+      }
+      for (const [m, t] of touched) {
+        m.pushStackElement();
+        if (typeof page.onEdit === 'function') {
+          try { page.onEdit({ sessionId: t.s.sessionId, path: t.s.path, model: m, created: made.get(t.s.model) === m, versionBefore: t.before }); } catch (e) { console.error(e); }
+        }
+      }
+      applied(n, '{"applied":true}');
+    }).catch(fail);
+  }
+  // markers sets a model's markers from one JSON string, with Uris where
+  // Monaco wants them (related information, code links).
+  function markers(model, owner, json) {
+    const ms = JSON.parse(json);
+    for (const m of ms) {
+      if (m.relatedInformation) for (const r of m.relatedInformation) r.resource = monaco.Uri.parse(r.resource);
+      if (m.code && typeof m.code === 'object') m.code.target = monaco.Uri.parse(m.code.target);
+    }
+    monaco.editor.setModelMarkers(model, owner, ms);
+  }
+  // willSave and outline are the page's own calls (lsp.willSave,
+  // lsp.outline), answered by whichever connection serves the model.
+  function willSave(model, on) {
+    if (!on || !model || !model.getOptions) return Promise.resolve({ formatted: false });
+    const o = model.getOptions();
+    return ask('', 'formatOnSave', doc(model) + opts(o) + '}').then((r) => r || { formatted: false }, () => ({ formatted: false }));
+  }
+  function outline(model) {
+    return ask('', 'documentSymbol', doc(model) + '}');
   }
   function hookChange(model, fn) {
     return model.onDidChangeContent((e) => fn(JSON.stringify({
@@ -151,5 +333,7 @@ const shimJS = `return function (monaco, call, navigate, guard, readFile) {
   }
   // claim: the page opened this model; it is no placeholder any more.
   const claim = (model) => { claimed.add(model); };
-  return { register, end, refresh, hookChange, opener, claim };
+  // close: the configuration ends; the code action command goes too.
+  const close = () => { if (cmd) { cmd.dispose(); cmd = null; } };
+  return { register, end, refresh, apply, markers, willSave, outline, hookChange, opener, claim, close };
 }`

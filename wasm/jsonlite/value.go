@@ -30,6 +30,12 @@ type Value struct {
 }
 
 // Kind returns v's JSON type.
+//
+// The accessors are never inlined: in Go's wasm output an inlined
+// accessor (with its member walk) costs far more bytes than a call, and
+// lsp.wasm has a size budget.
+//
+//go:noinline
 func (v Value) Kind() Kind {
 	if len(v.b) == 0 {
 		return Missing
@@ -59,6 +65,8 @@ func (v Value) IsNull() bool { return len(v.b) > 0 && v.b[0] == 'n' }
 func (v Value) Raw() Raw { return Raw(v.b) }
 
 // Get returns the member key of an object; the last one if key repeats.
+//
+//go:noinline
 func (v Value) Get(key string) Value {
 	var out Value
 	for k, m := range v.members() {
@@ -70,6 +78,8 @@ func (v Value) Get(key string) Value {
 }
 
 // Index returns element i of an array.
+//
+//go:noinline
 func (v Value) Index(i int) Value {
 	n := 0
 	for e := range v.elems() {
@@ -83,6 +93,8 @@ func (v Value) Index(i int) Value {
 
 // Len returns the number of elements of an array or members of an object,
 // and 0 for anything else.
+//
+//go:noinline
 func (v Value) Len() int {
 	n := 0
 	switch v.Kind() {
@@ -99,6 +111,8 @@ func (v Value) Len() int {
 }
 
 // Elems iterates over the elements of an array, with their index.
+//
+//go:noinline
 func (v Value) Elems() iter.Seq2[int, Value] {
 	return func(yield func(int, Value) bool) {
 		n := 0
@@ -112,6 +126,8 @@ func (v Value) Elems() iter.Seq2[int, Value] {
 }
 
 // Members iterates over the members of an object, with unescaped keys.
+//
+//go:noinline
 func (v Value) Members() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
 		for k, m := range v.members() {
@@ -125,6 +141,8 @@ func (v Value) Members() iter.Seq2[string, Value] {
 
 // ForEach calls fn for each member of an object (key unescaped) or element
 // of an array (key ""), until fn returns false.
+//
+//go:noinline
 func (v Value) ForEach(fn func(key string, v Value) bool) {
 	switch v.Kind() {
 	case Array:
@@ -206,6 +224,8 @@ func hasEscape(b []byte) bool {
 }
 
 // String returns the unescaped string, or "" when v is not a string.
+//
+//go:noinline
 func (v Value) String() string {
 	s, _ := v.Str()
 	return s
@@ -214,6 +234,8 @@ func (v Value) String() string {
 // Str returns the unescaped string and whether v is a string. Escapes are
 // decoded as encoding/json decodes them: \u surrogate pairs are joined, a
 // lone surrogate and invalid UTF-8 become U+FFFD.
+//
+//go:noinline
 func (v Value) Str() (string, bool) {
 	if len(v.b) < 2 || v.b[0] != '"' {
 		return "", false
@@ -303,6 +325,8 @@ func hex4(b []byte) rune {
 
 // Int returns v as an int64; ok is false unless v is an integer literal in
 // range (as encoding/json requires to decode into an int64).
+//
+//go:noinline
 func (v Value) Int() (int64, bool) {
 	if v.Kind() != Number {
 		return 0, false
@@ -312,6 +336,8 @@ func (v Value) Int() (int64, bool) {
 }
 
 // Uint returns v as a uint64, as Int does for uint64.
+//
+//go:noinline
 func (v Value) Uint() (uint64, bool) {
 	if v.Kind() != Number {
 		return 0, false
@@ -321,6 +347,8 @@ func (v Value) Uint() (uint64, bool) {
 }
 
 // Float returns v as a float64; ok is false unless v is a number in range.
+//
+//go:noinline
 func (v Value) Float() (float64, bool) {
 	if v.Kind() != Number {
 		return 0, false
@@ -330,6 +358,8 @@ func (v Value) Float() (float64, bool) {
 }
 
 // Bool returns v as a bool; ok is false unless v is true or false.
+//
+//go:noinline
 func (v Value) Bool() (val, ok bool) {
 	if v.Kind() != Bool {
 		return false, false
@@ -342,6 +372,8 @@ func (v Value) Bool() (val, ok bool) {
 // of another kind (or out of range for the given bit size) fails.
 
 // DecodeString reads v as a string field.
+//
+//go:noinline
 func (v Value) DecodeString() (string, bool) {
 	if !v.Exists() || v.IsNull() {
 		return "", true
@@ -350,6 +382,8 @@ func (v Value) DecodeString() (string, bool) {
 }
 
 // DecodeBool reads v as a bool field.
+//
+//go:noinline
 func (v Value) DecodeBool() (val, ok bool) {
 	if !v.Exists() || v.IsNull() {
 		return false, true
@@ -358,6 +392,8 @@ func (v Value) DecodeBool() (val, ok bool) {
 }
 
 // DecodeInt reads v as a signed integer field of the given bit size.
+//
+//go:noinline
 func (v Value) DecodeInt(bits int) (int64, bool) {
 	if !v.Exists() || v.IsNull() {
 		return 0, true
@@ -370,6 +406,8 @@ func (v Value) DecodeInt(bits int) (int64, bool) {
 }
 
 // DecodeUint reads v as an unsigned integer field of the given bit size.
+//
+//go:noinline
 func (v Value) DecodeUint(bits int) (uint64, bool) {
 	if !v.Exists() || v.IsNull() {
 		return 0, true
@@ -382,6 +420,8 @@ func (v Value) DecodeUint(bits int) (uint64, bool) {
 }
 
 // DecodeFloat reads v as a float64 field.
+//
+//go:noinline
 func (v Value) DecodeFloat() (float64, bool) {
 	if !v.Exists() || v.IsNull() {
 		return 0, true

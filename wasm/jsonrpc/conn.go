@@ -19,7 +19,9 @@ package jsonrpc
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
@@ -157,8 +159,9 @@ func (c *Conn) Close() error {
 // Call sends a request and waits for its response, storing a successful
 // result's raw JSON in result (which may be nil to discard it); the caller
 // decodes it. params nil (or an empty Raw) is omitted. A JSON-RPC error
-// response is returned as *Error. If ctx ends first, the call is forgotten
-// and a late response is dropped.
+// response is returned as *Error. If ctx ends first, the call is
+// forgotten, the peer is sent $/cancelRequest with its id (LSP's
+// cancellation: nobody wants the answer) and a late response is dropped.
 func (c *Conn) Call(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
 	raw := marshalParams(params)
 	ch := make(chan *message, 1)
@@ -191,8 +194,23 @@ func (c *Conn) Call(ctx context.Context, method string, params jsonlite.Appender
 		return nil
 	case <-ctx.Done():
 		c.forget(id)
+		c.cancelRemote(id)
 		return ctx.Err()
 	}
+}
+
+// cancelTimeout bounds the write of a $/cancelRequest.
+const cancelTimeout = 5 * time.Second
+
+// cancelRemote tells the peer that nobody waits for call id any more
+// (LSP's $/cancelRequest), so it can stop working on it; its late answer
+// is dropped. The write is bounded and never blocks the caller for long.
+func (c *Conn) cancelRemote(id int64) {
+	ctx, cancel := context.WithCancel(c.ctx)
+	t := time.AfterFunc(cancelTimeout, cancel) // not WithTimeout: see client.WithTimeout
+	defer func() { t.Stop(); cancel() }()
+	b := append([]byte(`{"id":`), strconv.FormatInt(id, 10)...)
+	_ = c.Notify(ctx, "$/cancelRequest", jsonlite.Raw(append(b, '}')))
 }
 
 // Notify sends a notification; params nil (or an empty Raw) is omitted.

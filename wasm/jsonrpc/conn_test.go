@@ -241,6 +241,10 @@ func TestCallContextCancel(t *testing.T) {
 	go func() { errc <- conn.Call(ctx, "wait", nil, nil) }()
 	first := p.recv()
 	cancel()
+	// The peer learns that nobody waits for the answer.
+	c := p.recv()
+	require.Equal(t, "$/cancelRequest", c.Method)
+	require.JSONEq(t, `{"id":`+string(first.ID)+`}`, string(c.Params))
 	require.ErrorIs(t, <-errc, context.Canceled)
 
 	// The late response is dropped; the connection keeps working.

@@ -25,6 +25,21 @@ type Diagnostic struct {
 	Code    j.Raw  `json:"code,omitempty"`
 	Source  string `json:"source,omitempty"`
 	Message string `json:"message"`
+	// Tags are DiagnosticTag values (1 unnecessary, 2 deprecated).
+	Tags []int `json:"tags,omitempty"`
+	// Related is relatedInformation: other places that explain it.
+	Related []Related `json:"relatedInformation,omitempty"`
+	// Href is codeDescription.href, a link explaining the code.
+	Href string `json:"-"`
+	// Raw is the diagnostic as the server sent it, data included, for
+	// the context of a code action request: servers recognise their own.
+	Raw j.Raw `json:"-"`
+}
+
+// Related is DiagnosticRelatedInformation.
+type Related struct {
+	Location Location `json:"location"`
+	Message  string   `json:"message"`
 }
 
 // PublishDiagnosticsParams is the payload of textDocument/publishDiagnostics.
@@ -76,6 +91,9 @@ type WorkspaceClientCapabilities struct {
 	// DidChangeConfiguration: the client sends
 	// workspace/didChangeConfiguration (pushed settings, no registration).
 	DidChangeConfiguration *DynamicRegistration `json:"didChangeConfiguration,omitempty"`
+	// More are further members, written as they are ("key":value,...):
+	// the editing features' capabilities.
+	More j.Raw `json:"-"`
 }
 
 // DynamicRegistration is a capability whose only option is dynamic

@@ -20,6 +20,10 @@ func parse(raw []byte) (j.Value, error) {
 	return v, nil
 }
 
+// ParseDiagnostic reads one Diagnostic; ok is false where encoding/json
+// would fail.
+func ParseDiagnostic(v j.Value) (Diagnostic, bool) { return parseDiagnostic(v) }
+
 func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 	if !v.DecodeObject() {
 		return Diagnostic{}, false
@@ -33,6 +37,22 @@ func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 	d.Source, ok[2] = v.Get("source").DecodeString()
 	d.Message, ok[3] = v.Get("message").DecodeString()
 	ok[4] = true
+	// The details below are optional: one of the wrong shape is left out
+	// rather than losing the diagnostic.
+	for _, t := range v.Get("tags").Elems() {
+		if n, ok := t.Int(); ok {
+			d.Tags = append(d.Tags, int(n))
+		}
+	}
+	for _, r := range v.Get("relatedInformation").Elems() {
+		loc, lok := ParseLocation(r.Get("location"))
+		msg, mok := r.Get("message").DecodeString()
+		if lok && mok {
+			d.Related = append(d.Related, Related{Location: loc, Message: msg})
+		}
+	}
+	d.Href, _ = v.Get("codeDescription").Get("href").DecodeString()
+	d.Raw = append(j.Raw(nil), v.Raw()...) // a copy: the message buffer is not ours
 	return d, ok == [5]bool{true, true, true, true, true}
 }
 
@@ -192,6 +212,9 @@ func (c ClientCapabilities) AppendJSON(b []byte) []byte {
 				b = j.AppendBool(j.AppendKey(b, "dynamicRegistration"), true)
 			}
 			b = append(b, '}')
+		}
+		if len(w.More) > 0 {
+			b = append(j.Sep(b), w.More...)
 		}
 		b = append(b, '}')
 	}

@@ -43,6 +43,9 @@ func TestLifecycleParseMatchesEncodingJSON(t *testing.T) {
 		var want PublishDiagnosticsParams
 		werr := json.Unmarshal([]byte(s), &want)
 		got, err := ParsePublishDiagnosticsParams([]byte(s))
+		for i := range got.Diagnostics {
+			got.Diagnostics[i].Raw = nil // not a JSON member: the whole diagnostic
+		}
 		if (err == nil) != (werr == nil) || err == nil && !reflect.DeepEqual(got, want) {
 			t.Errorf("ParsePublishDiagnosticsParams(%s) = %+v, %v; encoding/json %+v, %v", s, got, err, want, werr)
 		}

@@ -164,3 +164,27 @@ type SyncOptions struct {
 	// IncludeText: didSave should carry the saved text.
 	IncludeText bool
 }
+
+// The editing features beyond the first version's: requests the client
+// sends and the server requests it answers.
+const (
+	MethodCodeAction        = "textDocument/codeAction"
+	MethodCodeActionResolve = "codeAction/resolve"
+	MethodExecuteCommand    = "workspace/executeCommand"
+	MethodApplyEdit         = "workspace/applyEdit"
+	MethodRename            = "textDocument/rename"
+	MethodPrepareRename     = "textDocument/prepareRename"
+	MethodFormatting        = "textDocument/formatting"
+	MethodRangeFormatting   = "textDocument/rangeFormatting"
+	MethodOnTypeFormatting  = "textDocument/onTypeFormatting"
+	MethodDocumentSymbol    = "textDocument/documentSymbol"
+	MethodFoldingRange      = "textDocument/foldingRange"
+	MethodDocumentHighlight = "textDocument/documentHighlight"
+	MethodInlayHint         = "textDocument/inlayHint"
+	MethodInlayHintResolve  = "inlayHint/resolve"
+	MethodInlayHintRefresh  = "workspace/inlayHint/refresh"
+	MethodTypeDefinition    = "textDocument/typeDefinition"
+	MethodImplementation    = "textDocument/implementation"
+	MethodDeclaration       = "textDocument/declaration"
+	MethodCancelRequest     = "$/cancelRequest"
+)

@@ -36,6 +36,21 @@ type Marker struct {
 	Severity        MarkerSeverity `json:"severity"`
 	Source          string         `json:"source,omitempty"`
 	Code            string         `json:"code,omitempty"`
+	// Href makes the code a link: Monaco's code {value, target}.
+	Href string `json:"-"`
+	// Tags are MarkerTag values, the same numbers as LSP's DiagnosticTag
+	// (1 unnecessary: faded, 2 deprecated: struck through).
+	Tags []int `json:"tags,omitempty"`
+	// Related is relatedInformation with model URIs as resource; the
+	// binding turns each resource into a Uri.
+	Related []Related `json:"relatedInformation,omitempty"`
+}
+
+// Related is Monaco's IRelatedInformation.
+type Related struct {
+	Resource string
+	Message  string
+	Range    lsptypes.Range
 }
 
 // Severity maps an LSP severity to Monaco's. An omitted severity is shown as
@@ -55,9 +70,22 @@ func Severity(s lsptypes.DiagnosticSeverity) MarkerSeverity {
 
 // FromDiagnostic converts one LSP diagnostic. LSP positions are 0-based with
 // UTF-16 character offsets and Monaco columns are 1-based UTF-16 offsets, so
-// the conversion is +1 on both axes and needs no document text.
-func FromDiagnostic(d lsptypes.Diagnostic) Marker {
+// the conversion is +1 on both axes and needs no document text. mapURI
+// turns the server URIs of related information into model URIs (nil keeps
+// them).
+func FromDiagnostic(d lsptypes.Diagnostic, mapURI func(string) string) Marker {
+	var rel []Related
+	for _, r := range d.Related {
+		uri := r.Location.URI
+		if mapURI != nil {
+			uri = mapURI(uri)
+		}
+		rel = append(rel, Related{Resource: uri, Message: r.Message, Range: r.Location.Range})
+	}
 	return Marker{
+		Href:            d.Href,
+		Tags:            d.Tags,
+		Related:         rel,
 		StartLineNumber: d.Range.Start.Line + 1,
 		StartColumn:     d.Range.Start.Character + 1,
 		EndLineNumber:   d.Range.End.Line + 1,
@@ -71,10 +99,10 @@ func FromDiagnostic(d lsptypes.Diagnostic) Marker {
 
 // FromDiagnostics converts a publishDiagnostics list; never nil, so that it
 // encodes as [] and clears the model's markers.
-func FromDiagnostics(ds []lsptypes.Diagnostic) []Marker {
+func FromDiagnostics(ds []lsptypes.Diagnostic, mapURI func(string) string) []Marker {
 	out := make([]Marker, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, FromDiagnostic(d))
+		out = append(out, FromDiagnostic(d, mapURI))
 	}
 	return out
 }
@@ -112,14 +140,8 @@ func MarkersJSON(ms []Marker) string {
 
 // AppendJSON appends m as JSON, as encoding/json would for its tags.
 func (m Marker) AppendJSON(b []byte) []byte {
-	b = append(b, `{"startLineNumber":`...)
-	b = j.AppendUint(b, uint64(m.StartLineNumber))
-	b = append(b, `,"startColumn":`...)
-	b = j.AppendUint(b, uint64(m.StartColumn))
-	b = append(b, `,"endLineNumber":`...)
-	b = j.AppendUint(b, uint64(m.EndLineNumber))
-	b = append(b, `,"endColumn":`...)
-	b = j.AppendUint(b, uint64(m.EndColumn))
+	b = append(b, '{')
+	b = AppendIRange(b, m.StartLineNumber, m.StartColumn, m.EndLineNumber, m.EndColumn)
 	b = append(b, `,"message":`...)
 	b = j.AppendString(b, m.Message)
 	b = append(b, `,"severity":`...)
@@ -128,9 +150,66 @@ func (m Marker) AppendJSON(b []byte) []byte {
 		b = append(b, `,"source":`...)
 		b = j.AppendString(b, m.Source)
 	}
-	if m.Code != "" {
+	if m.Code != "" && m.Href != "" {
+		b = append(b, `,"code":{"value":`...)
+		b = j.AppendString(b, m.Code)
+		b = append(b, `,"target":`...)
+		b = j.AppendString(b, m.Href)
+		b = append(b, '}')
+	} else if m.Code != "" {
 		b = append(b, `,"code":`...)
 		b = j.AppendString(b, m.Code)
 	}
+	if len(m.Tags) > 0 {
+		b = append(b, `,"tags":[`...)
+		for i, t := range m.Tags {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = j.AppendInt(b, int64(t))
+		}
+		b = append(b, ']')
+	}
+	if len(m.Related) > 0 {
+		b = append(b, `,"relatedInformation":[`...)
+		for i, r := range m.Related {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"resource":`...)
+			b = j.AppendString(b, r.Resource)
+			b = append(b, `,"message":`...)
+			b = j.AppendString(b, r.Message)
+			b = append(b, ',')
+			b = AppendRangeFields(b, r.Range)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
+}
+
+// AppendRange appends an LSP range as Monaco's IRange: one-based lines and
+// columns (both count UTF-16 code units, so it is a shift by one).
+func AppendRange(b []byte, r lsptypes.Range) []byte {
+	return append(AppendRangeFields(append(b, '{'), r), '}')
+}
+
+// AppendRangeFields appends the four IRange members of an LSP range
+// without braces, for objects that carry them inline (markers, related
+// information).
+func AppendRangeFields(b []byte, r lsptypes.Range) []byte {
+	return AppendIRange(b, r.Start.Line+1, r.Start.Character+1, r.End.Line+1, r.End.Character+1)
+}
+
+// AppendIRange appends the four IRange members, without braces.
+func AppendIRange(b []byte, sl, sc, el, ec uint32) []byte {
+	b = append(b, `"startLineNumber":`...)
+	b = j.AppendUint(b, uint64(sl))
+	b = append(b, `,"startColumn":`...)
+	b = j.AppendUint(b, uint64(sc))
+	b = append(b, `,"endLineNumber":`...)
+	b = j.AppendUint(b, uint64(el))
+	b = append(b, `,"endColumn":`...)
+	return j.AppendUint(b, uint64(ec))
 }

@@ -1,6 +1,7 @@
 // Package suppress decides when one of Monaco's built-in language
 // providers (the TypeScript/JavaScript worker's completion, hover,
-// definition, references and signature help) must yield to an LSP
+// definition, references, signature help, highlights, symbols, rename,
+// formatting, code actions and inlay hints) must yield to an LSP
 // provider: only for a model owned by an active LSP connection whose server
 // advertises that feature. Unrelated sessions and models, and features the
 // server does not advertise, keep Monaco's built-ins.
@@ -20,7 +21,9 @@ import (
 
 // Suppressible lists the built-in features the wrapper can replace, in
 // the order Snapshot writes them.
-var Suppressible = []features.Feature{features.Completion, features.Hover, features.Definition, features.References, features.SignatureHelp}
+var Suppressible = []features.Feature{features.Completion, features.Hover, features.Definition, features.References, features.SignatureHelp,
+	features.DocumentHighlight, features.DocumentSymbol, features.Rename, features.Formatting, features.RangeFormatting,
+	features.OnTypeFormatting, features.CodeAction, features.InlayHints}
 
 // connection is one active LSP connection as suppression sees it.
 type connection struct {

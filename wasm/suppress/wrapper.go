@@ -20,8 +20,9 @@ const GuardSymbol = "kandev.lsp.provider"
 // Installing twice on the same namespace returns the same control object;
 // ctl.uninstall() (lsp.dispose()) puts Monaco's functions back. A wrapped
 // built-in asks the control in force (a Map lookup, no Go crossing) on
-// every call and answers empty — {suggestions: []}, null or [] — for a
-// suppressed (model, feature); otherwise, and with no control installed,
+// every call and answers empty — {suggestions: []}, null, [], no actions
+// or no hints — for a suppressed (model, feature); null makes Monaco ask
+// the next provider (the LSP one) where it takes the first answer; otherwise, and with no control installed,
 // it calls the original provider. Only providers registered for the
 // typescript or javascript languages are wrapped; ours, marked with the
 // guard, never are.
@@ -48,6 +49,14 @@ const WrapperJS = `(function (monaco) {
     ['registerDefinitionProvider', 'definition', 'provideDefinition', () => null],
     ['registerReferenceProvider', 'references', 'provideReferences', () => []],
     ['registerSignatureHelpProvider', 'signatureHelp', 'provideSignatureHelp', () => null],
+    ['registerDocumentHighlightProvider', 'documentHighlight', 'provideDocumentHighlights', () => null],
+    ['registerDocumentSymbolProvider', 'documentSymbol', 'provideDocumentSymbols', () => null],
+    ['registerRenameProvider', 'rename', 'provideRenameEdits', () => null],
+    ['registerDocumentFormattingEditProvider', 'formatting', 'provideDocumentFormattingEdits', () => null],
+    ['registerDocumentRangeFormattingEditProvider', 'rangeFormatting', 'provideDocumentRangeFormattingEdits', () => null],
+    ['registerOnTypeFormattingEditProvider', 'onTypeFormatting', 'provideOnTypeFormattingEdits', () => null],
+    ['registerCodeActionProvider', 'codeAction', 'provideCodeActions', () => ({ actions: [], dispose() {} })],
+    ['registerInlayHintsProvider', 'inlayHints', 'provideInlayHints', () => ({ hints: [], dispose() {} })],
   ];
   const restore = [];
   for (const [name, feature, method, empty] of table) {

@@ -14,6 +14,7 @@ import { createSettingsPage } from './settings.js';
 const $ = (id) => document.getElementById(id);
 
 import { mountNotices } from './notices.js';
+import { mountOutline } from './outline.js';
 
 const config = await (await fetch('/config.json')).json();
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
@@ -53,8 +54,13 @@ function configureLSP() {
     // Go to definition, references and Monaco's own targets open here.
     openFile: (target) => navigateTo(target),
     openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
-    // Placeholder models for targets in files without one (peek previews).
+    // Placeholder models for targets in files without one (peek previews),
+    // and the text of files a workspace edit (rename, code action) changes.
     readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
+    // A workspace edit changed a file: it becomes a dirty tab to save.
+    onEdit: (file) => adoptEdited(file),
+    // Save formats first (lsp.willSave) where the server formats.
+    formatOnSave: true,
   });
   locale = lsp.setLocale(locale); // the locale in use: en, de or en-XA
   mountNotices(lsp, $('lsp-notices'));
@@ -100,6 +106,7 @@ const editor = monaco.editor.create($('editor'), {
   // not from words found in open documents.
   wordBasedSuggestions: 'off',
 });
+mountOutline(lsp, editor, $('outline'));
 
 // Open files: one tab per (session, path). A tab shows one view: 'loading'
 // while its content is fetched, then 'monaco' (a text model, with a
@@ -379,6 +386,25 @@ function mount(t, text) {
   model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
 }
 
+// adoptEdited gives a file that a workspace edit changed a tab, unless it
+// has one: its model holds the edit, unsaved; savedVersion is the version
+// the model had before the edit, when it held the file's text.
+function adoptEdited(file) {
+  const id = tabId(file.sessionId, file.path);
+  if (tabs.has(id)) {
+    renderTabs();
+    if (current && current.id === id) renderSaveState();
+    return;
+  }
+  const t = { id, sessionId: file.sessionId, path: file.path, view: 'monaco', model: file.model, state: 'saved', savedVersion: file.versionBefore };
+  t.doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: file.model }) : null;
+  t.language = t.doc ? t.doc.language : null;
+  t.loaded = Promise.resolve();
+  tabs.set(id, t);
+  file.model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
+  renderTabs();
+}
+
 function activate(t) {
   if (settingsPage.isOpen) settingsPage.close();
   current = t;
@@ -485,6 +511,7 @@ function renderSaveState() {
 async function save() {
   const t = current;
   if (!t || t.view !== 'monaco') return;
+  await lsp.willSave(t.model); // formats first (formatOnSave)
   const persistedVersion = t.model.getVersionId();
   const text = t.model.getValue();
   t.state = 'saving';

@@ -94,6 +94,11 @@ type Script struct {
 	// "textDocument/completion"), answered to every such request; other
 	// unknown methods get MethodNotFound.
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+	// Stall lists request methods left unanswered, as a server still
+	// working on them: each is answered only when the client cancels it
+	// ($/cancelRequest), with LSP's RequestCancelled error, as real
+	// servers do.
+	Stall []string `json:"stall,omitempty"`
 	// Progress are work-done progress steps, run in order per trigger.
 	Progress []ProgressStep `json:"progress,omitempty"`
 	// Registrations are client/registerCapability (or unregister)

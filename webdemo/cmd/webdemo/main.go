@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -210,7 +211,9 @@ func openSettings(path string) (*settings.SQLite, error) {
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		auto := []string{string(wire.Go), string(wire.TypeScript), string(wire.Python)}
-		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &auto}
+		// gopls shows inlay hints only when asked to.
+		configs := map[string]json.RawMessage{string(wire.Go): json.RawMessage(goplsHints)}
+		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &auto, ServerConfigs: &configs}
 		if _, err := store.Update(context.Background(), settings.LocalUser, patch); err != nil {
 			store.Close()
 			return nil, err
@@ -218,6 +221,10 @@ func openSettings(path string) (*settings.SQLite, error) {
 	}
 	return store, nil
 }
+
+// goplsHints is the demo's default gopls configuration: the inlay hints
+// gopls offers, on.
+const goplsHints = `{"gopls":{"hints":{"assignVariableTypes":true,"compositeLiteralFields":true,"constantValues":true,"functionTypeParameters":true,"parameterNames":true,"rangeVariableTypes":true}}}`
 
 func randomToken() (string, error) {
 	b := make([]byte, 32)

@@ -1,0 +1,58 @@
+package features
+
+import (
+	j "github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/lsptypes"
+)
+
+// Completion resolve: completionItem/resolve when the server offers it, so
+// documentation, detail and additionalTextEdits (TypeScript's auto-import
+// lines) arrive for the item Monaco focuses or accepts.
+//
+// The completion answer was kept (Env.Keep) and each Monaco item carries
+// "lsp":[key,index]. Request: {"uri","lsp":[key,index]}; the LSP item goes
+// to the server as it came, with the list's itemDefaults.data when the
+// item has none. Answer: the members Monaco merges into its item
+// (Object.assign): {"detail"?,"documentation"?,"additionalTextEdits"?}, or
+// null when the list is no longer kept.
+
+func resolveCompletion(r *Request, e *Env) (string, error) {
+	item, whole, ok := kept(r, e)
+	if !ok {
+		return "null", nil
+	}
+	send := []byte(item.Raw())
+	if d := whole.Get("itemDefaults").Get("data"); d.Exists() && !item.Get("data").Exists() {
+		send = append(append(append([]byte(`{"data":`), d.Raw()...), ','), send[1:]...)
+		if item.Len() == 0 {
+			send = append(append([]byte(`{"data":`), d.Raw()...), '}')
+		}
+	}
+	raw, err := e.Call(lsptypes.MethodCompletionResolve, j.Raw(send))
+	if err != nil {
+		return "", err
+	}
+	s := scanner{b: raw}
+	var it rawItem
+	it.parse(&s)
+	if s.err != nil {
+		return "", s.err
+	}
+	b := append(make([]byte, 0, len(raw)), '{')
+	if nonEmpty(it.detail) {
+		b = append(appendKey(b, "detail"), it.detail...)
+	}
+	if nonEmpty(it.doc) {
+		b = appendKey(b, "documentation")
+		if it.docMarkdown {
+			b = append(append(append(b, `{"value":`...), it.doc...), '}')
+		} else {
+			b = append(b, it.doc...)
+		}
+	}
+	if len(it.additional) > 0 {
+		b = appendKey(b, "additionalTextEdits")
+		b = appendAdditional(b, it.additional)
+	}
+	return string(append(b, '}')), nil
+}

@@ -1,0 +1,42 @@
+// The outline panel: the active file's symbols from its language server
+// (lsp.outline, the server's textDocument/documentSymbol), nested as the
+// server nests them; a click moves the cursor to the symbol. It follows
+// the editor's model and refreshes a moment after edits.
+
+export function mountOutline(lsp, editor, list) {
+  let timer = 0;
+  let asked = 0;
+  async function refresh() {
+    const model = editor.getModel();
+    const n = ++asked;
+    const symbols = model ? await lsp.outline(model) : null;
+    if (n !== asked) return; // a newer refresh is under way
+    list.replaceChildren(...(symbols || []).map((s) => item(s)));
+  }
+  function item(s) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'outline-symbol';
+    b.dataset.kind = String(s.kind);
+    b.textContent = s.name;
+    b.addEventListener('click', () => {
+      editor.setSelection(s.selectionRange);
+      editor.revealRangeInCenter(s.selectionRange);
+      editor.focus();
+    });
+    li.append(b);
+    if (s.children && s.children.length) {
+      const ul = document.createElement('ul');
+      ul.append(...s.children.map((c) => item(c)));
+      li.append(ul);
+    }
+    return li;
+  }
+  const later = () => { clearTimeout(timer); timer = setTimeout(refresh, 500); };
+  editor.onDidChangeModel(later);
+  editor.onDidChangeModelContent(later);
+  lsp.onStatus(later); // the server became ready
+  later();
+  return refresh;
+}
