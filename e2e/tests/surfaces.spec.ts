@@ -185,7 +185,9 @@ test('choosing the location on the settings page saves it and moves the control'
 test('status-bar items can be reordered by drag and drop or the keyboard, and keep their order', async ({ page }) => {
   await start(page, 'status_bar');
   await openFile(page, 'main.go');
-  await expect(bar(page)).toBeVisible();
+  // A label that still changes (Initializing → Ready) moves the items under
+  // the pointer mid-drag: drag once the status has settled.
+  await expect(bar(page)).toHaveText('Go · Ready', { timeout: 60_000 });
   const order = () => page.locator('#status-bar-items > *').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.item));
   expect(await order()).toEqual(['session', 'lsp', 'cursor']);
   await bar(page).dragTo(page.locator('#status-bar-session'), { targetPosition: { x: 2, y: 5 } });
