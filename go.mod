@@ -3,6 +3,7 @@ module github.com/kandev/lsp
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/coder/websocket v1.8.15
 	github.com/creack/pty v1.1.24
 	github.com/stretchr/testify v1.12.1
