@@ -32,6 +32,7 @@ export function loadKandevLSP(options?: LoadOptions): Promise<KandevLSP>;
 
 /** Why loadKandevLSP failed. */
 export class KandevLSPLoadError extends Error {
+  constructor(stage: KandevLSPLoadError['stage'], url: string, message: string, cause?: unknown);
   readonly name: 'KandevLSPLoadError';
   /** runtime: no crypto/performance/TextEncoder; fetch: network error or HTTP status; compile: not a usable module; start: it ran but defined no API. */
   readonly stage: 'runtime' | 'fetch' | 'compile' | 'start';
