@@ -183,10 +183,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		auth.Deny(w)
 		return
 	}
+	// Every line of the stream names its session, language and connection
+	// id: the relay's, when it sent them, so both hops' lines match.
+	log := h.logger.With("session", logID(r, wire.HeaderSession), "language", srv.Language,
+		"conn", logID(r, wire.HeaderConnection))
 	s, full := h.admit()
 	if full {
 		h.cfg.Metrics.StreamRefused(int(wire.CloseCapacity))
-		h.refuse(w, r)
+		h.refuse(w, r, log)
 		return
 	}
 	if s == nil {
@@ -198,11 +202,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.release(s)
 
-	// Every line of the stream names its session, language and connection
-	// id: the relay's, when it sent them, so both hops' lines match.
 	s.lang = srv.Language
-	s.logger = h.logger.With("session", logID(r, wire.HeaderSession), "language", srv.Language,
-		"conn", logID(r, wire.HeaderConnection))
+	s.logger = log
 	path, locateErr := srv.Locate(h.cfg.Env)
 
 	sock, err := h.accept(w, r)
@@ -270,8 +271,8 @@ func (h *Handler) accept(w http.ResponseWriter, r *http.Request) (*socket, error
 // servers are active" — what happened. An HTTP 503 before the upgrade
 // would reach the browser as 4002 (task host unavailable), which sends the
 // user looking for a task host that is running fine.
-func (h *Handler) refuse(w http.ResponseWriter, r *http.Request) {
-	h.logger.Warn("stream refused: connection cap reached", "max", h.cfg.MaxConnections)
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, log *slog.Logger) {
+	log.Warn("stream refused: connection cap reached", "max", h.cfg.MaxConnections)
 	sock, err := h.accept(w, r)
 	if err != nil {
 		return
