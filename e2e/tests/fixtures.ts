@@ -163,6 +163,9 @@ export async function openFile(page: Page, path: string) {
   }
   await page.locator(`#files button.file[data-path="${path}"]`).click();
   await expect(page.locator('#current-file')).toHaveText(path);
+  // The toolbar names the file as soon as its tab activates; its content
+  // (and model) follow once the fetch has answered.
+  await expect(page.locator('#loading-view')).toBeHidden();
 }
 
 /** openSettings opens the Editors settings page. */
