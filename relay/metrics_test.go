@@ -1,22 +1,20 @@
 package relay
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/internal/promtext"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -28,37 +26,9 @@ func scrape(t testing.TB, srv *httptest.Server) map[string]float64 {
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Contains(t, resp.Header.Get("Content-Type"), "text/plain")
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		require.NoError(t, err, line)
-		out[line[:i]] = v
-	}
+	out, err := promtext.Parse(resp.Body)
+	require.NoError(t, err)
 	return out
-}
-
-// logSink is a log the relay's goroutines write while the test reads it.
-type logSink struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *logSink) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *logSink) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // A stream that opens, relays a message and is closed by the agent with
@@ -68,7 +38,7 @@ func (s *logSink) String() string {
 func TestMetricsCountStreamsAndLogsNameThem(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
-	var logs logSink
+	var logs syncBuffer
 	srv, h := newRelay(t, Config{
 		Sessions: StaticSessions(a.session("s"), Session{ID: "ssh", Executor: ExecutorSSH}),
 		Logger:   slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -3,14 +3,12 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/logging"
+	"github.com/kandev/lsp/internal/promtext"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -34,18 +33,11 @@ func scrape(t *testing.T, hs *httptest.Server, tok string) (int, map[string]floa
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			out[line[:i]] = v
-		}
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, nil
 	}
+	out, err := promtext.Parse(resp.Body)
+	require.NoError(t, err)
 	return resp.StatusCode, out
 }
 
