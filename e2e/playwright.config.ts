@@ -5,8 +5,14 @@ import { defineConfig, devices } from '@playwright/test';
 //
 // Three device profiles, all Chromium: desktop (fine pointer) runs every
 // spec but the device-specific ones; *.tablet.spec.ts run on a tablet
-// (coarse pointer, touch) and *.phone.spec.ts on a phone.
-export default defineConfig({
+// (coarse pointer, touch) and *.phone.spec.ts on a phone. The esm project
+// runs the core specs — diagnostics, completion, hover, definition,
+// TypeScript built-in suppression — again against the page's second entry,
+// /esm/ (Monaco's ESM build bundled by Vite with the @kandev/lsp module),
+// and the module's own spec.
+const core = /(diagnostics|go|typescript|esm)\.spec\.ts$/;
+
+export default defineConfig<{ entry: string }>({
   testDir: './tests',
   timeout: 90_000,
   expect: { timeout: 30_000 },
@@ -28,7 +34,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: /\.(tablet|phone)\.spec\.ts$/ },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: /(\.(tablet|phone)|esm)\.spec\.ts$/ },
+    { name: 'esm', use: { ...devices['Desktop Chrome'], entry: '/esm/' }, testMatch: core },
     { name: 'tablet', use: { ...devices['Galaxy Tab S4'] }, testMatch: /\.tablet\.spec\.ts$/ },
     { name: 'phone', use: { ...devices['Pixel 5'] }, testMatch: /\.phone\.spec\.ts$/ },
   ],

@@ -56,8 +56,9 @@ var errNoAgentURL = errors.New("session has no agent URL")
 // dial opens the agent's stream for one language. Any failure — no URL, a
 // refused connection, a non-101 answer such as 401 — is returned as an
 // error for the log; the caller maps all of them to wire.CloseUnavailable.
-// autoInstall is the relay's decision from the user's settings.
-func (d *agentDialer) dial(ctx context.Context, ref AgentRef, lang string, autoInstall bool) (agentStream, error) {
+// autoInstall is the relay's decision from the user's settings; session
+// and connID go along for the agent's log.
+func (d *agentDialer) dial(ctx context.Context, ref AgentRef, lang string, autoInstall bool, session, connID string) (agentStream, error) {
 	u, err := agentStreamURL(ref.URL, lang, autoInstall)
 	if err != nil {
 		return agentStream{}, err
@@ -83,7 +84,11 @@ func (d *agentDialer) dial(ctx context.Context, ref AgentRef, lang string, autoI
 
 	conn, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{
 		HTTPClient: &http.Client{Transport: t},
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + ref.Token}},
+		HTTPHeader: http.Header{
+			"Authorization":       {"Bearer " + ref.Token},
+			wire.HeaderSession:    {session},
+			wire.HeaderConnection: {connID},
+		},
 		// Same reason as on the browser side: bodies pass through
 		// unread, so compressing them here would be pure cost.
 		CompressionMode: websocket.CompressionDisabled,

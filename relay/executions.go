@@ -193,3 +193,20 @@ func (x *executions) close(ctx context.Context) error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
+
+// running counts the relay-owned agent processes alive now.
+func (x *executions) running() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n := 0
+	for _, o := range x.owned {
+		select {
+		case <-o.ready:
+			if !o.exited() {
+				n++
+			}
+		default:
+		}
+	}
+	return n
+}

@@ -49,8 +49,9 @@ type fakeAgent struct {
 
 // agentConn is one accepted stream of the fake agent.
 type agentConn struct {
-	ws    *websocket.Conn
-	query url.Values
+	ws     *websocket.Conn
+	query  url.Values
+	header http.Header
 	// done is closed when the echo loop has ended; err then holds the
 	// error that ended it (a CloseError when the relay sent a close frame).
 	done chan struct{}
@@ -109,7 +110,7 @@ func (a *fakeAgent) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(wire.MaxMessageSize)
-	c := &agentConn{ws: ws, query: r.URL.Query(), done: make(chan struct{})}
+	c := &agentConn{ws: ws, query: r.URL.Query(), header: r.Header, done: make(chan struct{})}
 	a.mu.Lock()
 	a.all = append(a.all, c)
 	a.mu.Unlock()

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"sync"
 	"testing"
 	"time"
 )
@@ -72,4 +74,23 @@ func needAgent(t testing.TB) string {
 		t.Skip("-short: the real agent is not built")
 	}
 	return agentBin
+}
+
+// syncBuffer collects output the relay's goroutines write (a started
+// agent's, the log) while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -19,9 +19,12 @@ package relay
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
@@ -79,7 +82,7 @@ type Config struct {
 	// relay's own environment.
 	AgentEnv []string
 	// Starter starts and resumes task-host agents. Nil: NewStarter over
-	// AgentBinary and AgentEnv (processes for local_pc, the docker CLI for
+	// AgentBinary, AgentEnv and AgentOutput (processes for local_pc, the docker CLI for
 	// local_docker). Tests replace it to count starts.
 	Starter Starter
 
@@ -91,8 +94,20 @@ type Config struct {
 	// within 2×PingInterval + PingTimeout.
 	PingInterval, PingTimeout time.Duration
 
-	// Logger receives debug and info records; nil discards them.
+	// AgentOutput receives the stdout (after its listening line) and
+	// stderr of agents the relay starts; nil discards them.
+	AgentOutput io.Writer
+
+	// Logger receives debug and info records; nil discards them. Stream
+	// records carry session, language and conn (the stream's id, also
+	// sent to the agent as wire.HeaderConnection).
 	Logger *slog.Logger
+
+	// Metrics receives the relay's Prometheus collectors (metrics.go),
+	// for a backend that serves its own /metrics. Nil: a registry of the
+	// relay's own (with the Go runtime's and the process's collectors),
+	// served at GET MetricsPath behind the same guard as every route.
+	Metrics prometheus.Registerer
 
 	// dialTimeout bounds the agent handshake (default defaultDialTimeout).
 	dialTimeout time.Duration
@@ -125,6 +140,7 @@ type Relay struct {
 	active   *limiter
 	execs    *executions
 	settings settings.Store
+	metrics  *metrics
 }
 
 // New returns the relay. Routes:
@@ -136,6 +152,7 @@ type Relay struct {
 //	POST /api/v1/sessions/{sessionId}/stop task stop: the session's agent and its servers
 //	GET  /api/v1/sessions/{sessionId}/lsp/installers  the task host's installers answer
 //	GET  access.SignInPath                 Config.SignIn, when set
+//	GET  /metrics                          Prometheus text, unless Config.Metrics is set
 //
 // Every route, these and any added later, sits behind one access.Guard
 // built from Config (Hosts, Authenticate, SignIn, OriginPatterns).
@@ -172,7 +189,7 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.Starter == nil {
 		cfg.Starter = NewStarter(StarterConfig{
-			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, Logger: cfg.Logger,
+			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentOutput: cfg.AgentOutput, Logger: cfg.Logger,
 		})
 	}
 	authenticate := cfg.Authenticate
@@ -194,6 +211,13 @@ func New(cfg Config) *Relay {
 	rl.mux.HandleFunc("GET "+wire.RelayRuntimePath, rl.getRuntime)
 	rl.mux.HandleFunc("POST "+sessionStopPattern, rl.stopSession)
 	rl.mux.HandleFunc("GET "+wire.RelayInstallersPattern, rl.serveInstallers)
+	reg := cfg.Metrics
+	if reg == nil {
+		own := ownRegistry()
+		reg = own
+		rl.mux.Handle("GET "+MetricsPath, metricsHandler(own))
+	}
+	rl.metrics = newMetrics(reg, rl.execs)
 	rl.guarded = access.Guard(access.Config{
 		Hosts:          cfg.Hosts,
 		Authenticate:   authenticate,

@@ -53,6 +53,14 @@ type Sessions interface {
 	Lookup(id string) (Session, bool)
 }
 
+// SessionsFunc adapts a function to Sessions: an embedding backend's own
+// lookup of its task sessions (its database, its executor registry). It
+// is called for every stream and session route, from many goroutines.
+type SessionsFunc func(id string) (Session, bool)
+
+// Lookup implements Sessions.
+func (f SessionsFunc) Lookup(id string) (Session, bool) { return f(id) }
+
 // staticSessions is an immutable id → Session map, safe for concurrent use.
 type staticSessions map[string]Session
 

@@ -1,6 +1,8 @@
 package relay
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"net/http"
 
 	"github.com/coder/websocket"
@@ -25,12 +27,16 @@ import (
 func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	sessionID := r.PathValue("sessionId")
 	lang := r.URL.Query().Get(wire.ParamLanguage)
-	log := rl.log.With("session", sessionID, "language", lang)
+	// Every line of the stream names its session, language and connection
+	// id; the agent's lines carry the same id (wire.HeaderConnection).
+	connID := newConnID()
+	log := rl.log.With("session", sessionID, "language", lang, "conn", connID)
 
 	// The one check made before the upgrade: a request for a language that
 	// does not exist is a client bug, not a task-host condition.
 	if _, ok := wire.Lookup(lang); !ok {
 		log.Debug("lsp stream: unknown language")
+		rl.metrics.refused.WithLabelValues(codeLabel(http.StatusBadRequest)).Inc()
 		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
 		return
 	}
@@ -55,6 +61,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// From here every exit closes the browser with a code and no reason.
 	reject := func(code wire.CloseCode, msg string, args ...any) {
 		log.Info("lsp stream: "+msg, append(args, "code", int(code))...)
+		rl.metrics.refuse(code)
 		_ = browser.Close(websocket.StatusCode(code), "")
 	}
 
@@ -101,7 +108,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 5. Dial.
-	agent, err := rl.dialer.dial(ctx, ref, lang, autoInstall)
+	agent, err := rl.dialer.dial(ctx, ref, lang, autoInstall, sessionID, connID)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Shutdown arrived while dialling: a teardown, not a failure.
@@ -114,6 +121,8 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	agent.SetReadLimit(wire.MaxMessageSize)
 	log.Info("lsp stream: open", "autoInstall", autoInstall)
+	active := rl.metrics.active.WithLabelValues(lang)
+	active.Inc()
 
 	// 6. Pump. The request context is cancelled when the server's
 	// BaseContext ends (shutdown); the bridge then closes both hops with
@@ -124,9 +133,19 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		PingInterval:    rl.cfg.PingInterval,
 		PingTimeout:     rl.cfg.PingTimeout,
 		AgentReadFailed: agent.readFailed,
+		Relayed:         rl.metrics.relayed,
 	})
+	active.Dec()
+	rl.metrics.closed.WithLabelValues(codeLabel(int(out.BrowserCode))).Inc()
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),
 		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+}
+
+// newConnID returns a fresh id for one browser stream: 64 random bits.
+func newConnID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // admit makes the checks every session route shares with the stream, in

@@ -10,9 +10,12 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/assets"
 )
 
 //go:embed static
@@ -32,8 +35,16 @@ type Config struct {
 	// stays on the server: the page never sees it.
 	AgentURL   *url.URL
 	AgentToken string
-	// WASMDir holds lsp.wasm and wasm_exec.js.
+	// WASMDir holds lsp.wasm and wasm_exec.js, and their compressed
+	// siblings (package relay/assets), served under /wasm/.
 	WASMDir string
+	// ESMDir holds the ESM entry's bundle (webdemo/esm, built into
+	// bin/esm), served under /esm/ with the same page. Empty: no ESM entry.
+	ESMDir string
+	// PackageDir is the ES module package (wasm/js, built), served under
+	// /kandev-lsp/ for pages that import it without a bundler:
+	// import { loadKandevLSP } from '/kandev-lsp/index.js'. Empty: not served.
+	PackageDir string
 	// MonacoDir is monaco-editor's min/ folder.
 	MonacoDir string
 	// SessionID is the session the page opens with its language servers.
@@ -66,14 +77,25 @@ func Handler(cfg Config) http.Handler {
 	mux.Handle("GET /api/v1/workspace/", files)
 	mux.Handle("PUT /api/v1/workspace/", files)
 	mux.Handle("GET /monaco/", http.StripPrefix("/monaco/", http.FileServer(http.Dir(cfg.MonacoDir))))
-	mux.HandleFunc("GET /lsp.wasm", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/wasm")
-		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeFile(w, r, cfg.WASMDir+"/lsp.wasm")
-	})
-	mux.HandleFunc("GET /wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, cfg.WASMDir+"/wasm_exec.js")
-	})
+	// lsp.wasm and wasm_exec.js: Brotli or gzip as the browser accepts,
+	// ETags, and lsp.wasm's content-hashed name cached for good.
+	wasm := assets.New(os.DirFS(cfg.WASMDir), assets.Options{})
+	mux.Handle("GET /wasm/", http.StripPrefix("/wasm/", wasm))
+	mux.Handle("GET /lsp.wasm", wasm)
+	if cfg.PackageDir != "" {
+		mux.Handle("GET /kandev-lsp/", http.StripPrefix("/kandev-lsp/", assets.New(os.DirFS(cfg.PackageDir), assets.Options{})))
+	}
+	if cfg.ESMDir != "" {
+		// Vite writes content-hashed names only under assets/.
+		esm := assets.New(os.DirFS(cfg.ESMDir), assets.Options{Immutable: func(name string) bool {
+			return strings.HasPrefix(name, "assets/")
+		}})
+		mux.Handle("GET /esm/{file...}", http.StripPrefix("/esm/", esm))
+		mux.HandleFunc("GET /esm/{$}", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-cache")
+			http.ServeFileFS(w, r, static, "static/index.html")
+		})
+	}
 	mux.HandleFunc("GET /config.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		sessions := `[{"id":` + quote(cfg.SessionID) + `,"lsp":true}`
@@ -86,7 +108,13 @@ func Handler(cfg Config) http.Handler {
 		for _, id := range cfg.PlainSessions {
 			sessions += `,{"id":` + quote(id) + `,"lsp":false}`
 		}
-		w.Write([]byte(`{"sessionId":` + quote(cfg.SessionID) + `,"sessions":` + sessions + `]}`))
+		wasmName, err := wasm.HashName("lsp.wasm")
+		if err != nil {
+			http.Error(w, "lsp.wasm is missing: run the build", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write([]byte(`{"sessionId":` + quote(cfg.SessionID) + `,"wasm":` + quote("/wasm/"+wasmName) + `,"sessions":` + sessions + `]}`))
 	})
 	page, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServer(http.FS(page)))

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/assets"
 )
 
 // demoServer serves Handler with a stand-in relay and agent, behind a
@@ -38,9 +39,13 @@ func newDemoServer(t *testing.T) *demoServer {
 	agentURL, _ := url.Parse(agent.URL)
 
 	relay := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "relay "+r.URL.Path) })
-	assets := t.TempDir()
-	os.WriteFile(filepath.Join(assets, "lsp.wasm"), []byte("\x00asm"), 0o644)
-	os.WriteFile(filepath.Join(assets, "wasm_exec.js"), []byte("// go"), 0o644)
+	wasmDir := t.TempDir()
+	os.WriteFile(filepath.Join(wasmDir, "lsp.wasm"), []byte("\x00asm"), 0o644)
+	os.WriteFile(filepath.Join(wasmDir, "wasm_exec.js"), []byte("// go"), 0o644)
+	esm := t.TempDir()
+	os.WriteFile(filepath.Join(esm, "entry.js"), []byte("// esm"), 0o644)
+	os.MkdirAll(filepath.Join(esm, "assets"), 0o755)
+	os.WriteFile(filepath.Join(esm, "assets", "lsp-Ab12Cd34.wasm"), []byte("\x00asm"), 0o644)
 	monaco := t.TempDir()
 	os.MkdirAll(filepath.Join(monaco, "vs"), 0o755)
 	os.WriteFile(filepath.Join(monaco, "vs", "loader.js"), []byte("// amd"), 0o644)
@@ -50,7 +55,7 @@ func newDemoServer(t *testing.T) *demoServer {
 	d.srv = httptest.NewServer(Handler(Config{
 		Access: access.Config{Authenticate: tok.Authenticate, SignIn: tok},
 		Relay:  relay, AgentURL: agentURL, AgentToken: "secret",
-		WASMDir: assets, MonacoDir: monaco, SessionID: "demo",
+		WASMDir: wasmDir, ESMDir: esm, MonacoDir: monaco, SessionID: "demo",
 		TwinSessions: []string{"twin"}, DockerSessions: []string{"docker"}, PlainSessions: []string{"plain"},
 	}))
 	t.Cleanup(d.srv.Close)
@@ -105,17 +110,25 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, _, _ := get("PUT", "/api/v1/workspace/file?path=main.go"); code != 200 || d.agent.method != "PUT" || d.agent.path != "/api/v1/workspace/file?path=main.go" {
 		t.Errorf("save route: %d %s %s", code, d.agent.method, d.agent.path)
 	}
-	if code, _, h := get("GET", "/lsp.wasm"); code != 200 || h.Get("Content-Type") != "application/wasm" {
+	if code, _, h := get("GET", "/wasm/lsp.cd5d4935a48c.wasm"); code != 200 || h.Get("Content-Type") != "application/wasm" || h.Get("Cache-Control") != assets.ImmutableCache {
 		t.Errorf("lsp.wasm: %d %q", code, h.Get("Content-Type"))
 	}
 	if code, body, _ := get("GET", "/monaco/vs/loader.js"); code != 200 || body != "// amd" {
 		t.Errorf("monaco: %d %q", code, body)
 	}
-	if code, body, _ := get("GET", "/config.json"); code != 200 || body != `{"sessionId":"demo","sessions":[{"id":"demo","lsp":true},{"id":"twin","lsp":true},{"id":"docker","lsp":true,"executor":"local_docker"},{"id":"plain","lsp":false}]}` {
+	if code, body, _ := get("GET", "/config.json"); code != 200 || body != `{"sessionId":"demo","wasm":"/wasm/lsp.cd5d4935a48c.wasm","sessions":[{"id":"demo","lsp":true},{"id":"twin","lsp":true},{"id":"docker","lsp":true,"executor":"local_docker"},{"id":"plain","lsp":false}]}` {
 		t.Errorf("config: %d %q", code, body)
 	}
-	if code, body, _ := get("GET", "/"); code != 200 || !strings.Contains(body, "/app.js") || strings.Contains(body, "secret") {
-		t.Errorf("page: %d", code)
+	for _, page := range []string{"/", "/esm/"} {
+		if code, body, _ := get("GET", page); code != 200 || !strings.Contains(body, `src="entry.js"`) || strings.Contains(body, "secret") {
+			t.Errorf("page %s: %d", page, code)
+		}
+	}
+	if code, body, h := get("GET", "/esm/entry.js"); code != 200 || body != "// esm" || h.Get("Cache-Control") != "no-cache" {
+		t.Errorf("esm entry: %d %q %q", code, body, h.Get("Cache-Control"))
+	}
+	if code, _, h := get("GET", "/esm/assets/lsp-Ab12Cd34.wasm"); code != 200 || h.Get("Cache-Control") != assets.ImmutableCache || h.Get("Content-Type") != "application/wasm" {
+		t.Errorf("esm asset: %d %q", code, h.Get("Cache-Control"))
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package server assembles the task-host agent: one http.Handler with every
 // agent route (the LSP stream, the installers description, the workspace
-// files, task stop) built from one Config, and one Shutdown that is task
+// files, task stop, metrics) built from one Config, and one Shutdown that is task
 // stop. The binary only parses flags and wires this to a listener.
 package server
 
@@ -19,6 +19,7 @@ import (
 	"github.com/kandev/lsp/agent/files"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/installers"
+	"github.com/kandev/lsp/agent/metrics"
 	"github.com/kandev/lsp/agent/stream"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/agent/workspace"
@@ -60,6 +61,9 @@ type Config struct {
 	// stream.DefaultPingTimeout, stream.DefaultMaxConnections).
 	PingInterval, PingTimeout time.Duration
 	MaxConnections            int
+	// Metrics, if set, counts streams, installs, bytes and servers, and
+	// is served at metrics.Path behind the token. Nil: a fresh set.
+	Metrics *metrics.Agent
 	// InstallPlan answers the install part of the installers route; nil
 	// is the agent's install Manager's Describe, so the route says what an
 	// install would really do on this host.
@@ -123,12 +127,16 @@ func New(cfg Config) (*Server, error) {
 	if plan == nil {
 		plan = mgr.Describe
 	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New()
+	}
 	st := stream.New(stream.Config{
 		Workspace: root, Token: cfg.Token, Env: env, Installs: mgr,
 		Logger: cfg.Logger, ServerStderr: cfg.ServerStderr,
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 		PingInterval: cfg.PingInterval, PingTimeout: cfg.PingTimeout, MaxConnections: cfg.MaxConnections,
+		Metrics: cfg.Metrics,
 	})
 	fh := files.New(root, cfg.Token, cfg.Logger)
 	s := &Server{
@@ -141,6 +149,9 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
+	// Behind the same token as every route: the agent has one credential,
+	// and its metrics name the languages a task uses.
+	mux.Handle("GET "+metrics.Path, auth.Require(cfg.Token, cfg.Metrics.Handler()))
 	s.mux = mux
 	return s, nil
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -82,9 +83,11 @@ func (s *session) install(lang wire.Language, job *install.Job) (path string, ok
 		s.watchInstall(ctx, cancel, ahead)
 	}()
 	s.logger.Info("installing language server")
+	began := time.Now()
 	res, err := job.Run(ctx)
 	cancel()
 	<-watched
+	s.h.cfg.Metrics.InstallFinished(lang, installResult(err), time.Since(began))
 
 	if err != nil {
 		s.endInstall(lang, err, ahead)
@@ -98,6 +101,17 @@ func (s *session) install(lang wire.Language, job *install.Job) (path string, ok
 		return "", false
 	}
 	return res.Path, true
+}
+
+// installResult names an install's outcome for Metrics.
+func installResult(err error) string {
+	switch {
+	case err == nil:
+		return InstallInstalled
+	case errors.Is(err, context.Canceled) || errors.Is(err, install.ErrClosed):
+		return InstallCancelled
+	}
+	return InstallFailed
 }
 
 // watchInstall cancels the install when the read-ahead sees the stream

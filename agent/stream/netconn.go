@@ -5,6 +5,8 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -37,6 +39,10 @@ type socket struct {
 	ws      *websocket.Conn
 	raw     net.Conn // nil if the server's writer could not be captured
 	timeout time.Duration
+
+	closeOnce sync.Once
+	code      int          // the first close's code (see closedWith)
+	peer      atomic.Int32 // the code of the peer's close frame, 0 if none came
 }
 
 // arm starts the write deadline for the next write and returns the context
@@ -68,12 +74,38 @@ func (s *socket) write(b []byte) error {
 // is bounded like any other (the library also bounds the wait for the
 // peer's answer). closeNow drops the connection without a frame.
 func (s *socket) close(code websocket.StatusCode) error {
+	s.closeOnce.Do(func() {
+		s.code = int(code)
+		if code == closeNow {
+			// The peer closed first (its code), or is gone: 1006.
+			s.code = int(websocket.StatusAbnormalClosure)
+			if p := s.peer.Load(); p != 0 {
+				s.code = int(p)
+			}
+		}
+	})
 	if code == closeNow {
 		return s.ws.CloseNow()
 	}
 	_, done := s.arm()
 	defer done()
 	return s.ws.Close(code, "")
+}
+
+// peerClosed records the code of the peer's close frame when err carries
+// one.
+func (s *socket) peerClosed(err error) {
+	if c := websocket.CloseStatus(err); c > 0 {
+		s.peer.CompareAndSwap(0, int32(c))
+	}
+}
+
+// closedWith is the code the stream ended with, for metrics: the agent's
+// close code, the peer's when the peer closed first, 1006 for a peer that
+// vanished; 0 if the socket was never closed. Read it after the session.
+func (s *socket) closedWith() int {
+	s.closeOnce.Do(func() {}) // orders the read after a close's write
+	return s.code
 }
 
 // socketBuffer is the kernel buffer asked for in each direction. The

@@ -41,6 +41,7 @@ func (s *session) readInbound() inbound {
 	// drop the connection without a close frame.
 	_, r, err := s.sock.ws.Reader(context.Background())
 	if err != nil {
+		s.sock.peerClosed(err)
 		return inbound{code: closeNow} // the peer closed or the socket failed
 	}
 	s.heard.Add(1)
@@ -86,11 +87,13 @@ func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
 		if in.buf == nil {
 			return in.code
 		}
+		n := in.buf.Len()
 		ok := s.writeStdin(p, in.buf.Bytes())
 		putBuf(in.buf)
 		if !ok {
 			return websocket.StatusCode(wire.CloseServerExited)
 		}
+		s.h.cfg.Metrics.Relayed(true, n)
 	}
 }
 
@@ -139,5 +142,6 @@ func (s *session) stdoutToSocket(p *proc.Process) websocket.StatusCode {
 			s.logger.Debug("socket write", "err", err)
 			return closeNow
 		}
+		s.h.cfg.Metrics.Relayed(false, len(body))
 	}
 }

@@ -30,6 +30,7 @@ const goodbyeWait = 100 * time.Millisecond
 type session struct {
 	h        *Handler
 	logger   *slog.Logger
+	lang     wire.Language
 	shutdown chan struct{} // closed by stop
 	stopOnce sync.Once
 
@@ -89,6 +90,7 @@ func (s *session) run(srv catalog.Server, path string) {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseStartFailed))
 		return
 	}
+	s.h.cfg.Metrics.ServerStarted(s.lang)
 	s.logger = s.logger.With("pid", p.Pid())
 	s.logger.Info("language server started", "path", path)
 	s.stdinW = framing.NewWriter(p.Stdin())
@@ -191,6 +193,7 @@ func (s *session) teardown(p *proc.Process, code websocket.StatusCode) {
 	if err := p.Stop(ctx); err != nil {
 		s.logger.Warn("language server stop", "err", err)
 	}
+	s.h.cfg.Metrics.ServerStopped(s.lang)
 	wg.Wait()
 	s.logger.Info("stream ended", "code", int(code), "exit", p.Err())
 }

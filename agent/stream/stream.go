@@ -89,6 +89,10 @@ type Config struct {
 	// MaxConnections caps the streams open at once (DefaultMaxConnections);
 	// one more is refused with 4005.
 	MaxConnections int
+
+	// Metrics receives counts of streams, installs, bytes and servers;
+	// nil counts nothing.
+	Metrics Metrics
 }
 
 // Defaults for dead-peer detection and the connection cap.
@@ -147,6 +151,9 @@ func New(cfg Config) *Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = noMetrics{}
+	}
 	return &Handler{cfg: cfg, logger: logger, sessions: make(map[*session]struct{})}
 }
 
@@ -159,34 +166,44 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	srv, err := catalog.Lookup(q.Get(wire.ParamLanguage))
 	if err != nil {
+		h.cfg.Metrics.StreamRefused(http.StatusBadRequest)
 		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
 		return
 	}
 	autoInstall := false
 	if v := q.Get(wire.ParamAutoInstall); v != "" {
 		if autoInstall, err = strconv.ParseBool(v); err != nil {
+			h.cfg.Metrics.StreamRefused(http.StatusBadRequest)
 			http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
 			return
 		}
 	}
 	if !auth.Valid(r, h.cfg.Token) {
+		h.cfg.Metrics.StreamRefused(http.StatusUnauthorized)
 		auth.Deny(w)
 		return
 	}
+	// Every line of the stream names its session, language and connection
+	// id: the relay's, when it sent them, so both hops' lines match.
+	log := h.logger.With("session", logID(r, wire.HeaderSession), "language", srv.Language,
+		"conn", logID(r, wire.HeaderConnection))
 	s, full := h.admit()
 	if full {
-		h.refuse(w, r)
+		h.cfg.Metrics.StreamRefused(int(wire.CloseCapacity))
+		h.refuse(w, r, log)
 		return
 	}
 	if s == nil {
 		// Task stop has begun: no new process may start. The relay reports
 		// this like any other unavailable task host.
+		h.cfg.Metrics.StreamRefused(http.StatusServiceUnavailable)
 		http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
 		return
 	}
 	defer h.release(s)
 
-	s.logger = h.logger.With("language", srv.Language)
+	s.lang = srv.Language
+	s.logger = log
 	path, locateErr := srv.Locate(h.cfg.Env)
 
 	sock, err := h.accept(w, r)
@@ -196,6 +213,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.sock = sock
+	h.cfg.Metrics.StreamOpened(s.lang)
+	defer func() { h.cfg.Metrics.StreamClosed(s.lang, sock.closedWith()) }()
 	stopPings := make(chan struct{})
 	pings := make(chan struct{})
 	go func() {
@@ -252,8 +271,8 @@ func (h *Handler) accept(w http.ResponseWriter, r *http.Request) (*socket, error
 // servers are active" — what happened. An HTTP 503 before the upgrade
 // would reach the browser as 4002 (task host unavailable), which sends the
 // user looking for a task host that is running fine.
-func (h *Handler) refuse(w http.ResponseWriter, r *http.Request) {
-	h.logger.Warn("stream refused: connection cap reached", "max", h.cfg.MaxConnections)
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, log *slog.Logger) {
+	log.Warn("stream refused: connection cap reached", "max", h.cfg.MaxConnections)
 	sock, err := h.accept(w, r)
 	if err != nil {
 		return

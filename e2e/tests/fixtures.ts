@@ -34,6 +34,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     '-addr', '127.0.0.1:0',
     '-agent', path.join(root, 'bin', 'kandev-agent'),
     '-assets', path.join(root, 'bin'),
+    '-esm', path.join(root, 'bin', 'esm'),
+    '-package', path.join(root, 'wasm', 'js'),
     '-monaco', path.join(root, 'webdemo', 'node_modules', 'monaco-editor', 'min'),
     '-sample', path.join(root, opts.sample ?? 'webdemo/sample'),
     // A fresh settings database per demo: tests never see each other's saves.
@@ -86,7 +88,10 @@ export async function stopDemo(demo: Demo) {
 }
 
 function demoTest(opts: DemoOptions) {
-  return base.extend<{}, { demo: Demo }>({
+  return base.extend<{ entry: string }, { demo: Demo }>({
+    // The page's entry: / (Monaco's AMD build) or /esm/ (its ESM build,
+    // bundled); the esm project sets it (playwright.config.ts).
+    entry: ['/', { option: true }],
     demo: [async ({}, use) => {
       const demo = await startDemo(opts);
       await use(demo);
@@ -148,8 +153,9 @@ export function view(page: Page, language: string) {
 }
 
 /** openFile expands the file's folders in the Files tree and clicks it
- * (on a narrow screen the tree is a panel: it is opened first). */
-export async function openFile(page: Page, path: string) {
+ * (on a narrow screen the tree is a panel: it is opened first), then waits
+ * for its content unless told the load is held back ({ loaded: false }). */
+export async function openFile(page: Page, path: string, opts: { loaded?: boolean } = {}) {
   if (await page.locator('#files').isHidden()) await page.locator('#toggle-files').click();
   const parts = path.split('/');
   for (let i = 1; i < parts.length; i++) {
@@ -158,6 +164,9 @@ export async function openFile(page: Page, path: string) {
   }
   await page.locator(`#files button.file[data-path="${path}"]`).click();
   await expect(page.locator('#current-file')).toHaveText(path);
+  // The toolbar names the file as soon as its tab activates; its content
+  // (and model) follow once the fetch has answered.
+  if (opts.loaded !== false) await expect(page.locator('#loading-view')).toBeHidden();
 }
 
 /** openSettings opens the Editors settings page. */
@@ -181,9 +190,10 @@ export async function closeSettings(page: Page) {
 
 export { expect };
 
-// openDemo loads the page and waits until Monaco and lsp.wasm are up.
+// openDemo loads the page at the project's entry (see playwright.config.ts)
+// and waits until Monaco and lsp.wasm are up.
 export async function openDemo(page: Page) {
-  await page.goto('/');
+  await page.goto((base.info().project.use as { entry?: string }).entry ?? '/');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
 }
 

@@ -108,7 +108,7 @@ test('the status-bar item hides for an unsupported file, a non-file panel, a loa
   let release!: () => void;
   const held = new Promise<void>((r) => { release = r; });
   await page.route('**/api/v1/workspace/file?path=greet%2Fgreet.go', async (route) => { await held; await route.continue(); });
-  await openFile(page, 'greet/greet.go');
+  await openFile(page, 'greet/greet.go', { loaded: false });
   await expect(page.locator('#loading-view')).toBeVisible();
   await expect(page.locator('#loading-view')).toHaveText('Loading greet/greet.go…');
   await expect(bar(page)).toBeHidden();

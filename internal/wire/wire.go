@@ -32,6 +32,13 @@ const (
 	// ParamAutoInstall is "true" or "false" on the agent route. The browser
 	// never sends it: the relay decides it from the user's settings.
 	ParamAutoInstall = "autoInstall"
+
+	// HeaderSession and HeaderConnection are request headers of the agent
+	// route: the relay names the browser's session and its id for the
+	// stream, so the agent's log lines match the relay's. They are for
+	// logs only and never decide anything.
+	HeaderSession    = "Kandev-Session"
+	HeaderConnection = "Kandev-Connection"
 )
 
 // Limits shared by every hop.

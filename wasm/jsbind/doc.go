@@ -8,8 +8,11 @@
 //
 // # JavaScript API
 //
-// The full reference, with the view-model's fields, is wasm/API.md. main
-// sets globalThis.kandevLSP synchronously before it blocks:
+// The full reference, with the view-model's fields, is wasm/API.md; its
+// TypeScript declarations are wasm/js/index.d.ts, which a test here keeps
+// complete. main sets kandevLSP on the global object synchronously before
+// it blocks: globalThis for a classic page, the scope of its own that the
+// @kandev/lsp module (wasm/js) gives wasm_exec.js:
 //
 //	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error)
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean

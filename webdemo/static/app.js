@@ -7,6 +7,7 @@
 // given and forwards the user's actions. Its texts come from lsp.wasm's
 // catalogs (lsp.text), so the locale switch changes all of them.
 
+import { config, monaco, lsp } from './platform.js';
 import { createStatusControl } from './status.js';
 import { createStatusBar } from './statusbar.js';
 import { createSettingsPage } from './settings.js';
@@ -16,23 +17,12 @@ const $ = (id) => document.getElementById(id);
 import { mountNotices } from './notices.js';
 import { mountOutline } from './outline.js';
 
-const config = await (await fetch('/config.json')).json();
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
 // The active session: ?session= picks one; others without LSP show
 // Monaco's own intelligence for the same files.
 let sessionId = sessions.some((s) => s.id === params.get('session')) ? params.get('session') : config.sessionId;
 const lspSession = (id) => (sessions.find((s) => s.id === id) || {}).lsp !== false;
-
-const monaco = await new Promise((resolve, reject) => {
-  window.require.config({ paths: { vs: '/monaco/vs' } });
-  window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
-});
-
-const go = new Go();
-const { instance } = await WebAssembly.instantiateStreaming(fetch('/lsp.wasm'), go.importObject);
-go.run(instance); // registers globalThis.kandevLSP before it returns
-const lsp = globalThis.kandevLSP;
 
 async function loadSettings() {
   const res = await fetch('/api/v1/user/settings');

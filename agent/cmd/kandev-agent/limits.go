@@ -8,9 +8,10 @@ import (
 
 	"github.com/kandev/lsp/agent/install"
 	streams "github.com/kandev/lsp/agent/stream"
+	"github.com/kandev/lsp/internal/logging"
 )
 
-// limits are the agent's tunable bounds. Each has a flag and an
+// limits are the agent's tunable bounds (and its log format). Each has a flag and an
 // environment variable; the flag wins, the variable is read when the flag
 // is not given (a relay or container that starts the agent sets either),
 // and the variable is removed from the task environment like the token:
@@ -21,6 +22,7 @@ type limits struct {
 	pingInterval   time.Duration
 	pingTimeout    time.Duration
 	maxConnections int
+	logFormat      string
 }
 
 // limit is one of them: its flag, its variable, and where it is stored.
@@ -28,6 +30,7 @@ type limit struct {
 	flag, env, usage string
 	dur              *time.Duration
 	n                *int
+	str              *string
 }
 
 func (l *limits) table() []limit {
@@ -42,6 +45,7 @@ func (l *limits) table() []limit {
 			usage: "close a stream whose peer has not answered a ping within this long"},
 		{flag: "max-connections", env: "KANDEV_AGENT_MAX_CONNECTIONS", n: &l.maxConnections,
 			usage: "streams open at once; one more is closed with 4005"},
+		{flag: "log-format", env: "KANDEV_AGENT_LOG_FORMAT", str: &l.logFormat, usage: logging.Usage},
 	}
 }
 
@@ -50,12 +54,16 @@ func (l *limits) register(fs *flag.FlagSet) {
 	l.installStall, l.installTimeout = install.DefaultStallTimeout, install.DefaultInstallTimeout
 	l.pingInterval, l.pingTimeout = streams.DefaultPingInterval, streams.DefaultPingTimeout
 	l.maxConnections = streams.DefaultMaxConnections
+	l.logFormat = logging.Text
 	for _, e := range l.table() {
 		usage := e.usage + " (env " + e.env + ")"
-		if e.dur != nil {
+		switch {
+		case e.dur != nil:
 			fs.DurationVar(e.dur, e.flag, *e.dur, usage)
-		} else {
+		case e.n != nil:
 			fs.IntVar(e.n, e.flag, *e.n, usage)
+		default:
+			fs.StringVar(e.str, e.flag, *e.str, usage)
 		}
 	}
 }
@@ -86,5 +94,5 @@ func (l *limits) fromEnv(fs *flag.FlagSet, env map[string]string) error {
 func (l *limits) String() string {
 	return "install-stall=" + l.installStall.String() + " install-timeout=" + l.installTimeout.String() +
 		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() +
-		" max-connections=" + strconv.Itoa(l.maxConnections)
+		" max-connections=" + strconv.Itoa(l.maxConnections) + " log-format=" + l.logFormat
 }

@@ -24,7 +24,13 @@
 // that makes no progress or does not finish; -ping-interval
 // (KANDEV_AGENT_PING_INTERVAL, 30s) and -ping-timeout
 // (KANDEV_AGENT_PING_TIMEOUT, 15s) close a stream whose peer vanished;
-// -max-connections (KANDEV_AGENT_MAX_CONNECTIONS, 16) caps open streams.
+// -max-connections (KANDEV_AGENT_MAX_CONNECTIONS, 16) caps open streams;
+// -log-format (KANDEV_AGENT_LOG_FORMAT, text) is text or json (slog's
+// JSON, one object per line; stream lines carry session, language and
+// conn, the ids the relay sends).
+//
+// GET /metrics answers the Prometheus text format (package agent/metrics)
+// to a request with the token, like every route.
 //
 // Language servers run under a re-execution of this binary (the reaper
 // shim of package proc), which kills a server's whole tree if the agent
@@ -50,6 +56,7 @@ import (
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/server"
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/logging"
 )
 
 // tokenEnv names the variable carrying the bearer token.
@@ -97,7 +104,10 @@ func run(addr, dir string, lim *limits) error {
 		return fmt.Errorf("-workspace %s: not an existing directory", abs)
 	}
 
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger, err := logging.New(lim.logFormat, os.Stderr, slog.LevelInfo)
+	if err != nil {
+		return err
+	}
 	logger.Info("limits", "set", lim.String())
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,

@@ -4,6 +4,7 @@
 //	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE]
 //	             [-agent-binary PATH] [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
+//	             [-log-format text|json] [-v]
 //
 // Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8);
 // KANDEV_RELAY_BROWSER_TOKEN is the browser token when -browser-token is not
@@ -41,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/settings"
@@ -89,6 +91,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	browserToken := fs.String("browser-token", "", "token every request must carry (the sign-in cookie or Authorization: Bearer);\ndefault $"+envBrowserToken+", else a fresh one printed in the sign-in URL")
 	noAuth := fs.Bool("insecure-no-browser-auth", false, "serve requests without a browser token: any local program or page that reaches\nthe relay's address can use it")
 	verbose := fs.Bool("v", false, "debug logging")
+	logFormat := fs.String("log-format", logging.Text, logging.Usage)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -118,7 +121,10 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	logger, err := logging.New(*logFormat, stderr, level)
+	if err != nil {
+		return err
+	}
 
 	if *dbPath == "" {
 		if *dbPath, err = settings.DefaultPath(); err != nil {
@@ -173,14 +179,16 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		OriginPatterns: patterns,
 		MaxConnections: maxConns,
 		Settings:       store,
-		Starter: relay.NewStarter(relay.StarterConfig{
-			AgentBinary: bin, AgentOutput: stderr, Logger: logger,
-			// Started agents get the relay's environment as their task
-			// environment, minus the relay's own secret: the browser
-			// token must not reach language servers.
-			AgentEnv: withoutEnv(environ, envBrowserToken),
-		}),
-		Logger: logger,
+		AgentBinary:    bin,
+		AgentOutput:    stderr,
+		// Started agents get the relay's environment as their task
+		// environment, minus the relay's own secret: the browser token
+		// must not reach language servers.
+		AgentEnv: withoutEnv(environ, envBrowserToken),
+		Logger:   logger,
+		// Metrics nil: the relay serves GET /metrics itself, behind the
+		// browser token like every route (a scraper sends it as a bearer
+		// token).
 	}
 	if signIn != nil {
 		cfg.SignIn = signIn

@@ -244,3 +244,38 @@ func TestWithoutEnv(t *testing.T) {
 	got := withoutEnv([]string{"A=1", "KANDEV_RELAY_BROWSER_TOKEN=x", "B=2=3", "KANDEV_RELAY_BROWSER_TOKEN_X=y"}, envBrowserToken)
 	assert.Equal(t, []string{"A=1", "B=2=3", "KANDEV_RELAY_BROWSER_TOKEN_X=y"}, got)
 }
+
+// -log-format json writes one JSON object per line, and /metrics answers
+// the browser token as a bearer token, like every route, and nothing
+// without it.
+func TestJSONLogsAndMetrics(t *testing.T) {
+	s := start(t, filepath.Join(t.TempDir(), "s.db"), []string{"KANDEV_RELAY_BROWSER_TOKEN=tok"}, "-log-format", "json")
+	get := func(auth string) int {
+		req, _ := http.NewRequest(http.MethodGet, s.base+"/metrics", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", "Bearer "+auth)
+		}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			assert.Contains(t, string(b), "kandev_relay_agents_running 0")
+		}
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusUnauthorized, get(""))
+	assert.Equal(t, http.StatusOK, get("tok"))
+	s.stop()
+	lines := strings.Split(strings.TrimSpace(s.log.String()), "\n")
+	require.NotEmpty(t, lines)
+	for _, l := range lines {
+		assert.True(t, strings.HasPrefix(l, `{"time":`), l)
+	}
+
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions.json")
+	require.NoError(t, os.WriteFile(sessions, []byte(`{"sessions":[]}`), 0o600))
+	err := run(context.Background(), []string{"-sessions", sessions, "-log-format", "xml"}, nil, io.Discard, io.Discard)
+	assert.ErrorContains(t, err, `-log-format "xml"`)
+}

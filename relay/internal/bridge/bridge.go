@@ -96,6 +96,11 @@ type Options struct {
 	// direction has no such hook (net/http owns that socket); a cut
 	// message there reaches the agent just before the agent is closed.
 	AgentReadFailed func() bool
+
+	// Relayed, if set, is called after each message forwarded whole, with
+	// the side it came from and its size: for byte counters. It runs on
+	// the pump's goroutine and must not block.
+	Relayed func(from Side, bytes int64)
 }
 
 // errCut is the read error of a message whose connection ended inside it.

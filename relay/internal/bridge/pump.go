@@ -49,6 +49,9 @@ func pump(ctx context.Context, src, dst hop, opts Options) end {
 		if err := copyMessage(dst.conn, typ, lr, g, src, opts.MaxMessageSize); err != nil {
 			return asEnd(err, src.side, dst.side)
 		}
+		if opts.Relayed != nil {
+			opts.Relayed(src.side, opts.MaxMessageSize+1-lr.N) // what the limit let through
+		}
 	}
 }
 

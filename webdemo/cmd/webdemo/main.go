@@ -40,6 +40,8 @@ func run() error {
 	addr := flag.String("addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	agentBin := flag.String("agent", "bin/kandev-agent", "the kandev-agent binary")
 	assets := flag.String("assets", "bin", "folder holding lsp.wasm and wasm_exec.js")
+	esmDir := flag.String("esm", "bin/esm", "the ESM entry's bundle (built from webdemo/esm), served at /esm/ when the folder exists")
+	pkgDir := flag.String("package", "wasm/js", "the ES module package, served at /kandev-lsp/ when the folder exists")
 	monacoDir := flag.String("monaco", "webdemo/node_modules/monaco-editor/min", "monaco-editor's min/ folder")
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
 	dbPath := flag.String("db", "", "the settings database (default: a demo database under the user's config folder)")
@@ -147,7 +149,7 @@ func run() error {
 	handler := webdemo.Handler(webdemo.Config{
 		Access: guard,
 		Relay:  rl, AgentURL: agent.URL, AgentToken: token,
-		WASMDir: *assets, MonacoDir: *monacoDir, SessionID: sessionID,
+		WASMDir: *assets, ESMDir: existingDir(*esmDir), PackageDir: existingDir(*pkgDir), MonacoDir: *monacoDir, SessionID: sessionID,
 		TwinSessions: []string{twinID}, DockerSessions: dockerSessions, PlainSessions: []string{"demo2"},
 	})
 
@@ -225,6 +227,14 @@ func openSettings(path string) (*settings.SQLite, error) {
 // goplsHints is the demo's default gopls configuration: the inlay hints
 // gopls offers, on.
 const goplsHints = `{"gopls":{"hints":{"assignVariableTypes":true,"compositeLiteralFields":true,"constantValues":true,"functionTypeParameters":true,"parameterNames":true,"rangeVariableTypes":true}}}`
+
+// existingDir is dir when it is a folder, else "".
+func existingDir(dir string) string {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return dir
+	}
+	return ""
+}
 
 func randomToken() (string, error) {
 	b := make([]byte, 32)

@@ -1,0 +1,277 @@
+// Types of @kandev/lsp: lsp.wasm's JavaScript API (wasm/API.md has the
+// behaviour behind every member). A test in wasm/jsbind compares these
+// interfaces with what lsp.wasm really exports and reads, so a function or
+// option added on the Go side fails that test until it is declared here:
+// add the member to the interface below that the test names.
+
+import type * as Monaco from 'monaco-editor';
+
+/** The languages lsp.wasm serves. */
+export type Language = 'go' | 'typescript' | 'python' | 'rust' | 'kotlin';
+
+/** The Monaco namespace: the ESM build's `import * as monaco from 'monaco-editor'`, or the AMD build's `window.monaco`. */
+export type MonacoNamespace = typeof Monaco;
+
+/** Options of loadKandevLSP. */
+export interface LoadOptions {
+  /** Where lsp.wasm is; default: the file beside this module, which bundlers copy with a hashed name. */
+  url?: string | URL;
+  /** The fetch to use (default globalThis.fetch), e.g. one that adds credentials. */
+  fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
+  /** Passed to fetch: credentials, headers, integrity. */
+  init?: RequestInit;
+}
+
+/**
+ * Fetches lsp.wasm, compiles it while it downloads, starts it and resolves
+ * with its API. Nothing is added to globalThis. lsp.wasm runs once per
+ * page: later calls resolve with the same object. Rejects with a
+ * KandevLSPLoadError that names the step that failed.
+ */
+export function loadKandevLSP(options?: LoadOptions): Promise<KandevLSP>;
+
+/** Why loadKandevLSP failed. */
+export class KandevLSPLoadError extends Error {
+  constructor(stage: KandevLSPLoadError['stage'], url: string, message: string, cause?: unknown);
+  readonly name: 'KandevLSPLoadError';
+  /** runtime: no crypto/performance/TextEncoder; fetch: network error or HTTP status; compile: not a usable module; start: it ran but defined no API. */
+  readonly stage: 'runtime' | 'fetch' | 'compile' | 'start';
+  /** The URL that was loaded. */
+  readonly url: string;
+}
+
+/** The user's settings, as GET /api/v1/user/settings answers them; only the lsp_* fields are read. */
+export interface Settings {
+  lsp_auto_start_languages?: Language[];
+  lsp_auto_install_languages?: Language[];
+  /** Per language, the object workspace/configuration is answered from. */
+  lsp_server_configs?: Partial<Record<Language, unknown>>;
+  lsp_status_location?: 'toolbar' | 'status_bar';
+  [field: string]: unknown;
+}
+
+/** One of the page's open tabs of the active session. */
+export interface OpenTab {
+  id: string;
+  /** Relative to the task root, or to repository `repo` when given. */
+  path: string;
+  repo?: string;
+}
+
+/** A go-to-definition or references target lsp.wasm resolved for the page's openFile. */
+export interface NavigationTarget {
+  handled: true;
+  sessionId: string;
+  /** Workspace-relative, slash-separated. */
+  path: string;
+  /** The session-scoped model URI (kandev://<session>/<path>). */
+  model: string;
+  /** Files-tree folders to load and expand, outermost first. */
+  ancestors?: string[];
+  /** When the file is inside one of the task host's repositories. */
+  repo?: string;
+  repoPath?: string;
+  /** An open tab (from openTabs) showing the file. */
+  tabId?: string;
+  selection?: Monaco.IRange;
+  /** The editor that started the navigation. */
+  editor?: Monaco.editor.ICodeEditor;
+}
+
+/** Options of configure. */
+export interface ConfigureOptions {
+  monaco: MonacoNamespace;
+  /** The browser-facing stream route, e.g. 'wss://' + location.host + '/lsp'. */
+  relayURL: string;
+  /** BCP 47: en, de (de-*), or the pseudo locale en-XA; anything else is English. */
+  locale?: string;
+  /** The settings object or its JSON text; without it nothing auto-starts. */
+  settings?: Settings | string | null;
+  /** Opens a navigation target; returns whether it did (or a Promise of it). */
+  openFile?: (target: NavigationTarget) => boolean | Promise<boolean>;
+  /** The page's open tabs of the active session. */
+  openTabs?: () => OpenTab[];
+  /** A task file's text for peek previews of files without a model, or null. */
+  readFile?: (sessionId: string, path: string) => string | null | Promise<string | null>;
+  /** Called once per file after a workspace edit (rename, code action, applyEdit, format on save) changed a model. */
+  onEdit?: (file: EditedFile) => void;
+  /** File operations of workspace edits; each given one is advertised in resourceOperations. false or a throw fails the edit. */
+  createFile?: (sessionId: string, path: string, options: FileOperationOptions) => boolean | void | Promise<boolean | void>;
+  renameFile?: (sessionId: string, oldPath: string, newPath: string, options: FileOperationOptions) => boolean | void | Promise<boolean | void>;
+  deleteFile?: (sessionId: string, path: string, options: FileOperationOptions) => boolean | void | Promise<boolean | void>;
+  /** willSave(model) formats the model with its server before the page writes it. */
+  formatOnSave?: boolean;
+}
+
+/** A file a workspace edit changed (onEdit). */
+export interface EditedFile {
+  sessionId: string;
+  path: string;
+  model: Monaco.editor.ITextModel;
+  /** lsp.wasm made the model from readFile: it is the page's to save. */
+  created: boolean;
+  /** The model's version id before the edit (for a created model: the version whose text is the file on disk). */
+  versionBefore: number;
+}
+
+/** LSP's options of a create, rename or delete file operation. */
+export interface FileOperationOptions {
+  overwrite?: boolean;
+  ignoreIfExists?: boolean;
+  recursive?: boolean;
+  ignoreIfNotExists?: boolean;
+}
+
+/** Options of openDocument. */
+export interface OpenDocumentOptions {
+  sessionId: string;
+  /** Workspace-relative and slash-separated (cmd/main.go). */
+  path: string;
+  /** Its URI should be session-scoped: kandev://<session>/<path>. */
+  model: Monaco.editor.ITextModel;
+}
+
+/** An open document: a lease on its (session, language) connection. */
+export interface DocumentHandle {
+  readonly sessionId: string;
+  readonly path: string;
+  readonly language: Language;
+  /** didClose, markers cleared, listeners disposed; safe to call again. */
+  close(): void;
+}
+
+export type StatusState = 'off' | 'connecting' | 'installing' | 'starting' | 'ready' | 'stopping' | 'unavailable' | 'error';
+export type StatusAction = 'start' | 'stop' | 'retry';
+
+/** The oldest active work item a server reports. */
+export interface Progress {
+  title: string;
+  message: string;
+  /** 0–100, or null when the server reports none. */
+  percentage: number | null;
+  elapsedMs: number;
+  /** Other active items. */
+  others: number;
+}
+
+/** The status view-model of one (session, language) pair: everything a control, popover or drawer shows. */
+export interface StatusView {
+  sessionId: string;
+  language: Language;
+  state: StatusState;
+  /** One short localized line. */
+  summary: string;
+  /** The summary named by its language: 'Go · Ready'. */
+  label: string;
+  /** Localized lines for the popover or drawer, server text verbatim. */
+  details: string[];
+  action: StatusAction | null;
+  /** The action's button text in the view's locale. */
+  actionLabel: string | null;
+  progress: Progress | null;
+  /** While initialize is pending; long after 60 s. */
+  initializing: { elapsedMs: number; long: boolean } | null;
+  /** The last ended work item while ready and idle. */
+  finished: { title: string; message: string } | null;
+  /** The close code that ended the connection: 4001–4008, 1000, 1001, 1006. */
+  closeCode: number | null;
+  /** The install_failed detail or the server's initialize error, verbatim. */
+  message?: string;
+  /** true for Kotlin. */
+  experimental: boolean;
+  /** Open documents of the pair. */
+  documents: number;
+}
+
+/** What the page reports of its layout to surface. */
+export interface SurfaceOptions {
+  /** The model of the active Monaco editor (or its URI string); null when the active panel is no Monaco text editor. */
+  model?: Monaco.editor.ITextModel | string | null;
+  /** matchMedia('(pointer: coarse)').matches */
+  coarse?: boolean;
+  /** The page shows files in its phone viewer. */
+  phone?: boolean;
+  /** The application status bar is shown. */
+  statusBar?: boolean;
+}
+
+/** Where the status control goes, and for which pair. */
+export interface Surface {
+  preferred: 'toolbar' | 'status_bar';
+  location: 'toolbar' | 'status_bar' | 'none';
+  fallback: 'status_bar_hidden' | 'coarse_pointer' | 'phone' | null;
+  disclosure: 'popover' | 'drawer';
+  pair: { sessionId: string; language: Language } | null;
+  /** false on a phone: open no documents there. */
+  connect: boolean;
+}
+
+/** A server's window/showMessage or window/showMessageRequest, ready for a notice. */
+export interface ServerMessage {
+  /** Set for a request, which waits for respond(id, …). */
+  id: string | null;
+  sessionId: string;
+  language: Language;
+  type: 'error' | 'warning' | 'info' | 'log';
+  /** The server's text, verbatim. */
+  message: string;
+  /** A request's action titles, verbatim. */
+  actions: string[];
+  /** 'Message from gopls', in the view's locale. */
+  title: string;
+  dismissLabel: string;
+}
+
+/** A finished write of a model's snapshot, for saved. */
+export interface SavedReport {
+  model: Monaco.editor.ITextModel | string;
+  ok: boolean;
+  /** model.getVersionId() when the written snapshot was taken. */
+  persistedVersion: number;
+  /** model.getVersionId() now. */
+  liveVersion: number;
+  /** The written text. */
+  text?: string;
+}
+
+/** The lsp.wasm API object. */
+export interface KandevLSP {
+  /** The build's version string. */
+  readonly version: string;
+  /** Sets lsp.wasm up on the page's Monaco; false (with console.error) for bad options. Call before creating TypeScript models. */
+  configure(options: ConfigureOptions): boolean;
+  /** The settings object (or JSON text) after a change; false before configure or when unparsable. */
+  setSettings(settings: Settings | string): boolean;
+  /** Switches the texts; returns the locale in use: 'en', 'de' or 'en-XA'. */
+  setLocale(tag: string): string;
+  /** null for a file no language serves, before configure or for bad options. */
+  openDocument(options: OpenDocumentOptions): DocumentHandle | null;
+  /** The explicit Start: remembered in localStorage. */
+  start(sessionId: string, language: Language): boolean;
+  /** The explicit Stop: shuts the server down for this runtime. */
+  stop(sessionId: string, language: Language): boolean;
+  /** Connects a failed pair again. */
+  retry(sessionId: string, language: Language): boolean;
+  /** The status view-model now; null only for an unknown language. */
+  view(sessionId: string, language: Language): StatusView | null;
+  /** As view, but null for a pair this window never saw. */
+  status(sessionId: string, language: Language): StatusView | null;
+  /** Called with every view change of every pair; returns the unsubscribe function. */
+  onStatus(listener: (view: StatusView) => void): () => void;
+  /** Server messages for people; returns the unsubscribe function. */
+  onMessage(listener: (message: ServerMessage) => void): () => void;
+  /** Answers a request with one of its actions, or dismisses it with null; false when it no longer waits. */
+  respond(id: string, title: string | null): boolean;
+  /** Where the status control of the active editor goes. */
+  surface(options: SurfaceOptions): Surface | null;
+  /** A catalog text in the current locale with {name} placeholders filled. */
+  text(key: string, args?: Record<string, string | number>): string;
+  /** After a write finished: didChange then didSave to the servers that want it. null before configure or for a bad report. */
+  saved(report: SavedReport): { dirty: boolean } | null;
+  /** Before taking the snapshot to write: with formatOnSave, formats the model first; never blocks a save. */
+  willSave(model: Monaco.editor.ITextModel): Promise<{ formatted: boolean }>;
+  /** The model's document symbols, hierarchical as the server gives them; null without a symbol server. */
+  outline(model: Monaco.editor.ITextModel): Promise<Monaco.languages.DocumentSymbol[] | null>;
+  /** The teardown: Monaco as configure found it; configure may follow. */
+  dispose(): true;
+}

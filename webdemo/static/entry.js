@@ -1,0 +1,37 @@
+// The page's classic entry: Monaco's AMD build (min/, its loader) and
+// lsp.wasm started with Go's wasm_exec.js, which defines globalThis.Go;
+// lsp.wasm's main then defines globalThis.kandevLSP before go.run returns.
+// The ESM entry (/esm/, webdemo/esm) serves the same page from a bundle.
+import { provide } from './platform.js';
+
+const config = await (await fetch('/config.json')).json();
+
+function script(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error(`${src} did not load`));
+    document.head.append(s);
+  });
+}
+const css = document.createElement('link');
+css.rel = 'stylesheet';
+css.dataset.name = 'vs/editor/editor.main'; // so the loader does not add it again
+css.href = '/monaco/vs/editor/editor.main.css';
+document.head.append(css);
+await Promise.all([script('/monaco/vs/loader.js'), script('/wasm/wasm_exec.js')]);
+
+const monaco = await new Promise((resolve, reject) => {
+  window.require.config({ paths: { vs: '/monaco/vs' } });
+  window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
+});
+
+const go = new Go();
+// config.wasm is lsp.wasm's content-hashed name: cached for good, and a
+// rebuild gets a new name.
+const { instance } = await WebAssembly.instantiateStreaming(fetch(config.wasm), go.importObject);
+go.run(instance); // registers globalThis.kandevLSP before it returns
+
+provide(config, monaco, globalThis.kandevLSP);
+await import('./app.js');
