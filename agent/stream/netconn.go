@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -37,6 +38,10 @@ type socket struct {
 	ws      *websocket.Conn
 	raw     net.Conn // nil if the server's writer could not be captured
 	timeout time.Duration
+	// writeMu serialises write: two writers (the stdout forwarder and the
+	// files forwarder) share the connection's one write deadline, and one
+	// must not clear it under the other's write.
+	writeMu sync.Mutex
 }
 
 // arm starts the write deadline for the next write and returns the context
@@ -59,6 +64,8 @@ func (s *socket) disarm() { _ = s.raw.SetWriteDeadline(time.Time{}) }
 
 // write sends one text message within the write timeout.
 func (s *socket) write(b []byte) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	ctx, done := s.arm()
 	defer done()
 	return s.ws.Write(ctx, websocket.MessageText, b)

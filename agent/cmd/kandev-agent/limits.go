@@ -8,6 +8,7 @@ import (
 
 	"github.com/kandev/lsp/agent/install"
 	streams "github.com/kandev/lsp/agent/stream"
+	"github.com/kandev/lsp/agent/watch"
 )
 
 // limits are the agent's tunable bounds. Each has a flag and an
@@ -21,6 +22,7 @@ type limits struct {
 	pingInterval   time.Duration
 	pingTimeout    time.Duration
 	maxConnections int
+	maxWatches     int
 }
 
 // limit is one of them: its flag, its variable, and where it is stored.
@@ -42,6 +44,8 @@ func (l *limits) table() []limit {
 			usage: "close a stream whose peer has not answered a ping within this long"},
 		{flag: "max-connections", env: "KANDEV_AGENT_MAX_CONNECTIONS", n: &l.maxConnections,
 			usage: "streams open at once; one more is closed with 4005"},
+		{flag: "max-watches", env: "KANDEV_AGENT_MAX_WATCHES", n: &l.maxWatches,
+			usage: "workspace directories watched for changes; past it, changes in further directories are not reported"},
 	}
 }
 
@@ -50,6 +54,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	l.installStall, l.installTimeout = install.DefaultStallTimeout, install.DefaultInstallTimeout
 	l.pingInterval, l.pingTimeout = streams.DefaultPingInterval, streams.DefaultPingTimeout
 	l.maxConnections = streams.DefaultMaxConnections
+	l.maxWatches = watch.DefaultMaxWatches
 	for _, e := range l.table() {
 		usage := e.usage + " (env " + e.env + ")"
 		if e.dur != nil {
@@ -86,5 +91,5 @@ func (l *limits) fromEnv(fs *flag.FlagSet, env map[string]string) error {
 func (l *limits) String() string {
 	return "install-stall=" + l.installStall.String() + " install-timeout=" + l.installTimeout.String() +
 		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() +
-		" max-connections=" + strconv.Itoa(l.maxConnections)
+		" max-connections=" + strconv.Itoa(l.maxConnections) + " max-watches=" + strconv.Itoa(l.maxWatches)
 }

@@ -24,7 +24,9 @@
 // that makes no progress or does not finish; -ping-interval
 // (KANDEV_AGENT_PING_INTERVAL, 30s) and -ping-timeout
 // (KANDEV_AGENT_PING_TIMEOUT, 15s) close a stream whose peer vanished;
-// -max-connections (KANDEV_AGENT_MAX_CONNECTIONS, 16) caps open streams.
+// -max-connections (KANDEV_AGENT_MAX_CONNECTIONS, 16) caps open streams;
+// -max-watches (KANDEV_AGENT_MAX_WATCHES, 8192) caps the workspace
+// directories watched for changes, which streams report to their peers.
 //
 // Language servers run under a re-execution of this binary (the reaper
 // shim of package proc), which kills a server's whole tree if the agent
@@ -102,7 +104,8 @@ func run(addr, dir string, lim *limits) error {
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,
 		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
-		Install: install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
+		MaxWatches: lim.maxWatches,
+		Install:    install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
 	})
 	if err != nil {
 		return err
