@@ -52,6 +52,13 @@ type Config struct {
 	// from the same goroutine as the views, in order; nil drops them and
 	// answers every showMessageRequest null.
 	OnMessage func(messageJSON string)
+	// ReadFile reads a task file for reloading an open document whose
+	// file changed on disk (client.Config.ReadFile); nil reloads nothing.
+	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
+	// OnDiskChange receives each change on disk to an open document's
+	// file, as client.DiskChange JSON, from the document's goroutine; nil
+	// drops them.
+	OnDiskChange func(changeJSON string)
 }
 
 type key struct {
@@ -113,7 +120,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 	if cfg.OnMessage != nil {
 		onMessage = a.message
 	}
-	c, err := client.New(client.Config{
+	ccfg := client.Config{
 		OnMessage:   onMessage,
 		RelayURL:    cfg.RelayURL,
 		Dial:        cfg.Dial,
@@ -126,7 +133,12 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		Version:     cfg.Version,
 		Logf:        cfg.Logf,
 		Editor:      cfg.Editor,
-	})
+	}
+	ccfg.ReadFile = cfg.ReadFile
+	if cfg.OnDiskChange != nil {
+		ccfg.OnDiskChange = func(ch client.DiskChange) { cfg.OnDiskChange(ch.JSON()) }
+	}
+	c, err := client.New(ccfg)
 	if err != nil {
 		return nil, err
 	}

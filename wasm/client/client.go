@@ -105,6 +105,14 @@ type Config struct {
 	// Editor receives provider registrations, semantic-token refreshes and
 	// suppression snapshots; nil means none (no Monaco providers).
 	Editor Editor
+	// ReadFile reads a task file's text (the page's readFile), for
+	// reloading an open document whose file changed on disk; ok is false
+	// for a file that cannot be read. Nil reloads nothing.
+	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
+	// OnDiskChange learns of changes on disk to open documents' files
+	// (see Document.diskChanged), from a goroutine of the document; it
+	// must not block. Nil drops them.
+	OnDiskChange func(DiskChange)
 }
 
 type connKey struct {
@@ -269,6 +277,7 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	c.mu.Unlock()
 	c.deliver()
 
+	d.initDisk()
 	if conn != nil {
 		d.open(conn) // no-op unless conn is ready
 	}

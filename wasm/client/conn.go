@@ -338,6 +338,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 				WorkspaceFolders:       true,
 				Configuration:          true,
 				DidChangeConfiguration: &lsptypes.DynamicRegistration{},
+				DidChangeWatchedFiles:  &lsptypes.WatchedFilesCapabilities{DynamicRegistration: true, RelativePatternSupport: true},
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
@@ -367,6 +368,11 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 		return nil, nil
 	case lsptypes.MethodRegisterCapability, lsptypes.MethodUnregisterCapability:
 		c.registration(req.Method == lsptypes.MethodRegisterCapability, req.Params)
+		return nil, nil
+	case "": // no JSON-RPC: the task host's own frame
+		if wire.IsFilesFrame(req.Params) {
+			c.filesChanged(req.Params)
+		}
 		return nil, nil
 	case lsptypes.MethodSemanticTokensRefresh:
 		if e := c.cl.cfg.Editor; e != nil {

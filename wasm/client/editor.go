@@ -346,7 +346,9 @@ func (cl *Client) Saved(js string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return cl.hub.Saved(s).JSON(), nil
+	out := cl.hub.Saved(s).JSON()
+	cl.diskSaved(s)
+	return out, nil
 }
 
 // NavigateRequest is the binding's editor-opener question: the model of the

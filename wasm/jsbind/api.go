@@ -49,6 +49,7 @@ type api struct {
 	offFor    jsValue       // (goOff, id) → off(), a JavaScript closure
 	listeners []listener    // onStatus
 	msgLs     []listener    // onMessage
+	diskLs    []listener    // onDiskChange
 	nextID    int
 	docs      map[int]func() // open document handles' close, by id
 }
@@ -83,6 +84,7 @@ func (a *api) object() (jsValue, error) {
 		{"status", a.view(true)},
 		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
 		{"onMessage", a.subscribe(&a.msgLs, "onMessage")},
+		{"onDiskChange", a.subscribe(&a.diskLs, "onDiskChange")},
 		{"respond", a.respond},
 		{"surface", a.surface},
 		{"text", a.text},
@@ -163,6 +165,12 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 		Settings: opts.settings,
 		Version:  a.version,
 		Logf:     consoleDebug,
+	}
+	cfg.ReadFile = readFileFunc(opts.readFile)
+	cfg.OnDiskChange = func(js string) {
+		if live() {
+			a.emitTo(&a.diskLs, js, "onDiskChange listener")
+		}
 	}
 	if store != nil {
 		cfg.Store = store // a nil *localStore must not become a non-nil interface
@@ -307,6 +315,9 @@ func (a *api) openDocument(_ jsValue, args []jsValue) any {
 		}
 		return nil
 	}
+	if opts.persisted != nil {
+		d.SetPersisted(*opts.persisted)
+	}
 	if bridge != nil {
 		bridge.claim(opts.model) // the page's model now, never a placeholder
 	}
@@ -407,6 +418,13 @@ func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *edito
 	if err == nil {
 		err = obj.Set("close", closeFn)
 	}
+	var reloadFn jsValue
+	if err == nil {
+		reloadFn, err = fns.add(func(jsValue, []jsValue) any { return d.Reload() })
+	}
+	if err == nil {
+		err = obj.Set("reload", reloadFn)
+	}
 	if err == nil {
 		err = obj.Set("path", d.Path())
 	}
@@ -448,7 +466,7 @@ func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	}
 	a.app, a.bridge, a.editor = nil, nil, jsUndefined()
 	a.gen++
-	a.listeners, a.msgLs = nil, nil
+	a.listeners, a.msgLs, a.diskLs = nil, nil, nil
 	a.mu.Unlock()
 	for _, f := range closers {
 		f()
@@ -498,7 +516,7 @@ func (a *api) unsubscribe(_ jsValue, args []jsValue) any {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, list := range []*[]listener{&a.listeners, &a.msgLs} {
+	for _, list := range []*[]listener{&a.listeners, &a.msgLs, &a.diskLs} {
 		for i, l := range *list {
 			if l.id == id {
 				*list = append((*list)[:i:i], (*list)[i+1:]...)
@@ -549,23 +567,26 @@ func (a *api) respond(_ jsValue, args []jsValue) any {
 	return x.Respond(id, title, chosen)
 }
 
-// emit delivers one view to every JavaScript listener: the JSON string
+// emit delivers one view to every onStatus listener.
+func (a *api) emit(viewJSON string) { a.emitTo(&a.listeners, viewJSON, "status listener") }
+
+// emitTo delivers one event to every listener of list: the JSON string
 // crosses once, is parsed once, and the object is shared.
-func (a *api) emit(viewJSON string) {
+func (a *api) emitTo(list *[]listener, js, what string) {
 	a.mu.Lock()
-	ls := append([]listener(nil), a.listeners...)
+	ls := append([]listener(nil), *list...)
 	a.mu.Unlock()
 	if len(ls) == 0 {
 		return
 	}
-	v, err := parseJSON(viewJSON)
+	v, err := parseJSON(js)
 	if err != nil {
-		consoleError("status event: %v", err)
+		consoleError("%s: %v", what, err)
 		return
 	}
 	for _, l := range ls {
 		if _, err := l.fn.Invoke(v); err != nil {
-			consoleError("status listener threw: %v", err)
+			consoleError("%s threw: %v", what, err)
 		}
 	}
 }

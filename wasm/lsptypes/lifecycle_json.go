@@ -193,6 +193,16 @@ func (c ClientCapabilities) AppendJSON(b []byte) []byte {
 			}
 			b = append(b, '}')
 		}
+		if d := w.DidChangeWatchedFiles; d != nil {
+			b = append(j.AppendKey(b, "didChangeWatchedFiles"), '{')
+			if d.DynamicRegistration {
+				b = j.AppendBool(j.AppendKey(b, "dynamicRegistration"), true)
+			}
+			if d.RelativePatternSupport {
+				b = j.AppendBool(j.AppendKey(b, "relativePatternSupport"), true)
+			}
+			b = append(b, '}')
+		}
 		b = append(b, '}')
 	}
 	if len(c.TextDocument) > 0 {

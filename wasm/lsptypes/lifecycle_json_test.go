@@ -17,7 +17,8 @@ func TestLifecycleAppendJSONMatchesEncodingJSON(t *testing.T) {
 			ClientInfo: &ClientInfo{Name: "kandev", Version: "1"},
 			RootURI:    "file:///w",
 			Capabilities: ClientCapabilities{
-				Workspace:    &WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true, DidChangeConfiguration: &DynamicRegistration{}},
+				Workspace: &WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true, DidChangeConfiguration: &DynamicRegistration{},
+					DidChangeWatchedFiles: &WatchedFilesCapabilities{DynamicRegistration: true, RelativePatternSupport: true}},
 				TextDocument: jsonlite.Raw(`{"synchronization":{"didSave":true}}`),
 				Window:       &WindowClientCapabilities{WorkDoneProgress: true},
 			},
@@ -26,7 +27,8 @@ func TestLifecycleAppendJSONMatchesEncodingJSON(t *testing.T) {
 			InitializationOptions: jsonlite.Raw(`{"a":[1]}`),
 		},
 		InitializeParams{ClientInfo: &ClientInfo{Name: "n"}, WorkspaceFolders: []WorkspaceFolder{},
-			Capabilities: ClientCapabilities{Workspace: &WorkspaceClientCapabilities{DidChangeConfiguration: &DynamicRegistration{DynamicRegistration: true}}, Window: &WindowClientCapabilities{}}},
+			Capabilities: ClientCapabilities{Workspace: &WorkspaceClientCapabilities{DidChangeConfiguration: &DynamicRegistration{DynamicRegistration: true},
+				DidChangeWatchedFiles: &WatchedFilesCapabilities{RelativePatternSupport: true}}, Window: &WindowClientCapabilities{}}},
 		DidChangeConfigurationParams{},
 		DidChangeConfigurationParams{Settings: jsonlite.Raw(`{"x":true}`)},
 	} {
