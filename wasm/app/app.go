@@ -56,9 +56,8 @@ type Config struct {
 	// file changed on disk (client.Config.ReadFile); nil reloads nothing.
 	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
 	// OnDiskChange receives each change on disk to an open document's
-	// file, as client.DiskChange JSON, from the document's goroutine; nil
-	// drops them.
-	OnDiskChange func(changeJSON string)
+	// file (client.Config.OnDiskChange); nil drops them.
+	OnDiskChange func(client.DiskChange)
 }
 
 type key struct {
@@ -134,10 +133,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		Logf:        cfg.Logf,
 		Editor:      cfg.Editor,
 	}
-	ccfg.ReadFile = cfg.ReadFile
-	if cfg.OnDiskChange != nil {
-		ccfg.OnDiskChange = func(ch client.DiskChange) { cfg.OnDiskChange(ch.JSON()) }
-	}
+	ccfg.ReadFile, ccfg.OnDiskChange = cfg.ReadFile, cfg.OnDiskChange
 	c, err := client.New(ccfg)
 	if err != nil {
 		return nil, err

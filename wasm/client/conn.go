@@ -338,7 +338,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 				WorkspaceFolders:       true,
 				Configuration:          true,
 				DidChangeConfiguration: &lsptypes.DynamicRegistration{},
-				DidChangeWatchedFiles:  &lsptypes.WatchedFilesCapabilities{DynamicRegistration: true, RelativePatternSupport: true},
+				DidChangeWatchedFiles:  jsonlite.Raw(`{"dynamicRegistration":true,"relativePatternSupport":true}`),
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},

@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -45,45 +42,16 @@ func (m *diskModel) typed(text string) {
 	m.doc.MarkDirty()
 }
 
-func (m *diskModel) Replace(sl, sc, el, ec int, text string) int {
+// Replace stands in for the binding's one-edit reload: the new text, a
+// new version, and the change reported as the model's listener does.
+func (m *diskModel) Replace(text string) int {
 	m.mu.Lock()
-	start, end := offset(m.text, sl, sc), offset(m.text, el, ec)
-	m.text = m.text[:start] + text + m.text[end:]
+	m.text = text
 	m.version++
 	v := m.version
 	m.mu.Unlock()
-	ins, _ := json.Marshal(text)
-	require.NoError(m.t, m.doc.Changed(fmt.Sprintf(`{"versionId":%d,"changes":[{"range":{"startLineNumber":%d,"startColumn":%d,"endLineNumber":%d,"endColumn":%d},"rangeOffset":0,"rangeLength":0,"text":%s}]}`,
-		v, sl, sc, el, ec, ins)))
+	m.doc.MarkDirty()
 	return v
-}
-
-// offset is the byte offset of a Monaco position in text (the inverse of
-// position).
-func offset(text string, line, col int) int {
-	l, c := 1, 1
-	for i := 0; i <= len(text); {
-		if l == line && c == col {
-			return i
-		}
-		if i == len(text) {
-			break
-		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case r == '\r' && i+1 < len(text) && text[i+1] == '\n':
-			n = 2
-			fallthrough
-		case r == '\n' || r == '\r':
-			l, c = l+1, 1
-		case r >= 0x10000:
-			c += 2
-		default:
-			c++
-		}
-		i += n
-	}
-	panic(fmt.Sprintf("no position %d:%d in %q", line, col, text))
 }
 
 // taskDisk is the page's readFile over files the test sets.
@@ -193,8 +161,8 @@ func TestWatchedFilesFollowRegistrations(t *testing.T) {
 	settle(t, a)
 }
 
-// An open document without edits takes the new text with one edit of the
-// lines that differ, and the server gets that edit as its didChange.
+// An open document without edits takes the new text, and the server gets
+// it as its didChange.
 func TestCleanDocumentReloads(t *testing.T) {
 	t.Parallel()
 	h, disk, changes := diskHarness(t)
@@ -206,12 +174,11 @@ func TestCleanDocumentReloads(t *testing.T) {
 	require.Equal(t, DiskChange{SessionID: "demo", Path: "greet/greet.go", Model: "kandev://demo/greet/greet.go",
 		Type: wire.FileChanged, Reloaded: true, Version: 2}, ch)
 	require.Equal(t, "package greet\n\nfunc Hello(name, greeting string) string {\n\treturn name\n}\n", m.Text())
-	require.Equal(t, `{"sessionId":"demo","path":"greet/greet.go","model":"kandev://demo/greet/greet.go","change":"changed","reloaded":true,"dirty":false,"versionId":2}`, ch.JSON())
 
 	h.clock.Advance(DefaultDebounce)
 	change := a.recvMethod("textDocument/didChange")
 	require.JSONEq(t, `{"textDocument":{"uri":"file:///srv/my%20task/greet/greet.go","version":2},"contentChanges":[`+
-		`{"range":{"start":{"line":2,"character":15},"end":{"line":2,"character":15}},"text":", greeting"}]}`, string(change.Params))
+		`{"text":"package greet\n\nfunc Hello(name, greeting string) string {\n\treturn name\n}\n"}]}`, string(change.Params))
 
 	// The same text again (a touch, or the page's own save): nothing.
 	a.send(`{"files":[{"path":"greet/greet.go","type":2}]}`)
@@ -291,51 +258,4 @@ func TestNoReadFileOnlyReports(t *testing.T) {
 	require.Equal(t, DiskChange{SessionID: "demo", Path: "main.go", Model: "kandev://demo/main.go", Type: wire.FileChanged, Version: 1}, nextChange(t, changes))
 	require.False(t, m.doc.Reload())
 	require.Equal(t, "package main\n", m.Text())
-}
-
-func TestReplaceRange(t *testing.T) {
-	cases := []struct {
-		old, new       string
-		sl, sc, el, ec int
-		text           string
-	}{
-		{"abc", "abc", 1, 4, 1, 4, ""},
-		{"abc", "abXc", 1, 3, 1, 3, "X"},
-		{"a\nb\nc", "a\nB\nc", 2, 1, 2, 2, "B"},
-		{"a\r\nb", "a\r\nc", 2, 1, 2, 2, "c"},
-		{"a\r\nb", "a\nb", 1, 2, 2, 1, "\n"},   // never splits the CRLF
-		{"a\nb", "a\r\nb", 1, 2, 2, 1, "\r\n"}, // nor a new one
-		{"x😀y", "x😁y", 1, 2, 1, 4, "😁"},        // a surrogate pair is two columns
-		{"é", "è", 1, 1, 1, 2, "è"},            // shared lead byte, different characters
-		{"", "new\n", 1, 1, 1, 1, "new\n"},     // created
-		{"line\n", "", 1, 1, 2, 1, ""},         // emptied
-		{"aaa", "aa", 1, 3, 1, 4, ""},          // repeated characters
-		{"a\rb", "a\rc", 2, 1, 2, 2, "c"},      // a lone CR ends a line, as in Monaco
-		{"a\r\n", "a\r\nb\r\n", 2, 1, 2, 1, "b\r\n"},
-	}
-	for _, c := range cases {
-		sl, sc, el, ec, text := replaceRange(c.old, c.new)
-		require.Equal(t, []int{c.sl, c.sc, c.el, c.ec}, []int{sl, sc, el, ec}, "%q → %q", c.old, c.new)
-		require.Equal(t, c.text, text, "%q → %q", c.old, c.new)
-	}
-}
-
-// Applying the edit always gives the new text, whatever the texts.
-func TestReplaceRangeApplies(t *testing.T) {
-	parts := []string{"a", "b", "\n", "\r\n", "\r", "é", "😀", "\t"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	gen := func() string {
-		var b strings.Builder
-		for range rng.IntN(8) {
-			b.WriteString(parts[rng.IntN(len(parts))])
-		}
-		return b.String()
-	}
-	for range 20000 {
-		old, new := gen(), gen()
-		sl, sc, el, ec, text := replaceRange(old, new)
-		start, end := offset(old, sl, sc), offset(old, el, ec)
-		require.LessOrEqual(t, start, end)
-		require.Equal(t, new, old[:start]+text+old[end:], "%q → %q", old, new)
-	}
 }

@@ -346,9 +346,7 @@ func (cl *Client) Saved(js string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out := cl.hub.Saved(s).JSON()
-	cl.diskSaved(s)
-	return out, nil
+	return cl.hub.Saved(s).JSON(), nil
 }
 
 // NavigateRequest is the binding's editor-opener question: the model of the

@@ -167,9 +167,9 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 		Logf:     consoleDebug,
 	}
 	cfg.ReadFile = readFileFunc(opts.readFile)
-	cfg.OnDiskChange = func(js string) {
+	cfg.OnDiskChange = func(ch client.DiskChange) {
 		if live() {
-			a.emitTo(&a.diskLs, js, "onDiskChange listener")
+			a.emitDisk(ch)
 		}
 	}
 	if store != nil {
@@ -573,17 +573,19 @@ func (a *api) emit(viewJSON string) { a.emitTo(&a.listeners, viewJSON, "status l
 // emitTo delivers one event to every listener of list: the JSON string
 // crosses once, is parsed once, and the object is shared.
 func (a *api) emitTo(list *[]listener, js, what string) {
-	a.mu.Lock()
-	ls := append([]listener(nil), *list...)
-	a.mu.Unlock()
-	if len(ls) == 0 {
-		return
-	}
 	v, err := parseJSON(js)
 	if err != nil {
 		consoleError("%s: %v", what, err)
 		return
 	}
+	a.emitValue(list, v, what)
+}
+
+// emitValue calls every listener of list with v.
+func (a *api) emitValue(list *[]listener, v jsValue, what string) {
+	a.mu.Lock()
+	ls := append([]listener(nil), *list...)
+	a.mu.Unlock()
 	for _, l := range ls {
 		if _, err := l.fn.Invoke(v); err != nil {
 			consoleError("%s threw: %v", what, err)

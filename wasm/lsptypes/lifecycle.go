@@ -76,15 +76,10 @@ type WorkspaceClientCapabilities struct {
 	// DidChangeConfiguration: the client sends
 	// workspace/didChangeConfiguration (pushed settings, no registration).
 	DidChangeConfiguration *DynamicRegistration `json:"didChangeConfiguration,omitempty"`
-	// DidChangeWatchedFiles: the client sends workspace/didChangeWatchedFiles
-	// for the file watchers a server registers.
-	DidChangeWatchedFiles *WatchedFilesCapabilities `json:"didChangeWatchedFiles,omitempty"`
-}
-
-// WatchedFilesCapabilities is DidChangeWatchedFilesClientCapabilities.
-type WatchedFilesCapabilities struct {
-	DynamicRegistration    bool `json:"dynamicRegistration,omitempty"`
-	RelativePatternSupport bool `json:"relativePatternSupport,omitempty"`
+	// DidChangeWatchedFiles is DidChangeWatchedFilesClientCapabilities, as
+	// JSON: the client sends workspace/didChangeWatchedFiles for the file
+	// watchers a server registers.
+	DidChangeWatchedFiles j.Raw `json:"didChangeWatchedFiles,omitempty"`
 }
 
 // DynamicRegistration is a capability whose only option is dynamic

@@ -193,15 +193,8 @@ func (c ClientCapabilities) AppendJSON(b []byte) []byte {
 			}
 			b = append(b, '}')
 		}
-		if d := w.DidChangeWatchedFiles; d != nil {
-			b = append(j.AppendKey(b, "didChangeWatchedFiles"), '{')
-			if d.DynamicRegistration {
-				b = j.AppendBool(j.AppendKey(b, "dynamicRegistration"), true)
-			}
-			if d.RelativePatternSupport {
-				b = j.AppendBool(j.AppendKey(b, "relativePatternSupport"), true)
-			}
-			b = append(b, '}')
+		if len(w.DidChangeWatchedFiles) > 0 {
+			b = append(j.AppendKey(b, "didChangeWatchedFiles"), w.DidChangeWatchedFiles...)
 		}
 		b = append(b, '}')
 	}

@@ -18,7 +18,7 @@ func TestLifecycleAppendJSONMatchesEncodingJSON(t *testing.T) {
 			RootURI:    "file:///w",
 			Capabilities: ClientCapabilities{
 				Workspace: &WorkspaceClientCapabilities{WorkspaceFolders: true, Configuration: true, DidChangeConfiguration: &DynamicRegistration{},
-					DidChangeWatchedFiles: &WatchedFilesCapabilities{DynamicRegistration: true, RelativePatternSupport: true}},
+					DidChangeWatchedFiles: jsonlite.Raw(`{"dynamicRegistration":true,"relativePatternSupport":true}`)},
 				TextDocument: jsonlite.Raw(`{"synchronization":{"didSave":true}}`),
 				Window:       &WindowClientCapabilities{WorkDoneProgress: true},
 			},
@@ -28,7 +28,7 @@ func TestLifecycleAppendJSONMatchesEncodingJSON(t *testing.T) {
 		},
 		InitializeParams{ClientInfo: &ClientInfo{Name: "n"}, WorkspaceFolders: []WorkspaceFolder{},
 			Capabilities: ClientCapabilities{Workspace: &WorkspaceClientCapabilities{DidChangeConfiguration: &DynamicRegistration{DynamicRegistration: true},
-				DidChangeWatchedFiles: &WatchedFilesCapabilities{RelativePatternSupport: true}}, Window: &WindowClientCapabilities{}}},
+				DidChangeWatchedFiles: jsonlite.Raw(`{}`)}, Window: &WindowClientCapabilities{}}},
 		DidChangeConfigurationParams{},
 		DidChangeConfigurationParams{Settings: jsonlite.Raw(`{"x":true}`)},
 	} {

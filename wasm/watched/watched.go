@@ -60,19 +60,36 @@ func parseWatchers(opts j.Raw) []watcher {
 	return out
 }
 
-// Params returns the workspace/didChangeWatchedFiles params for the
-// changes of a files frame (paths relative to root, the task host's
-// absolute workspace path) that a watcher of the registrations (their
-// registerOptions) asks for, or nil for none.
-func Params(root string, registrations []j.Raw, changes []wire.FileChange) j.Raw {
+// Frame reads a files frame (wire.Files): every valid change goes to
+// each, as its workspace-relative path and type, and the result is the
+// workspace/didChangeWatchedFiles params for the changes that a watcher
+// of the registrations (their registerOptions) asks for — with the
+// server's URIs under root, the task host's absolute workspace path — or
+// nil for none. Entries with an unknown type, or a path that is empty,
+// absolute or leaves the workspace, are skipped.
+func Frame(frame []byte, root string, registrations []j.Raw, each func(rel string, typ int)) (j.Raw, error) {
+	v, err := j.Parse(frame)
+	if err != nil {
+		return nil, err
+	}
+	list := v.Get("files")
+	if list.Kind() != j.Array {
+		return nil, errors.New("watched: malformed files frame")
+	}
 	var ws []watcher
 	for _, r := range registrations {
 		ws = append(ws, parseWatchers(r)...)
 	}
 	var b []byte
-	for _, ch := range changes {
-		abs := path.Join(root, ch.Path)
-		if !wants(ws, abs, ch.Type) {
+	for _, e := range list.Elems() {
+		rel, ok := e.Get("path").Str()
+		typ, _ := e.Get("type").Int()
+		if !ok || rel == "" || path.Clean("/" + rel)[1:] != rel || typ < wire.FileCreated || typ > wire.FileDeleted {
+			continue
+		}
+		each(rel, int(typ))
+		abs := path.Join(root, rel)
+		if !wants(ws, abs, int(typ)) {
 			continue
 		}
 		if b == nil {
@@ -81,12 +98,12 @@ func Params(root string, registrations []j.Raw, changes []wire.FileChange) j.Raw
 			b = append(b, ',')
 		}
 		b = j.AppendString(append(b, `{"uri":`...), wire.FileURI(abs))
-		b = append(j.AppendInt(append(b, `,"type":`...), int64(ch.Type)), '}')
+		b = append(j.AppendInt(append(b, `,"type":`...), typ), '}')
 	}
 	if b == nil {
-		return nil
+		return nil, nil
 	}
-	return append(b, "]}"...)
+	return append(b, "]}"...), nil
 }
 
 // wants reports whether a watcher asks for a change of type typ to abs.
@@ -102,27 +119,4 @@ func wants(ws []watcher, abs string, typ int) bool {
 		}
 	}
 	return false
-}
-
-// Parse decodes a files frame; entries with an unknown type or a path
-// that is empty, absolute or leaves the workspace are dropped.
-func Parse(frame []byte) ([]wire.FileChange, error) {
-	v, err := j.Parse(frame)
-	if err != nil {
-		return nil, err
-	}
-	list := v.Get("files")
-	if list.Kind() != j.Array {
-		return nil, errors.New("watched: malformed files frame")
-	}
-	out := make([]wire.FileChange, 0, list.Len())
-	for _, e := range list.Elems() {
-		p, ok1 := e.Get("path").Str()
-		t, ok2 := e.Get("type").Int()
-		c := path.Clean("/" + p)[1:]
-		if ok1 && ok2 && t >= wire.FileCreated && t <= wire.FileDeleted && c == p && p != "" {
-			out = append(out, wire.FileChange{Path: p, Type: int(t)})
-		}
-	}
-	return out, nil
 }
