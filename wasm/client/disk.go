@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"path"
 	"time"
 
@@ -125,7 +126,7 @@ func (d *Document) onDisk(c *connection, typ int) {
 	current := d.on == c && !d.closed
 	d.mu.Unlock()
 	if current {
-		d.diskChanged(typ, false)
+		d.diskChanged(c.ctx, typ, false)
 	}
 }
 
@@ -137,7 +138,7 @@ func (d *Document) Reload() bool {
 	if _, ok := d.src.(DiskModel); !ok || d.cl.cfg.ReadFile == nil {
 		return false
 	}
-	go d.diskChanged(wire.FileChanged, true)
+	go d.diskChanged(context.Background(), wire.FileChanged, true)
 	return true
 }
 
@@ -152,16 +153,21 @@ func (d *Document) Reload() bool {
 //     the page learns it through OnDiskChange, so no edit is lost.
 //
 // Every outcome but the first is reported to the page.
-func (d *Document) diskChanged(typ int, force bool) {
+//
+// Reading the file ends with parent (the connection, whose handler waits)
+// or after readTimeout.
+func (d *Document) diskChanged(parent context.Context, typ int, force bool) {
 	cl := d.cl
 	ch := DiskChange{SessionID: d.p.key.sessionID, Path: d.rel, Model: d.model, Type: typ, Version: -1}
 	dm, ok := d.src.(DiskModel)
 	read := cl.cfg.ReadFile
 	var text string
 	if ok && typ != wire.FileDeleted && read != nil {
-		ctx, cancel := WithTimeout(readTimeout)
+		ctx, cancel := context.WithCancel(parent)
+		t := time.AfterFunc(readTimeout, cancel) // see WithTimeout
 		var found bool
 		text, found = read(ctx, d.p.key.sessionID, d.rel)
+		t.Stop()
 		cancel()
 		if !found {
 			cl.cfg.Logf("lsp: %s changed on disk and could not be read", d.rel)

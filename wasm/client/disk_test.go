@@ -259,3 +259,28 @@ func TestNoReadFileOnlyReports(t *testing.T) {
 	require.False(t, m.doc.Reload())
 	require.Equal(t, "package main\n", m.Text())
 }
+
+// A readFile that never answers does not hold the connection: stopping it
+// ends the read at once.
+func TestStopEndsAPendingRead(t *testing.T) {
+	t.Parallel()
+	reading := make(chan context.Context, 1)
+	h := newHarness(t, func(c *Config) {
+		c.ReadFile = func(ctx context.Context, _, _ string) (string, bool) {
+			reading <- ctx
+			<-ctx.Done()
+			return "", false
+		}
+	})
+	_, a := openDiskDoc(t, h, "main.go", "package main\n")
+	a.send(`{"files":[{"path":"main.go","type":2}]}`)
+	ctx := <-reading
+	stopped := make(chan error, 1)
+	go func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		stopped <- h.client.Stop(sctx, "demo", wire.Go)
+	}()
+	require.NoError(t, <-stopped)
+	require.Error(t, ctx.Err(), "the read was ended with the connection")
+}

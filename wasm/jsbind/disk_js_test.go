@@ -68,7 +68,7 @@ func TestReplaceIsOneMinimalEdit(t *testing.T) {
 		{"a\nb\nc", "a\nB\nc", 2, 3, "B"},
 		{"a\r\nb", "a\nb", 1, 3, "\n"},   // never inside the CRLF
 		{"a\nb", "a\r\nb", 1, 2, "\r\n"}, // nor a new one
-		{"x😀y", "x😁y", 1, 3, "😁"},       // a surrogate pair whole
+		{"x😀y", "x😁y", 1, 3, "😁"},        // a surrogate pair whole
 		{"", "new\n", 0, 0, "new\n"},
 		{"line\n", "", 0, 5, ""},
 		{"aaa", "aa", 2, 3, ""},
