@@ -1,12 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, expect, openDemo, openFile, markerMessages, type Demo } from './fixtures';
+import { test, expect, openDemo, openFile, markerMessages, putSettings, type Demo } from './fixtures';
 import { waitReady, cursorAt } from './editor';
 
 // Files that change on the task host behind the editor — a script, an
 // agent, a branch switch — reach the language servers (their file
 // watchers) and the open editors, with real gopls and the real TypeScript
 // server. Every test puts the files it changes back.
+
+// Go and TypeScript servers start with their files, whatever an earlier
+// spec of this worker left in the shared demo's settings.
+test.beforeEach(async ({ page }) => {
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'], lsp_server_configs: {} });
+});
 
 /** onDisk writes a workspace file as a script on the task host would. */
 function onDisk(demo: Demo, file: string, text: string) {
