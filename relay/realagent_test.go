@@ -36,6 +36,8 @@ type realAgentRelay struct {
 	// process is the starter of local_pc agents; out is their output.
 	process *ProcessStarter
 	out     *syncBuffer
+	// ws is the session's task workspace.
+	ws string
 }
 
 func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
@@ -67,7 +69,7 @@ func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
 		),
 		Starter: st,
 	})
-	return &realAgentRelay{srv: srv.URL, rl: rl, starts: st, pids: pids, process: process, out: out}
+	return &realAgentRelay{srv: srv.URL, rl: rl, starts: st, pids: pids, process: process, out: out, ws: ws}
 }
 
 // open connects a browser to "s" and reads until the agent's ready frame.

@@ -22,6 +22,7 @@ import (
 	"github.com/kandev/lsp/agent/metrics"
 	"github.com/kandev/lsp/agent/stream"
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/agent/watch"
 	"github.com/kandev/lsp/agent/workspace"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -64,6 +65,9 @@ type Config struct {
 	// Metrics, if set, counts streams, installs, bytes and servers, and
 	// is served at metrics.Path behind the token. Nil: a fresh set.
 	Metrics *metrics.Agent
+	// MaxWatches caps the workspace directories watched for changes
+	// (watch.DefaultMaxWatches); past it, one log line says so.
+	MaxWatches int
 	// InstallPlan answers the install part of the installers route; nil
 	// is the agent's install Manager's Describe, so the route says what an
 	// install would really do on this host.
@@ -80,6 +84,7 @@ type Server struct {
 	mux         *http.ServeMux
 	stream      *stream.Handler
 	installs    *install.Manager
+	watcher     *watch.Watcher
 	root        *workspace.Root
 	token       string
 	stopTimeout time.Duration
@@ -130,8 +135,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New()
 	}
+	// One watcher for the workspace, shared by every stream: the kernel's
+	// watches are taken once, however many servers run.
+	watcher := watch.New(root.Dir(), watch.Options{MaxWatches: cfg.MaxWatches, Logger: logger})
 	st := stream.New(stream.Config{
-		Workspace: root, Token: cfg.Token, Env: env, Installs: mgr,
+		Workspace: root, Token: cfg.Token, Env: env, Installs: mgr, Watch: watcher,
 		Logger: cfg.Logger, ServerStderr: cfg.ServerStderr,
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
@@ -140,7 +148,7 @@ func New(cfg Config) (*Server, error) {
 	})
 	fh := files.New(root, cfg.Token, cfg.Logger)
 	s := &Server{
-		stream: st, installs: mgr, root: root, token: cfg.Token, stopTimeout: cfg.StopTimeout, logger: logger,
+		stream: st, installs: mgr, watcher: watcher, root: root, token: cfg.Token, stopTimeout: cfg.StopTimeout, logger: logger,
 		stopped: make(chan struct{}),
 	}
 	mux := http.NewServeMux()
@@ -175,7 +183,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	g.Go(func() error { return s.stream.Shutdown(ctx) })
 	err := g.Wait()
 	if err == nil {
-		s.closeRoot.Do(func() { s.root.Close() })
+		s.closeRoot.Do(func() {
+			s.watcher.Close()
+			s.root.Close()
+		})
 	}
 	return err
 }

@@ -43,6 +43,10 @@ type socket struct {
 	closeOnce sync.Once
 	code      int          // the first close's code (see closedWith)
 	peer      atomic.Int32 // the code of the peer's close frame, 0 if none came
+	// writeMu serialises write: two writers (the stdout forwarder and the
+	// files forwarder) share the connection's one write deadline, and one
+	// must not clear it under the other's write.
+	writeMu sync.Mutex
 }
 
 // arm starts the write deadline for the next write and returns the context
@@ -65,6 +69,8 @@ func (s *socket) disarm() { _ = s.raw.SetWriteDeadline(time.Time{}) }
 
 // write sends one text message within the write timeout.
 func (s *socket) write(b []byte) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	ctx, done := s.arm()
 	defer done()
 	return s.ws.Write(ctx, websocket.MessageText, b)

@@ -15,6 +15,7 @@ import (
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/framing"
 	"github.com/kandev/lsp/agent/proc"
+	"github.com/kandev/lsp/agent/watch"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -47,6 +48,9 @@ type session struct {
 	// ahead is the reader of an install, whose kept messages the bridge
 	// forwards first; nil when there was no install.
 	ahead *readAhead
+	// files reports workspace changes to the peer (files.go); nil when
+	// the agent does not watch the workspace.
+	files *watch.Subscription
 
 	// reading is set while a reader waits on the socket, and heard counts
 	// the messages the peer sent: keepAlive pings an idle peer only when
@@ -81,6 +85,10 @@ func (s *session) run(srv catalog.Server, path string) {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
 		return
 	}
+	// The workspace is walked while the server starts; ready waits for
+	// the walk, so every change after ready is reported.
+	s.watchFiles()
+	defer s.unwatchFiles()
 	p, err := proc.Start(proc.Command{
 		Path: path, Args: srv.Args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
 		Stderr: cfg.ServerStderr, Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
@@ -95,6 +103,7 @@ func (s *session) run(srv catalog.Server, path string) {
 	s.logger.Info("language server started", "path", path)
 	s.stdinW = framing.NewWriter(p.Stdin())
 
+	s.awaitWatch()
 	ws := cfg.Workspace
 	if err := s.sendStatus(wire.Status{
 		Status:        wire.StatusReady,
@@ -170,8 +179,21 @@ func (s *session) bridge(p *proc.Process) {
 		return nil
 	})
 
+	// Workspace changes go to the peer between the server's messages;
+	// they are the agent's own frames and never reach the server.
+	filesCtx, stopFiles := context.WithCancel(context.Background())
+	if s.files != nil {
+		g.Go(func() error {
+			if code, failed := s.filesToSocket(filesCtx); failed {
+				report(code)
+			}
+			return nil
+		})
+	}
+
 	code := <-causes
 	close(finished)
+	stopFiles()
 	// Closing the socket unblocks the socket reader and any socket write;
 	// Stop closes both pipes, which unblocks the stdio sides.
 	s.teardown(p, code)

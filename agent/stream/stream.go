@@ -27,6 +27,11 @@
 // The only messages the agent writes itself are at teardown: shutdown and
 // exit to a server that still reads, so it can end cleanly before any
 // signal. Its answers are drained, never forwarded.
+//
+// Besides the server's messages, the peer gets files frames (wire.Files,
+// files.go) after ready: what changed on disk in the workspace, from the
+// agent's one watcher. They are the agent's own frames, between whole
+// messages, and never reach the server.
 package stream
 
 import (
@@ -44,6 +49,7 @@ import (
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/agent/watch"
 	"github.com/kandev/lsp/agent/workspace"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -68,6 +74,10 @@ type Config struct {
 	// stop can drain them all. Nil is a build without installers: a missing
 	// server closes 4001 or 4007 as the catalog says.
 	Installs *install.Manager
+	// Watch reports the workspace's changes: each stream forwards them to
+	// its peer as files frames (wire.Files) after ready. It is the agent's
+	// one Watcher, shared by every stream. Nil sends none.
+	Watch *watch.Watcher
 
 	// WriteTimeout bounds each WebSocket write (wire.WriteTimeout).
 	WriteTimeout time.Duration

@@ -32,10 +32,15 @@ type Status struct {
 func IsStatusFrame(frame []byte) bool {
 	// Status frames are small; JSON-RPC frames can be megabytes. A status
 	// frame starts with {"status": after optional white space.
+	return hasObjectPrefix(frame, `{"status"`)
+}
+
+// hasObjectPrefix reports whether frame starts with prefix after optional
+// JSON white space, looking at no more bytes than that.
+func hasObjectPrefix(frame []byte, prefix string) bool {
 	i := 0
 	for i < len(frame) && (frame[i] == ' ' || frame[i] == '\n' || frame[i] == '\r' || frame[i] == '\t') {
 		i++
 	}
-	const prefix = `{"status"`
 	return len(frame)-i >= len(prefix) && string(frame[i:i+len(prefix)]) == prefix
 }

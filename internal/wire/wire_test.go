@@ -61,3 +61,19 @@ func TestFileURIMatchesNetURL(t *testing.T) {
 		}
 	}
 }
+
+func TestIsFilesFrame(t *testing.T) {
+	for _, f := range []string{`{"files":[]}`, "\n\t {\"files\":[{\"path\":\"a.go\",\"type\":2}]}"} {
+		if !IsFilesFrame([]byte(f)) {
+			t.Errorf("%q not recognised", f)
+		}
+		if IsStatusFrame([]byte(f)) {
+			t.Errorf("%q taken for a status frame", f)
+		}
+	}
+	for _, f := range []string{`{"jsonrpc":"2.0","method":"files"}`, `{"status":"ready"}`, `{"file`, ``, `[{"files":1}]`} {
+		if IsFilesFrame([]byte(f)) {
+			t.Errorf("%q taken for a files frame", f)
+		}
+	}
+}

@@ -54,6 +54,12 @@ type Config struct {
 	// from the same goroutine as the views, in order; nil drops them and
 	// answers every showMessageRequest null.
 	OnMessage func(messageJSON string)
+	// ReadFile reads a task file for reloading an open document whose
+	// file changed on disk (client.Config.ReadFile); nil reloads nothing.
+	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
+	// OnDiskChange receives each change on disk to an open document's
+	// file (client.Config.OnDiskChange); nil drops them.
+	OnDiskChange func(client.DiskChange)
 }
 
 type key struct {
@@ -115,7 +121,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 	if cfg.OnMessage != nil {
 		onMessage = a.message
 	}
-	c, err := client.New(client.Config{
+	ccfg := client.Config{
 		OnMessage:   onMessage,
 		RelayURL:    cfg.RelayURL,
 		Dial:        cfg.Dial,
@@ -129,7 +135,9 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		Logf:        cfg.Logf,
 		Editor:      cfg.Editor,
 		FileOps:     cfg.FileOps,
-	})
+	}
+	ccfg.ReadFile, ccfg.OnDiskChange = cfg.ReadFile, cfg.OnDiskChange
+	c, err := client.New(ccfg)
 	if err != nil {
 		return nil, err
 	}

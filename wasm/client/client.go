@@ -111,6 +111,14 @@ type Config struct {
 	// edits (its createFile, renameFile, deleteFile callbacks); the client
 	// capability advertises exactly these.
 	FileOps features.FileOps
+	// ReadFile reads a task file's text (the page's readFile), for
+	// reloading an open document whose file changed on disk; ok is false
+	// for a file that cannot be read. Nil reloads nothing.
+	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
+	// OnDiskChange learns of changes on disk to open documents' files
+	// (see Document.diskChanged), from a goroutine of the document; it
+	// must not block. Nil drops them.
+	OnDiskChange func(DiskChange)
 }
 
 type connKey struct {
@@ -275,6 +283,7 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	c.mu.Unlock()
 	c.deliver()
 
+	d.initDisk()
 	if conn != nil {
 		d.open(conn) // no-op unless conn is ready
 	}

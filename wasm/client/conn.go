@@ -371,6 +371,11 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 	case lsptypes.MethodRegisterCapability, lsptypes.MethodUnregisterCapability:
 		c.registration(req.Method == lsptypes.MethodRegisterCapability, req.Params)
 		return nil, nil
+	case "": // no JSON-RPC: the task host's own frame
+		if wire.IsFilesFrame(req.Params) {
+			c.filesChanged(req.Params)
+		}
+		return nil, nil
 	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh:
 		f := features.SemanticTokens
 		if req.Method == lsptypes.MethodInlayHintRefresh {
@@ -524,7 +529,8 @@ func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
 func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","resourceOperations":`)
 	b = jsonlite.AppendStrings(b, ops.ResourceOperations())
-	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true}`...)
+	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},`+
+		`"didChangeWatchedFiles":{"dynamicRegistration":true,"relativePatternSupport":true}`...)
 	return b
 }
 

@@ -49,6 +49,7 @@ type Document struct {
 	uri        string
 	sd         *docsync.Doc // the server's copy, while open (shared with other models of the file)
 	hasMarkers bool
+	disk       diskState // what is on disk (disk.go)
 }
 
 // Path returns the workspace-relative path.

@@ -212,14 +212,14 @@ type harness struct {
 	last     State // the state expectState returned last
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, mods ...func(*Config)) *harness {
 	t.Helper()
 	h := &harness{
 		clock:    &manualClock{},
 		dialer:   &fakeDialer{agents: make(chan *fakeAgent, 4), t: t},
 		statuses: make(statusLog, 1024),
 	}
-	c, err := New(Config{
+	cfg := Config{
 		RelayURL: "ws://relay.test/lsp",
 		Dial:     h.dialer.dial,
 		Clock:    h.clock,
@@ -228,7 +228,11 @@ func newHarness(t *testing.T) *harness {
 		OnStatus: func(s Status) { h.statuses <- s },
 		// Fake agents left unanswered at cleanup must not cost seconds.
 		ShutdownTimeout: 100 * time.Millisecond,
-	})
+	}
+	for _, m := range mods {
+		m(&cfg)
+	}
+	c, err := New(cfg)
 	require.NoError(t, err)
 	h.client = c
 	t.Cleanup(func() {

@@ -129,12 +129,38 @@ func (o SaveOutcome) JSON() string {
 // orders saves per model. Safe for concurrent use.
 type Hub struct {
 	mu        sync.Mutex
-	docs      []*Doc         // open documents, in registration order
-	persisted map[string]int // model → highest persisted versionId
+	docs      []*Doc           // open documents, in registration order
+	persisted map[string]stamp // model → its highest persisted write
+}
+
+// stamp is one persisted write: the versionId and the Hash of its text
+// (0 when the report had none).
+type stamp struct {
+	version int
+	hash    uint64
 }
 
 // NewHub returns an empty hub.
-func NewHub() *Hub { return &Hub{persisted: make(map[string]int)} }
+func NewHub() *Hub { return &Hub{persisted: make(map[string]stamp)} }
+
+// Persisted returns the highest successful write reported for a model:
+// its versionId and the Hash of its text (0 when the report carried no
+// text), so a change on disk can be told from the write itself.
+func (h *Hub) Persisted(model string) (version int, hash uint64, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st, ok := h.persisted[model]
+	return st.version, st.hash, ok
+}
+
+// Hash is FNV-1a of a text, never 0 (which stands for unknown).
+func Hash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h | 1
+}
 
 // Add registers an open document.
 func (h *Hub) Add(d *Doc) {
@@ -168,11 +194,15 @@ func (h *Hub) Saved(s Saved) SaveOutcome {
 		h.mu.Unlock()
 		return out
 	}
-	if last, ok := h.persisted[s.Model]; ok && s.PersistedVersion < last {
+	if last, ok := h.persisted[s.Model]; ok && s.PersistedVersion < last.version {
 		h.mu.Unlock()
 		return SaveOutcome{Dirty: true} // a newer snapshot was persisted already
 	}
-	h.persisted[s.Model] = s.PersistedVersion
+	st := stamp{version: s.PersistedVersion}
+	if s.Text != nil {
+		st.hash = Hash(*s.Text)
+	}
+	h.persisted[s.Model] = st
 	type key struct{ scope, uri string }
 	keys := map[key]bool{}
 	for _, d := range h.docs {

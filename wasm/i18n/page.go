@@ -51,6 +51,11 @@ var englishPage = map[string]string{
 	"page.statusBar":      "Status bar",
 	"page.statusBar.move": "Drag to reorder, or focus and press Alt+← or Alt+→.",
 	"page.cursor":         "Ln {line}, Col {column}",
+	"page.disk.title":     "Changed on disk",
+	"page.disk.changed":   "{path} changed on disk. This editor has unsaved changes.",
+	"page.disk.deleted":   "{path} was deleted on disk.",
+	"page.disk.reload":    "Reload",
+	"page.disk.keep":      "Keep mine",
 
 	"settings.title":              "Editors",
 	"settings.intro":              "Language servers for Monaco file editors. Each change is saved at once.",
@@ -130,6 +135,11 @@ var germanPage = map[string]string{
 	"page.statusBar":      "Statusleiste",
 	"page.statusBar.move": "Zum Umordnen ziehen, oder fokussieren und Alt+← bzw. Alt+→ drücken.",
 	"page.cursor":         "Z. {line}, Sp. {column}",
+	"page.disk.title":     "Auf dem Datenträger geändert",
+	"page.disk.changed":   "{path} wurde auf dem Datenträger geändert. Dieser Editor hat ungespeicherte Änderungen.",
+	"page.disk.deleted":   "{path} wurde auf dem Datenträger gelöscht.",
+	"page.disk.reload":    "Neu laden",
+	"page.disk.keep":      "Meine behalten",
 
 	"settings.title":              "Editoren",
 	"settings.intro":              "Sprachserver für Monaco-Dateieditoren. Jede Änderung wird sofort gespeichert.",

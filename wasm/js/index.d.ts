@@ -129,6 +129,8 @@ export interface OpenDocumentOptions {
   path: string;
   /** Its URI should be session-scoped: kandev://<session>/<path>. */
   model: Monaco.editor.ITextModel;
+  /** The model's version id whose text is the file on disk; default: its version now. */
+  persistedVersion?: number;
 }
 
 /** An open document: a lease on its (session, language) connection. */
@@ -138,6 +140,23 @@ export interface DocumentHandle {
   readonly language: Language;
   /** didClose, markers cleared, listeners disposed; safe to call again. */
   close(): void;
+  /** Makes the file's text on disk the model's, unsaved edits or not (the page's Reload); false without readFile. */
+  reload(): boolean;
+}
+
+/** A change on the task host to an open document's file (onDiskChange). */
+export interface DiskChange {
+  sessionId: string;
+  path: string;
+  /** The model's URI. */
+  model: string;
+  change: 'created' | 'changed' | 'deleted';
+  /** The model took the file's text: it is saved again at versionId. */
+  reloaded: boolean;
+  /** The model has unsaved edits: its text was left alone. */
+  dirty: boolean;
+  /** model.getVersionId() now; -1 for a model lsp.wasm cannot read. */
+  versionId: number;
 }
 
 export type StatusState = 'off' | 'connecting' | 'installing' | 'starting' | 'ready' | 'stopping' | 'unavailable' | 'error';
@@ -260,6 +279,8 @@ export interface KandevLSP {
   onStatus(listener: (view: StatusView) => void): () => void;
   /** Server messages for people; returns the unsubscribe function. */
   onMessage(listener: (message: ServerMessage) => void): () => void;
+  /** Changes on the task host to open documents' files; returns the unsubscribe function. */
+  onDiskChange(listener: (change: DiskChange) => void): () => void;
   /** Answers a request with one of its actions, or dismisses it with null; false when it no longer waits. */
   respond(id: string, title: string | null): boolean;
   /** Where the status control of the active editor goes. */

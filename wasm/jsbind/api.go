@@ -55,6 +55,7 @@ type api struct {
 	offFor       jsValue                    // (goOff, id) → off(), a JavaScript closure
 	listeners    []listener                 // onStatus
 	msgLs        []listener                 // onMessage
+	diskLs       []listener                 // onDiskChange
 	nextID       int
 	docs         map[int]func() // open document handles' close, by id
 }
@@ -89,6 +90,7 @@ func (a *api) object() (jsValue, error) {
 		{"status", a.view(true)},
 		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
 		{"onMessage", a.subscribe(&a.msgLs, "onMessage")},
+		{"onDiskChange", a.subscribe(&a.diskLs, "onDiskChange")},
 		{"respond", a.respond},
 		{"surface", a.surface},
 		{"text", a.text},
@@ -173,6 +175,12 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 		Settings: opts.settings,
 		Version:  a.version,
 		Logf:     consoleDebug,
+	}
+	cfg.ReadFile = readFileFunc(opts.readFile)
+	cfg.OnDiskChange = func(ch client.DiskChange) {
+		if live() {
+			a.emitDisk(ch)
+		}
 	}
 	if store != nil {
 		cfg.Store = store // a nil *localStore must not become a non-nil interface
@@ -319,6 +327,9 @@ func (a *api) openDocument(_ jsValue, args []jsValue) any {
 		}
 		return nil
 	}
+	if opts.persisted != nil {
+		d.SetPersisted(*opts.persisted)
+	}
 	if bridge != nil {
 		bridge.claim(opts.model) // the page's model now, never a placeholder
 	}
@@ -419,6 +430,13 @@ func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *edito
 	if err == nil {
 		err = obj.Set("close", closeFn)
 	}
+	var reloadFn jsValue
+	if err == nil {
+		reloadFn, err = fns.add(func(jsValue, []jsValue) any { return d.Reload() })
+	}
+	if err == nil {
+		err = obj.Set("reload", reloadFn)
+	}
 	if err == nil {
 		err = obj.Set("path", d.Path())
 	}
@@ -460,7 +478,7 @@ func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	}
 	a.app, a.bridge, a.editor = nil, nil, jsUndefined()
 	a.gen++
-	a.listeners, a.msgLs = nil, nil
+	a.listeners, a.msgLs, a.diskLs = nil, nil, nil
 	a.mu.Unlock()
 	for _, f := range closers {
 		f()
@@ -510,7 +528,7 @@ func (a *api) unsubscribe(_ jsValue, args []jsValue) any {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, list := range []*[]listener{&a.listeners, &a.msgLs} {
+	for _, list := range []*[]listener{&a.listeners, &a.msgLs, &a.diskLs} {
 		for i, l := range *list {
 			if l.id == id {
 				*list = append((*list)[:i:i], (*list)[i+1:]...)
@@ -561,23 +579,28 @@ func (a *api) respond(_ jsValue, args []jsValue) any {
 	return x.Respond(id, title, chosen)
 }
 
-// emit delivers one view to every JavaScript listener: the JSON string
+// emit delivers one view to every onStatus listener.
+func (a *api) emit(viewJSON string) { a.emitTo(&a.listeners, viewJSON, "status listener") }
+
+// emitTo delivers one event to every listener of list: the JSON string
 // crosses once, is parsed once, and the object is shared.
-func (a *api) emit(viewJSON string) {
-	a.mu.Lock()
-	ls := append([]listener(nil), a.listeners...)
-	a.mu.Unlock()
-	if len(ls) == 0 {
-		return
-	}
-	v, err := parseJSON(viewJSON)
+func (a *api) emitTo(list *[]listener, js, what string) {
+	v, err := parseJSON(js)
 	if err != nil {
-		consoleError("status event: %v", err)
+		consoleError("%s: %v", what, err)
 		return
 	}
+	a.emitValue(list, v, what)
+}
+
+// emitValue calls every listener of list with v.
+func (a *api) emitValue(list *[]listener, v jsValue, what string) {
+	a.mu.Lock()
+	ls := append([]listener(nil), *list...)
+	a.mu.Unlock()
 	for _, l := range ls {
 		if _, err := l.fn.Invoke(v); err != nil {
-			consoleError("status listener threw: %v", err)
+			consoleError("%s threw: %v", what, err)
 		}
 	}
 }

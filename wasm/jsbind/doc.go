@@ -17,7 +17,7 @@
 //	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error)
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
 //	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
-//	const doc = lsp.openDocument({ sessionId, path, model }); // → { sessionId, path, language, close() } or null
+//	const doc = lsp.openDocument({ sessionId, path, model, persistedVersion? }); // → { sessionId, path, language, close(), reload() } or null
 //	lsp.start(sessionId, language);  // explicit Start, remembered in localStorage → boolean
 //	lsp.stop(sessionId, language);   // explicit Stop, suppresses auto-start in this runtime → boolean
 //	lsp.retry(sessionId, language);  // new connection generation after a failure → boolean
@@ -29,6 +29,7 @@
 //	lsp.saved({ model, ok, persistedVersion, liveVersion, text? }); // after a write → { dirty }
 //	const off2 = lsp.onMessage((message) => {}); // server messages for people
 //	lsp.respond(message.id, 'Reload');  // a showMessageRequest's choice (null dismisses) → boolean
+//	const off3 = lsp.onDiskChange((change) => {}); // open files changed on the task host (disk.go)
 //	lsp.dispose();                   // teardown; configure may follow → true
 //	lsp.version;
 //

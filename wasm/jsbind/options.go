@@ -28,6 +28,7 @@ type openOptions struct {
 	sessionID string
 	path      string
 	model     jsValue
+	persisted *int // persistedVersion, when given
 }
 
 func parseConfigure(args []jsValue) (configureOptions, error) {
@@ -123,7 +124,13 @@ func parseOpen(args []jsValue) (openOptions, error) {
 	if err != nil || model.Type() != jsTypeObject || !isFunc(model, "getValue") || !isFunc(model, "onDidChangeContent") {
 		return openOptions{}, errors.New("model must be a monaco ITextModel")
 	}
-	return openOptions{sessionID: sessionID, path: path, model: model}, nil
+	o := openOptions{sessionID: sessionID, path: path, model: model}
+	if v, err := opts.Get("persistedVersion"); err == nil && v.Type() == jsTypeNumber {
+		if n, err := v.Int(); err == nil {
+			o.persisted = &n
+		}
+	}
+	return o, nil
 }
 
 func objectArg(args []jsValue) (jsValue, error) {

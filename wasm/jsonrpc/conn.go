@@ -4,6 +4,10 @@
 // WebSocket hops of Kandev LSP never split or join messages, so there is no
 // Content-Length framing here).
 //
+// A frame that is a JSON object but no JSON-RPC message (no method, id,
+// result or error) — the task host's own frames — reaches the handler too,
+// in order, as a notification with an empty Method and the frame as Params.
+//
 // Threading: one goroutine reads the transport and never runs handler code,
 // so a slow handler never stops responses to our calls from arriving.
 // Incoming requests and notifications are handled one at a time, in arrival
@@ -307,6 +311,11 @@ func (c *Conn) read() {
 			c.incoming.push(&Request{ID: m.ID, Method: m.Method, Params: m.Params})
 		case m.Method != "":
 			c.incoming.push(&Request{Method: m.Method, Params: m.Params})
+		case m.ID == nil && m.Result == nil && m.Error == nil:
+			// No JSON-RPC message: a frame of the transport's own (the
+			// task host's), handled in order as a method-less
+			// notification whose Params is the whole frame.
+			c.incoming.push(&Request{Params: data})
 		default:
 			c.deliver(&m)
 		}

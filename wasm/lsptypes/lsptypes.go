@@ -41,6 +41,7 @@ const (
 	MethodWorkspaceConfiguration = "workspace/configuration"
 	MethodWorkspaceFolders       = "workspace/workspaceFolders"
 	MethodDidChangeConfiguration = "workspace/didChangeConfiguration"
+	MethodDidChangeWatchedFiles  = "workspace/didChangeWatchedFiles"
 	MethodWorkDoneProgressCreate = "window/workDoneProgress/create"
 	MethodProgress               = "$/progress"
 	MethodShowMessage            = "window/showMessage"

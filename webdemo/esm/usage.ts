@@ -77,6 +77,14 @@ export async function integrate(sessionId: string, openTab: (t: NavigationTarget
     console.log(m.type, m.title, m.dismissLabel, m.message, m.sessionId, m.language);
   });
   offMessages();
+  // Files changed on the task host: a reloaded model is saved again; a dirty
+  // one keeps its text until the user picks Reload.
+  const offDisk = lsp.onDiskChange((c) => {
+    if (c.dirty && c.change === 'changed') doc?.reload();
+    console.log(c.sessionId, c.path, c.model, c.reloaded, c.versionId);
+  });
+  offDisk();
+  lsp.openDocument({ sessionId, path: 'main.go', model, persistedVersion: model.getVersionId() });
 
   const view = lsp.view(sessionId, 'go');
   const seen = lsp.status(sessionId, 'typescript');

@@ -16,6 +16,7 @@ const $ = (id) => document.getElementById(id);
 
 import { mountNotices } from './notices.js';
 import { mountOutline } from './outline.js';
+import { mountDiskNotices } from './disknotices.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -54,6 +55,12 @@ function configureLSP() {
   });
   locale = lsp.setLocale(locale); // the locale in use: en, de or en-XA
   mountNotices(lsp, $('lsp-notices'));
+  // Open files changed on the task host: reloaded, or a notice.
+  mountDiskNotices(lsp, $('lsp-notices'), {
+    tabs: () => tabs,
+    t: (key, args) => lsp.text(key, args),
+    changed: (t) => { if (t === current) renderSaveState(); renderTabs(); },
+  });
 }
 configureLSP();
 const tr = (key, args) => lsp.text(key, args);
@@ -179,7 +186,11 @@ function reconfigure() {
   lsp.onStatus(() => control.repaint());
   for (const t of tabs.values()) {
     if (t.view !== 'monaco') continue;
-    t.doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: t.model }) : null;
+    // persistedVersion: a tab with unsaved changes is not taken for the
+    // file's text, so a change on disk never reloads over them.
+    t.doc = lspSession(t.sessionId)
+      ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: t.model, persistedVersion: t.savedVersion })
+      : null;
   }
   renderStatus();
 }

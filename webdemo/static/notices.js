@@ -5,39 +5,44 @@
 
 // mountNotices shows lsp's messages in container; it returns off().
 export function mountNotices(lsp, container) {
-  return lsp.onMessage((m) => container.append(notice(lsp, m)));
+  return lsp.onMessage((m) => container.append(noticeElement({
+    type: m.type, title: m.title, message: m.message, actions: m.actions, dismissLabel: m.dismissLabel,
+    close: (choice) => { if (m.id) lsp.respond(m.id, choice); },
+  })));
 }
 
-function notice(lsp, m) {
+// noticeElement builds one notice: a title, a text, a button per action
+// and a dismiss button; close(action | null) runs before it is removed.
+export function noticeElement({ type, title, message, actions, dismissLabel, close }) {
   const el = document.createElement('div');
   el.className = 'notice';
-  el.dataset.type = m.type;
-  el.setAttribute('role', m.type === 'error' ? 'alert' : 'status');
-  const title = document.createElement('strong');
-  title.textContent = m.title;
+  el.dataset.type = type;
+  el.setAttribute('role', type === 'error' ? 'alert' : 'status');
+  const heading = document.createElement('strong');
+  heading.textContent = title;
   const text = document.createElement('p');
-  text.textContent = m.message;
+  text.textContent = message;
   const buttons = document.createElement('div');
   buttons.className = 'buttons';
-  const close = (choice) => {
-    if (m.id) lsp.respond(m.id, choice);
+  const done = (choice) => {
+    close(choice);
     el.remove();
   };
-  for (const action of m.actions) {
+  for (const action of actions) {
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = action;
-    b.addEventListener('click', () => close(action));
+    b.addEventListener('click', () => done(action));
     buttons.append(b);
   }
   const dismiss = document.createElement('button');
   dismiss.type = 'button';
   dismiss.className = 'dismiss';
   dismiss.textContent = '×';
-  dismiss.title = m.dismissLabel;
-  dismiss.setAttribute('aria-label', m.dismissLabel);
-  dismiss.addEventListener('click', () => close(null));
-  el.append(dismiss, title, text);
-  if (m.actions.length) el.append(buttons);
+  dismiss.title = dismissLabel;
+  dismiss.setAttribute('aria-label', dismissLabel);
+  dismiss.addEventListener('click', () => done(null));
+  el.append(dismiss, heading, text);
+  if (actions.length) el.append(buttons);
   return el;
 }

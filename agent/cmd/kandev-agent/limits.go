@@ -8,6 +8,7 @@ import (
 
 	"github.com/kandev/lsp/agent/install"
 	streams "github.com/kandev/lsp/agent/stream"
+	"github.com/kandev/lsp/agent/watch"
 	"github.com/kandev/lsp/internal/logging"
 )
 
@@ -23,6 +24,7 @@ type limits struct {
 	pingTimeout    time.Duration
 	maxConnections int
 	logFormat      string
+	maxWatches     int
 }
 
 // limit is one of them: its flag, its variable, and where it is stored.
@@ -46,6 +48,8 @@ func (l *limits) table() []limit {
 		{flag: "max-connections", env: "KANDEV_AGENT_MAX_CONNECTIONS", n: &l.maxConnections,
 			usage: "streams open at once; one more is closed with 4005"},
 		{flag: "log-format", env: "KANDEV_AGENT_LOG_FORMAT", str: &l.logFormat, usage: logging.Usage},
+		{flag: "max-watches", env: "KANDEV_AGENT_MAX_WATCHES", n: &l.maxWatches,
+			usage: "workspace directories watched for changes; past it, changes in further directories are not reported"},
 	}
 }
 
@@ -55,6 +59,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	l.pingInterval, l.pingTimeout = streams.DefaultPingInterval, streams.DefaultPingTimeout
 	l.maxConnections = streams.DefaultMaxConnections
 	l.logFormat = logging.Text
+	l.maxWatches = watch.DefaultMaxWatches
 	for _, e := range l.table() {
 		usage := e.usage + " (env " + e.env + ")"
 		switch {
@@ -94,5 +99,6 @@ func (l *limits) fromEnv(fs *flag.FlagSet, env map[string]string) error {
 func (l *limits) String() string {
 	return "install-stall=" + l.installStall.String() + " install-timeout=" + l.installTimeout.String() +
 		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() +
-		" max-connections=" + strconv.Itoa(l.maxConnections) + " log-format=" + l.logFormat
+		" max-connections=" + strconv.Itoa(l.maxConnections) + " max-watches=" + strconv.Itoa(l.maxWatches) +
+		" log-format=" + l.logFormat
 }

@@ -27,7 +27,9 @@
 // -max-connections (KANDEV_AGENT_MAX_CONNECTIONS, 16) caps open streams;
 // -log-format (KANDEV_AGENT_LOG_FORMAT, text) is text or json (slog's
 // JSON, one object per line; stream lines carry session, language and
-// conn, the ids the relay sends).
+// conn, the ids the relay sends); -max-watches (KANDEV_AGENT_MAX_WATCHES,
+// 8192) caps the workspace directories watched for changes, which streams
+// report to their peers.
 //
 // GET /metrics answers the Prometheus text format (package agent/metrics)
 // to a request with the token, like every route.
@@ -112,7 +114,8 @@ func run(addr, dir string, lim *limits) error {
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,
 		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
-		Install: install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
+		MaxWatches: lim.maxWatches,
+		Install:    install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
 	})
 	if err != nil {
 		return err
