@@ -97,3 +97,19 @@ func TestServerWorkspaceEdit(t *testing.T) {
 	require.JSONEq(t, `{"applied":false,"failureReason":"the edit names a file outside the workspace"}`, string(res.Result))
 	rec.none(t, "apply")
 }
+
+// workspace/inlayHint/refresh reaches the connection's inlay-hint
+// providers (Monaco asks again) and is answered.
+func TestInlayHintRefresh(t *testing.T) {
+	t.Parallel()
+	h, rec := editorHarness(t)
+	_, _, a := readyDoc(t, h, "s", "main.go", "package main\n")
+	id := rec.next(t, "provider").connID
+	a.send(`{"jsonrpc":"2.0","id":"i1","method":"workspace/inlayHint/refresh"}`)
+	ev := rec.next(t, "refresh")
+	require.Equal(t, id, ev.connID)
+	require.Equal(t, features.InlayHints, ev.feature)
+	res := a.recvMethod("")
+	require.Equal(t, `"i1"`, string(res.ID))
+	require.Equal(t, "null", string(res.Result))
+}
