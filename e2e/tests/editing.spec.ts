@@ -1,5 +1,7 @@
 import { test, expect, openDemo, openFile, putSettings, markerMessages } from './fixtures';
 import { action, cursorAt, newLineAfter, suggestRows, waitReady } from './editor';
+import fs from 'node:fs';
+import path from 'node:path';
 
 // The editing features against real servers: quick fixes and source
 // actions, rename across files, formatting and format on save, the
@@ -35,17 +37,44 @@ async function addImport(page) {
   await expect.poll(() => markerMessages(page)).toContainEqual(expect.stringContaining('"os" imported and not used'));
 }
 
-// Not passing yet: gopls offers no "Delete import" quick fix here.
-test.fixme('a gopls quick fix removes an unused import and its marker goes', async ({ page }) => {
+/**
+ * quickFix opens the quick fix menu at the first match of at and chooses
+ * the action titled title. gopls attaches an analyzer's fix a moment after
+ * the compiler's diagnostic, and a new publication redraws an open menu:
+ * until the action is there to click, the menu is opened again, as a
+ * person would.
+ */
+async function quickFix(page, at: string, title: string | RegExp) {
+  const row = page.locator('.action-widget .monaco-list-row').filter({ hasText: title });
+  await expect(async () => {
+    await page.keyboard.press('Escape');
+    await cursorAt(page, at, 1);
+    await action(page, 'editor.action.quickFix');
+    await row.click({ timeout: 2_000 });
+  }).toPass();
+}
+
+// gopls v0.23.0 pairs its import quick fixes with diagnostics by their
+// message, and for an unused import it looks for the wording Go used before
+// 1.20 ("imported but not used"); with today's "imported and not used" it
+// offers none (the request carries the diagnostic as published all the
+// same). Its fix for a missing import and its analyzer's fix for an unused
+// variable are the quick fixes it has for such lines; organize imports
+// (below) removes the unused import.
+test('gopls quick fixes add a missing import and remove an unused variable; their markers go', async ({ page }) => {
   await openGo(page);
-  await addImport(page);
-  await cursorAt(page, '"os"', 1);
-  await action(page, 'editor.action.quickFix');
-  const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: /Delete import|Remove/ });
-  await expect(item.first()).toBeVisible();
-  await item.first().click();
-  await expect.poll(() => text(page)).not.toContain('"os"');
-  await expect.poll(() => markerMessages(page)).not.toContainEqual(expect.stringContaining('"os" imported and not used'));
+  await newLineAfter(page, 'func main() {');
+  await page.keyboard.type('\tunused := 1\n_ = strings.ToUpper("a")'); // Enter keeps the indent
+  await expect.poll(() => markerMessages(page)).toContainEqual('undefined: strings');
+  await expect.poll(() => markerMessages(page)).toContainEqual('declared and not used: unused');
+
+  await quickFix(page, 'strings.', /Add import:\s+"strings"/);
+  await expect.poll(() => text(page)).toMatch(/import \(\n\t"fmt"\n\t"strings"\n/);
+  await expect.poll(() => markerMessages(page)).not.toContainEqual('undefined: strings');
+
+  await quickFix(page, 'unused :=', 'Remove variable unused');
+  await expect.poll(() => text(page)).not.toContain('unused');
+  await expect.poll(() => markerMessages(page)).not.toContainEqual('declared and not used: unused');
 });
 
 test('organize imports is a source action', async ({ page }) => {
@@ -74,19 +103,26 @@ test('renaming greet.Hello changes both files; the other opens dirty', async ({ 
 test('gopls formats a badly indented file, and format on save writes the formatted text', async ({ page, demo }) => {
   const bad = 'package greet\n\nfunc  Add(a int,b int) int {\nreturn a+b\n}\n';
   const good = 'package greet\n\nfunc Add(a int, b int) int {\n\treturn a + b\n}\n';
-  await page.evaluate((bad) => fetch('/api/v1/workspace/file?path=greet%2Ffmt_scratch.go', { method: 'PUT', body: bad }), bad);
-  await page.evaluate(() => (window as any).demo.openFile('greet/fmt_scratch.go'));
-  await waitReady(page);
-  await action(page, 'editor.action.formatDocument');
-  await expect.poll(() => text(page)).toBe(good);
+  // The demo's workspace is shared by every spec of this worker: the
+  // scratch file goes again, pass or fail.
+  const scratch = path.join(demo.workspace, 'greet', 'fmt_scratch.go');
+  fs.writeFileSync(scratch, bad);
+  try {
+    await page.evaluate(() => (window as any).demo.openFile('greet/fmt_scratch.go'));
+    await waitReady(page);
+    await action(page, 'editor.action.formatDocument');
+    await expect.poll(() => text(page)).toBe(good);
 
-  // Undo the formatting, then save: the file on disk is formatted.
-  await page.evaluate((bad) => { const m = (window as any).demo.editor.getModel(); m.pushEditOperations([], [{ range: m.getFullModelRange(), text: bad }], () => null); }, bad);
-  await expect.poll(() => text(page)).toBe(bad);
-  await page.evaluate(() => (window as any).demo.save());
-  await expect.poll(() => text(page)).toBe(good);
-  await expect.poll(() => page.evaluate(() => fetch('/api/v1/workspace/file?path=greet%2Ffmt_scratch.go').then((r) => r.text()))).toBe(good);
-  await expect(page.locator('#save-state')).toHaveAttribute('data-state', 'saved');
+    // Undo the formatting, then save: the file on disk is formatted.
+    await page.evaluate((bad) => { const m = (window as any).demo.editor.getModel(); m.pushEditOperations([], [{ range: m.getFullModelRange(), text: bad }], () => null); }, bad);
+    await expect.poll(() => text(page)).toBe(bad);
+    await page.evaluate(() => (window as any).demo.save());
+    await expect.poll(() => text(page)).toBe(good);
+    await expect.poll(() => fs.readFileSync(scratch, 'utf8')).toBe(good);
+    await expect(page.locator('#save-state')).toHaveAttribute('data-state', 'saved');
+  } finally {
+    fs.rmSync(scratch, { force: true });
+  }
 });
 
 test('the outline lists the file\'s functions', async ({ page }) => {
@@ -116,8 +152,14 @@ test('an inlay hint is rendered', async ({ page }) => {
   await expect(page.locator('.view-lines')).toContainText('name:');
 });
 
-// Not passing yet: the completion list shows no Greeter item from ./greet.
-test.fixme('a TypeScript auto-import completion inserts the import line', async ({ page }) => {
+/** serverMarkers are the messages of the markers lsp.wasm set (not Monaco's own TypeScript worker's). */
+const serverMarkers = (page) => page.evaluate(() => {
+  const { monaco, editor } = (window as any).demo;
+  return monaco.editor.getModelMarkers({ resource: editor.getModel().uri })
+    .filter((m) => m.owner.startsWith('kandev-lsp')).map((m) => m.message as string);
+});
+
+test('a TypeScript auto-import completion inserts the import line', async ({ page }) => {
   await openFile(page, 'ts/main.ts');
   await waitReady(page);
   // Without its import line, Greeter is offered from ./greet.
@@ -125,12 +167,18 @@ test.fixme('a TypeScript auto-import completion inserts the import line', async 
     const m = (window as any).demo.editor.getModel();
     m.pushEditOperations([], [{ range: { startLineNumber: 1, startColumn: 1, endLineNumber: 2, endColumn: 1 }, text: '' }], () => null);
   });
+  // Until tsserver has loaded the project (tsconfig.json: both files) its
+  // answers come from a syntax-only server that knows the open file alone;
+  // the server's own diagnostics for the removed import mean it has.
+  await expect.poll(() => serverMarkers(page)).toContainEqual(expect.stringContaining("Cannot find name 'Greeter'"));
   await newLineAfter(page, 'console.log');
   await page.keyboard.type('new Greete');
-  const row = suggestRows(page).filter({ hasText: 'Greeter' }).first();
+  const row = suggestRows(page).filter({ hasText: /Greeter.*\.\/greet/ }).first();
   await expect(row).toBeVisible();
   await page.keyboard.press('Enter');
-  await expect.poll(() => text(page)).toMatch(/import \{ Greeter \} from ["']\.\/greet["']/);
+  // completionItem/resolve brings the import as an additional edit.
+  await expect.poll(() => text(page)).toMatch(/^import \{ Greeter \} from ["']\.\/greet["'];?\n/);
+  await expect.poll(() => text(page)).toContain('new Greeter\n');
 });
 
 test('pyright renames across two files', async ({ page }) => {

@@ -254,16 +254,22 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
     const steps = JSON.parse(planJSON);
     const made = new Map();
     const fail = (why) => { for (const m of made.values()) if (!m.isDisposed()) m.dispose(); applied(n, q({ applied: false, failureReason: String(why) })); };
-    const need = [...new Set(steps.filter((s) => s.op === 'edit' && !monaco.editor.getModel(monaco.Uri.parse(s.model))).map((s) => s.model))];
-    Promise.all(need.map((uri) => {
+    // A file a create or rename of this plan brings about is read when its
+    // edit comes, after the operation; the others before anything changes.
+    const later = new Set(steps.filter((s) => s.op === 'create' || s.op === 'rename').map((s) => s.newModel || s.model));
+    const need = [...new Set(steps.filter((s) => s.op === 'edit' && !later.has(s.model) && !monaco.editor.getModel(monaco.Uri.parse(s.model))).map((s) => s.model))];
+    // Every read settles before a refusal, so none makes a model after
+    // fail ran; a model the page opened meanwhile is the page's.
+    Promise.allSettled(need.map((uri) => {
       const s = steps.find((x) => x.model === uri);
       if (typeof readFile !== 'function') throw new Error('no readFile for ' + s.path);
       return Promise.resolve(readFile(s.sessionId, s.path)).then((text) => {
         if (typeof text !== 'string') throw new Error('cannot read ' + s.path);
         const u = monaco.Uri.parse(uri);
-        made.set(uri, monaco.editor.getModel(u) || monaco.editor.createModel(text, undefined, u));
+        if (!monaco.editor.getModel(u)) made.set(uri, monaco.editor.createModel(text, undefined, u));
       });
-    })).then(async () => {
+    })).then(async (reads) => {
+      for (const r of reads) if (r.status === 'rejected') throw r.reason;
       const touched = new Map();
       for (const s of steps) {
         if (s.op !== 'edit') {
@@ -272,7 +278,12 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
           if (ok === false) throw new Error(s.op + ' ' + s.path + ' failed');
           continue;
         }
-        const m = monaco.editor.getModel(monaco.Uri.parse(s.model));
+        const u = monaco.Uri.parse(s.model);
+        let m = monaco.editor.getModel(u);
+        if (!m && later.has(s.model)) {
+          const text = typeof readFile === 'function' ? await readFile(s.sessionId, s.path) : '';
+          made.set(s.model, m = monaco.editor.createModel(typeof text === 'string' ? text : '', undefined, u));
+        }
         if (!m) throw new Error('no model for ' + s.path);
         if (!touched.has(m)) { touched.set(m, { s, before: m.getVersionId() }); m.pushStackElement(); }
         m.pushEditOperations([], s.edits.map((e) => ({ range: e.range, text: e.text })), () => null);

@@ -6,11 +6,13 @@
 export function mountOutline(lsp, editor, list) {
   let timer = 0;
   let asked = 0;
+  let answered = false; // a server answered for the model on screen
   async function refresh() {
     const model = editor.getModel();
     const n = ++asked;
     const symbols = model ? await lsp.outline(model) : null;
     if (n !== asked) return; // a newer refresh is under way
+    answered = !!symbols;
     list.replaceChildren(...(symbols || []).map((s) => item(s)));
   }
   function item(s) {
@@ -34,9 +36,11 @@ export function mountOutline(lsp, editor, list) {
     return li;
   }
   const later = () => { clearTimeout(timer); timer = setTimeout(refresh, 500); };
-  editor.onDidChangeModel(later);
+  editor.onDidChangeModel(() => { answered = false; later(); });
   editor.onDidChangeModelContent(later);
-  lsp.onStatus(later); // the server became ready
+  // Until a server answers, every status change may be the one that made
+  // it ready (progress reports are status changes too: no request each).
+  lsp.onStatus(() => { if (!answered) later(); });
   later();
   return refresh;
 }
