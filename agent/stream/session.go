@@ -80,9 +80,9 @@ func (s *session) run(srv catalog.Server, path string) {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
 		return
 	}
-	p, err := proc.Start(proc.Command{
+	p, err := s.h.launcher.Start(proc.Command{
 		Path: path, Args: srv.Args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
-		Stderr: cfg.ServerStderr, Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
+		Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 	})
 	if err != nil {
 		s.logger.Error("language server failed to start", "path", path, "err", err)
