@@ -1,0 +1,176 @@
+//go:build linux
+
+package bridgebench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kandev/lsp/agent/proc/procfs"
+)
+
+// built holds the binaries the table runs, built once per test binary.
+type built struct{ agent, relay, minbridge string }
+
+func build(t testing.TB) built {
+	t.Helper()
+	dir := t.TempDir()
+	b := built{
+		agent:     filepath.Join(dir, "kandev-agent"),
+		relay:     filepath.Join(dir, "kandev-relay"),
+		minbridge: filepath.Join(dir, "minbridge"),
+	}
+	for out, pkg := range map[string]string{
+		b.agent: "./agent/cmd/kandev-agent", b.relay: "./relay/cmd/kandev-relay", b.minbridge: "./internal/bridgebench/minbridge",
+	} {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Dir = filepath.Join("..", "..")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
+	}
+	return b
+}
+
+// server is one program of the table running in its own process.
+type server struct {
+	url string // http://HOST:PORT
+	cmd *exec.Cmd
+}
+
+// start runs argv and waits for its "listening on URL" line.
+func start(t testing.TB, env []string, argv ...string) *server {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Stderr = io.Discard
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	lines := bufio.NewReader(out)
+	first := make(chan string, 1)
+	go func() {
+		line, _ := lines.ReadString('\n')
+		first <- line
+		_, _ = io.Copy(io.Discard, lines)
+	}()
+	select {
+	case line := <-first:
+		raw, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+		if u, err := url.Parse(raw); !ok || err != nil || u.Host == "" {
+			t.Fatalf("%s printed %q", argv[0], line)
+		}
+		return &server{url: raw, cmd: cmd}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not start", argv[0])
+	}
+	return nil
+}
+
+// idle waits until the previous stream's teardown is over, so it does not
+// overlap the next measurement: the server has no child left but, for the
+// agent, its spare reaper shim, which is there again as between two
+// streams a person opens.
+func (s *server) idle(t testing.TB, spare bool) {
+	t.Helper()
+	pid := s.cmd.Process.Pid
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		spares, others := 0, 0
+		for _, c := range procfs.Members(func(p procfs.Proc) bool { return p.PPid == pid }) {
+			if isSpare(c.Pid) {
+				spares++
+			} else {
+				others++
+			}
+		}
+		if others == 0 && (!spare || spares == 1) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d: %d children, %d spare shims", pid, others, spares)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// isSpare reports whether pid is a spare reaper shim (agent/proc).
+func isSpare(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return err == nil && bytes.HasPrefix(b, []byte("kandev-lsp-reaper\x00spare\x00"))
+}
+
+// paths starts the echo server's three bridges: the minimal bridge, the
+// agent, and the relay in front of that agent. The echo server is `cat`
+// under the name gopls, so the agent finds it as it finds gopls.
+type paths struct {
+	echo      string // the echo server's path
+	minbridge *server
+	agent     *server
+	relay     *server
+	token     string
+}
+
+func startPaths(t testing.TB, b built) *paths {
+	t.Helper()
+	dir := t.TempDir()
+	bin, ws, home := filepath.Join(dir, "bin"), filepath.Join(dir, "workspace"), filepath.Join(dir, "home")
+	for _, d := range []string{bin, ws, home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := filepath.Join(bin, "gopls")
+	if err := os.Symlink(cat, echo); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + home}
+	p := &paths{echo: echo, token: "bench-token"}
+	p.minbridge = start(t, env, b.minbridge, "-addr", "127.0.0.1:0", echo)
+	p.agent = start(t, append(env, "KANDEV_AGENT_TOKEN="+p.token), b.agent, "-addr", "127.0.0.1:0", "-workspace", ws)
+
+	sessions := filepath.Join(dir, "sessions.json")
+	doc, _ := json.Marshal(map[string]any{"sessions": []any{map[string]any{
+		"id": "bench", "executor": "local_pc", "workspace": ws,
+		"agent": map[string]string{"url": p.agent.url, "token": p.token},
+	}}})
+	if err := os.WriteFile(sessions, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.relay = start(t, env, b.relay, "-addr", "127.0.0.1:0", "-sessions", sessions,
+		"-db", filepath.Join(dir, "settings.db"), "-insecure-no-browser-auth")
+	return p
+}
+
+func wsURL(httpURL, path string) string {
+	return "ws" + strings.TrimPrefix(httpURL, "http") + path
+}
