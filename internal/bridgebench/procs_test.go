@@ -39,6 +39,10 @@ func build(t testing.TB) built {
 			t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
 		}
 	}
+	// Another build of the agent, to compare before and after a change.
+	if a := os.Getenv("KANDEV_BENCH_AGENT"); a != "" {
+		b.agent = a
+	}
 	return b
 }
 

@@ -53,6 +53,9 @@ func (p *paths) list(t testing.TB) []path {
 //
 //	KANDEV_BENCH_TABLE=1 go test -count=1 -run TestBridgeTable -v ./internal/bridgebench
 //
+// KANDEV_BENCH_AGENT=/path/to/kandev-agent runs another build of the agent
+// in its place, to compare before and after a change.
+//
 // Two figures per size, because they answer different questions:
 //
 //   - round trip: one message in flight, written and read back before the
