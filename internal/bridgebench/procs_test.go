@@ -48,8 +48,9 @@ func build(t testing.TB) built {
 
 // server is one program of the table running in its own process.
 type server struct {
-	url string // http://HOST:PORT
-	cmd *exec.Cmd
+	url   string // http://HOST:PORT
+	cmd   *exec.Cmd
+	spare *bool // keepsSpare's answer, once known
 }
 
 // start runs argv and waits for its "listening on URL" line.
@@ -97,18 +98,21 @@ func start(t testing.TB, env []string, argv ...string) *server {
 }
 
 // idle waits until the previous stream's teardown is over, so it does not
-// overlap the next measurement: the server has no child left but, for the
-// agent, its spare reaper shim, which is there again as between two
-// streams a person opens.
+// overlap the next measurement: the server has no child left but, for an
+// agent that keeps one, its spare reaper shim, which is there again as
+// between two streams a person opens.
 func (s *server) idle(t testing.TB, spare bool) {
 	t.Helper()
+	spare = spare && s.keepsSpare()
 	pid := s.cmd.Process.Pid
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		spares, others := 0, 0
 		for _, c := range procfs.Members(func(p procfs.Proc) bool { return p.PPid == pid }) {
 			if isSpare(c.Pid) {
-				spares++
+				if age(c.Pid) >= spareSettle {
+					spares++
+				}
 			} else {
 				others++
 			}
@@ -121,6 +125,38 @@ func (s *server) idle(t testing.TB, spare bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// keepsSpare reports whether the server (an agent) keeps a spare reaper
+// shim: one shows up within a few seconds of its start. Builds from before
+// the spare keep none.
+func (s *server) keepsSpare() bool {
+	if s.spare == nil {
+		v := false
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && !v; time.Sleep(5 * time.Millisecond) {
+			v = len(procfs.Members(func(p procfs.Proc) bool { return p.PPid == s.cmd.Process.Pid && isSpare(p.Pid) })) > 0
+		}
+		s.spare = &v
+	}
+	return *s.spare
+}
+
+// spareSettle is how long a spare shim has to have been running to count
+// as ready: its runtime has started and it waits for a spawn. Between two
+// streams a person opens it has had far longer.
+const spareSettle = 100 * time.Millisecond
+
+// age is how long pid has been running, to the kernel's clock tick.
+func age(pid int) time.Duration {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	up, err2 := os.ReadFile("/proc/uptime")
+	if err != nil || err2 != nil {
+		return 0
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	ticks, _ := strconv.ParseFloat(f[19], 64) // starttime, field 22
+	secs, _ := strconv.ParseFloat(strings.Fields(string(up))[0], 64)
+	return time.Duration((secs - ticks/100) * float64(time.Second)) // USER_HZ is 100 on Linux
 }
 
 // isSpare reports whether pid is a spare reaper shim (agent/proc).
