@@ -238,9 +238,10 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
     row(names[c], sent.length ? `${ms(med(sent))}, ${ms(Math.max(...sent))}` : '–', `${held} of ${rs.length}`, dot.length ? ms(med(dot)) : '–');
   }
 
-  lines.push('', 'cold load, split (medians, ms since navigation start)', '');
-  const marks = ['monaco', 'client', 'socket', 'ready', 'initializeSent', 'initializeAnswered', 'didOpen', 'diagnostics', 'total'];
-  row('client', ...marks.map((m) => (m === 'total' ? 'first error marker' : m)));
+  lines.push('', 'cold load, split (medians, ms since navigation start; busy: ms of long main-thread tasks between the socket\'s creation and the ready frame, and in all)', '');
+  const marks = ['monaco', 'client', 'socket', 'ready', 'initializeSent', 'initializeAnswered', 'didOpen', 'diagnostics', 'total', 'busyBeforeReady', 'busyTotal'];
+  const heads: Record<string, string> = { total: 'first error marker', busyBeforeReady: 'busy before ready', busyTotal: 'busy' };
+  row('client', ...marks.map((m) => heads[m] ?? m));
   row('---', ...marks.map(() => '---:'));
   for (const c of clients) row(names[c], ...marks.map((m) => ms(med(results[c].cold.map((r: Cold) => r[m] ?? NaN)))));
 

@@ -22,4 +22,10 @@
   }
   window.WebSocket = ProbedWebSocket;
   window.addEventListener('keydown', (e) => probe.keys.push({ t: e.timeStamp, key: e.key }), true);
+  // Tasks that held the main thread 50 ms or more: a frame that arrives
+  // meanwhile waits for them before any listener sees it.
+  probe.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, end: e.startTime + e.duration });
+  }).observe({ type: 'longtask', buffered: true });
 })();

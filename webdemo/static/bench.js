@@ -240,6 +240,9 @@ window.bench = {
     const init = frameAfter(0, isMethod('initialize'));
     const diag = frameAfter(0, (f) => !f.out && f.data.includes('"textDocument/publishDiagnostics"') && !f.data.includes('"diagnostics":[]'));
     const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/lsp.wasm'));
+    // ms of long tasks between two moments.
+    const busy = (from, to) => (from === null || to === null ? null : probe.longTasks
+      .reduce((sum, lt) => sum + Math.max(0, Math.min(lt.end, to) - Math.max(lt.start, from)), 0));
     return {
       total: m.firstError,
       monaco: m.monaco,
@@ -250,6 +253,8 @@ window.bench = {
       initializeAnswered: init ? at(answerTo(init)) : null,
       didOpen: at(frameAfter(0, isMethod('textDocument/didOpen'))),
       diagnostics: at(diag),
+      busyBeforeReady: busy(m.socket ?? null, at(readyFrame)),
+      busyTotal: busy(0, m.firstError ?? null),
       wasm: wasm ? { transferSize: wasm.transferSize, encodedBodySize: wasm.encodedBodySize, decodedBodySize: wasm.decodedBodySize } : null,
     };
   },
