@@ -10,5 +10,14 @@ export default defineConfig({
   workers: 1,
   reporter: [['list']],
   outputDir: '../test-results/bench',
-  use: { ...base.use, viewport: { width: 1280, height: 800 } },
+  use: {
+    ...base.use,
+    viewport: { width: 1280, height: 800 },
+    // KANDEV_BENCH_CHROMIUM_ARGS adds flags, to test where time goes
+    // (e.g. --js-flags=--no-wasm-tier-up).
+    launchOptions: {
+      ...base.use?.launchOptions,
+      args: [...(base.use?.launchOptions?.args ?? []), ...(process.env.KANDEV_BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)],
+    },
+  },
 });
