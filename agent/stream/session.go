@@ -80,6 +80,10 @@ func (s *session) run(srv catalog.Server, path string) {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
 		return
 	}
+	// The ready frame's repositories are found while the server starts
+	// (a walk of the workspace's top two levels), not after.
+	repos := make(chan []string, 1)
+	go func() { repos <- cfg.Workspace.RepoSubpaths() }()
 	p, err := s.h.launcher.Start(proc.Command{
 		Path: path, Args: srv.Args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
 		Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
@@ -98,7 +102,7 @@ func (s *session) run(srv catalog.Server, path string) {
 		Status:        wire.StatusReady,
 		WorkspacePath: ws.Dir(),
 		WorkspaceURI:  wire.FileURI(filepath.ToSlash(ws.Dir())),
-		RepoSubpaths:  ws.RepoSubpaths(),
+		RepoSubpaths:  <-repos,
 	}); err != nil {
 		// A stalled peer: the process started before the frame could be
 		// delivered is stopped all the same.
