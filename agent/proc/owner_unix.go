@@ -46,18 +46,28 @@ type owner struct {
 // command prepares the shim that will start c in a new process group, and
 // in a cgroup of its own where the host delegates one.
 func command(c Command) (*exec.Cmd, *owner, error) {
+	o, err := newOwner()
+	if err != nil {
+		return nil, nil, err
+	}
+	return o.command(c), o, nil
+}
+
+// newOwner makes what a shim is started with: its lifeline and start
+// report pipes, and its cgroup where the host delegates one.
+func newOwner() (*owner, error) {
 	exe, err := shimPath()
 	if err != nil {
-		return nil, nil, fmt.Errorf("reaper shim: %w", err)
+		return nil, fmt.Errorf("reaper shim: %w", err)
 	}
 	lifeR, lifeW, err := os.Pipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	repR, repW, err := os.Pipe()
 	if err != nil {
 		closeAll(lifeR, lifeW)
-		return nil, nil, err
+		return nil, err
 	}
 	o := &owner{lifeline: lifeW, report: repR, childEnds: []*os.File{lifeR, repW}, exe: exe}
 	if parent, err := cgroup.Available(); err == nil {
@@ -65,7 +75,7 @@ func command(c Command) (*exec.Cmd, *owner, error) {
 		// descendants) leaves this server with process-group reaping.
 		o.cg, _ = cgroup.New(parent)
 	}
-	return o.command(c), o, nil
+	return o, nil
 }
 
 // command is the shim's command line:
@@ -75,14 +85,16 @@ func command(c Command) (*exec.Cmd, *owner, error) {
 // with CGROUP the group's directory or "-" for none, the lifeline on fd 3
 // and the start report on fd 4.
 func (o *owner) command(c Command) *exec.Cmd {
-	cmd := exec.Command(o.exe)
 	grace := orDefault(c.KillGrace, DefaultKillGrace)
-	cgDir := "-"
-	if o.cg != nil {
-		cgDir = o.cg.Dir()
-	}
-	cmd.Args = append([]string{reaperArg0, grace.String(), cgDir, c.Path}, c.Args...)
-	cmd.ExtraFiles = o.childEnds // fds 3 and 4 in the shim
+	return o.shim(append([]string{grace.String(), o.cgroupArg(), c.Path}, c.Args...)...)
+}
+
+// shim is the command that starts the shim with args, in a new process
+// group and, with a cgroup, inside it; childEnds become fds 3 and on.
+func (o *owner) shim(args ...string) *exec.Cmd {
+	cmd := exec.Command(o.exe)
+	cmd.Args = append([]string{reaperArg0}, args...)
+	cmd.ExtraFiles = o.childEnds
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if o.cg != nil {
 		// Born inside, so nothing it forks is ever outside.
@@ -91,17 +103,34 @@ func (o *owner) command(c Command) *exec.Cmd {
 	return cmd
 }
 
+// cgroupArg is the shim's CGROUP argument: the group's directory, or "-".
+func (o *owner) cgroupArg() string {
+	if o.cg == nil {
+		return "-"
+	}
+	return o.cg.Dir()
+}
+
 // withoutCgroup gives up the cgroup after the shim could not be started in
 // it (an old kernel without clone3, a policy refusing the move) and
 // returns the command to start instead: process-group reaping still holds.
 // It returns nil when there was no cgroup to give up.
 func (o *owner) withoutCgroup(c Command) *exec.Cmd {
-	if o.cg == nil {
+	if !o.dropCgroup() {
 		return nil
+	}
+	return o.command(c)
+}
+
+// dropCgroup removes the cgroup, if there is one, and reports whether
+// there was.
+func (o *owner) dropCgroup() bool {
+	if o.cg == nil {
+		return false
 	}
 	_ = o.cg.Remove()
 	o.cg = nil
-	return o.command(c)
+	return true
 }
 
 // started waits for the shim's start report, so an executable that cannot

@@ -143,8 +143,14 @@ func Start(c Command) (_ *Process, err error) {
 		outR.Close()
 		return nil, startErr
 	}
+	return newProcess(c, cmd, own, inW, outR), nil
+}
+
+// newProcess is the Process of a started cmd, its tree own and the
+// agent's ends of its stdin and stdout.
+func newProcess(c Command, cmd *exec.Cmd, own *owner, stdin, stdout *os.File) *Process {
 	p := &Process{
-		cmd: cmd, stdin: inW, stdout: outR, own: own,
+		cmd: cmd, stdin: stdin, stdout: stdout, own: own,
 		grace: orDefault(c.Grace, DefaultGrace), killGrace: orDefault(c.KillGrace, DefaultKillGrace),
 		done: make(chan struct{}),
 	}
@@ -152,7 +158,7 @@ func Start(c Command) (_ *Process, err error) {
 		p.waitErr = cmd.Wait()
 		close(p.done)
 	}()
-	return p, nil
+	return p
 }
 
 func closeAll(fs ...*os.File) {

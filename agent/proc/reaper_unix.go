@@ -27,10 +27,22 @@ import (
 // the version of the agent that started it.
 const reaperArg0 = "kandev-lsp-reaper"
 
+// spareArg is the shim's first argument when it is started as a spare
+// (see Launcher): ahead of need, told what to start on fd 5.
+//
+//	<agent binary> (argv[0]=kandev-lsp-reaper) spare CGROUP
+const spareArg = "spare"
+
 // init turns the process into the shim before main (or TestMain) runs. It
 // does nothing for any other argv[0].
 func init() {
-	if len(os.Args) >= 4 && os.Args[0] == reaperArg0 {
+	if len(os.Args) < 3 || os.Args[0] != reaperArg0 {
+		return
+	}
+	if os.Args[1] == spareArg {
+		os.Exit(runSpare(os.Args[2]))
+	}
+	if len(os.Args) >= 4 {
 		os.Exit(runReaper(os.Args[1], os.Args[2], os.Args[3:]))
 	}
 }
@@ -48,11 +60,57 @@ func runReaper(graceArg, cgDir string, argv []string) int {
 	if err != nil {
 		grace = DefaultKillGrace
 	}
-	t := shimTree{cgroup: cgDir}
-	if cgDir == "-" {
-		t.cgroup = ""
+	return newShim(cgDir).serve(grace, argv, &os.ProcAttr{})
+}
+
+// runSpare is the shim started ahead of need: set up like runReaper's, it
+// waits for the agent to say what to start (a spawn on fd 5), then serves
+// it in the same way. The server gets exactly the directory and
+// environment the spawn names; the spare's own are not the task's. A
+// lifeline lost before that — the agent released the spare, or died — ends
+// it, its empty cgroup removed.
+func runSpare(cgDir string) int {
+	sh := newShim(cgDir)
+	commands := os.NewFile(5, "command")
+	syscall.CloseOnExec(5)
+	spawned := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(commands) // the agent closes its end after one spawn
+		spawned <- b
+	}()
+	select {
+	case b := <-spawned:
+		sp, err := decodeSpawn(b)
+		if err == nil {
+			return sh.serve(sp.grace, sp.argv, &os.ProcAttr{Dir: sp.dir, Env: sp.env})
+		}
+		if len(b) > 0 { // a spawn, but not one we can read: say so
+			fmt.Fprint(sh.report, err)
+		}
+	case <-sh.orphaned:
 	}
-	lifeline, report := os.NewFile(3, "lifeline"), os.NewFile(4, "report")
+	if sh.tree.cgroup != "" {
+		cgroup.EndFromInside(sh.tree.cgroup)
+	}
+	return 0
+}
+
+// shim is the reaper's state from its set-up on.
+type shim struct {
+	tree             shimTree
+	lifeline, report *os.File
+	sigs             chan os.Signal
+	orphaned         chan struct{} // closed when the lifeline reports the agent gone
+}
+
+// newShim takes the lifeline (fd 3) and the start report (fd 4), becomes a
+// subreaper and starts watching the lifeline.
+func newShim(cgDir string) *shim {
+	sh := &shim{tree: shimTree{cgroup: cgDir}, orphaned: make(chan struct{})}
+	if cgDir == "-" {
+		sh.tree.cgroup = ""
+	}
+	sh.lifeline, sh.report = os.NewFile(3, "lifeline"), os.NewFile(4, "report")
 	// Neither pipe is for the server.
 	syscall.CloseOnExec(3)
 	syscall.CloseOnExec(4)
@@ -60,15 +118,26 @@ func runReaper(graceArg, cgDir string, argv []string) int {
 	// A group SIGTERM from the agent is for the server; the shim stays to
 	// report the server's exit status. Handled signals reset to their
 	// defaults across exec, so the server still gets the default action.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	sh.sigs = make(chan os.Signal, 1)
+	signal.Notify(sh.sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		_, _ = io.Copy(io.Discard, sh.lifeline) // never written: returns when the agent's end closes
+		close(sh.orphaned)
+	}()
+	return sh
+}
 
-	server, err := os.StartProcess(argv[0], argv, &os.ProcAttr{Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+// serve starts the server (argv, with attr's directory and environment)
+// on the shim's stdio and reaps it and its tree; it returns the exit code
+// the shim should end with.
+func (sh *shim) serve(grace time.Duration, argv []string, attr *os.ProcAttr) int {
+	attr.Files = []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	server, err := os.StartProcess(argv[0], argv, attr)
 	if err != nil {
-		fmt.Fprint(report, err)
+		fmt.Fprint(sh.report, err)
 		return 127
 	}
-	report.Close()
+	sh.report.Close()
 	// Only the server may hold its stdio: our copy of stdout would delay
 	// the EOF the agent takes for the server's end.
 	os.Stdin.Close()
@@ -77,11 +146,6 @@ func runReaper(graceArg, cgDir string, argv []string) int {
 	exited := make(chan syscall.WaitStatus, 1)
 	drained := make(chan struct{})
 	go reapChildren(server.Pid, exited, drained)
-	orphaned := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(io.Discard, lifeline) // never written: returns when the agent's end closes
-		close(orphaned)
-	}()
 	for {
 		select {
 		case ws := <-exited:
@@ -89,11 +153,11 @@ func runReaper(graceArg, cgDir string, argv []string) int {
 			// subreaper): end it before reporting, or a child that
 			// ignores TERM would outlive the server — and, if the agent
 			// is dying too, everything.
-			t.endLeftovers(grace, drained)
+			sh.tree.endLeftovers(grace, drained)
 			return exitLike(ws)
-		case <-sigs:
-		case <-orphaned:
-			return t.killAll(grace, exited)
+		case <-sh.sigs:
+		case <-sh.orphaned:
+			return sh.tree.killAll(grace, exited)
 		}
 	}
 }

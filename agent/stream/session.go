@@ -86,12 +86,16 @@ func (s *session) run(srv catalog.Server, path string) {
 		return
 	}
 	// The workspace is walked while the server starts; ready waits for
-	// the walk, so every change after ready is reported.
+	// the walk, so every change after ready is reported. The ready frame's
+	// repositories are found meanwhile too (a walk of the workspace's top
+	// two levels), not after.
 	s.watchFiles()
 	defer s.unwatchFiles()
-	p, err := proc.Start(proc.Command{
+	repos := make(chan []string, 1)
+	go func() { repos <- cfg.Workspace.RepoSubpaths() }()
+	p, err := s.h.launcher.Start(proc.Command{
 		Path: path, Args: srv.Args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
-		Stderr: cfg.ServerStderr, Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
+		Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 	})
 	if err != nil {
 		s.logger.Error("language server failed to start", "path", path, "err", err)
@@ -109,7 +113,7 @@ func (s *session) run(srv catalog.Server, path string) {
 		Status:        wire.StatusReady,
 		WorkspacePath: ws.Dir(),
 		WorkspaceURI:  wire.FileURI(filepath.ToSlash(ws.Dir())),
-		RepoSubpaths:  ws.RepoSubpaths(),
+		RepoSubpaths:  <-repos,
 	}); err != nil {
 		// A stalled peer: the process started before the frame could be
 		// delivered is stopped all the same.

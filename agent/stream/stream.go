@@ -48,6 +48,7 @@ import (
 	"github.com/kandev/lsp/agent/auth"
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/install"
+	"github.com/kandev/lsp/agent/proc"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/agent/watch"
 	"github.com/kandev/lsp/agent/workspace"
@@ -125,6 +126,9 @@ const (
 type Handler struct {
 	cfg    Config
 	logger *slog.Logger
+	// launcher starts the servers, each in a reaper shim started ahead of
+	// the stream that needs it.
+	launcher *proc.Launcher
 
 	mu       sync.Mutex
 	closed   bool // admission closed by Shutdown
@@ -164,7 +168,7 @@ func New(cfg Config) *Handler {
 	if cfg.Metrics == nil {
 		cfg.Metrics = noMetrics{}
 	}
-	return &Handler{cfg: cfg, logger: logger, sessions: make(map[*session]struct{})}
+	return &Handler{cfg: cfg, logger: logger, launcher: proc.NewLauncher(cfg.ServerStderr), sessions: make(map[*session]struct{})}
 }
 
 // ServeHTTP validates the request, then upgrades it and runs the session.
@@ -324,6 +328,8 @@ func (h *Handler) Shutdown(ctx context.Context) error {
 		s.stop()
 	}
 	h.mu.Unlock()
+	// No stream starts a server any more: the spare reaper shim goes too.
+	h.launcher.Close()
 
 	done := make(chan struct{})
 	go func() {

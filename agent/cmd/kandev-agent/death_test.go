@@ -158,3 +158,89 @@ func TestStopRouteExits(t *testing.T) {
 	require.False(t, running(server))
 	require.False(t, running(child))
 }
+
+// spareShim waits for the agent's spare reaper shim (a shim started ahead
+// of the next stream) and returns its pid and cgroup directory ("" without
+// one).
+func (a *agentProc) spareShim(t *testing.T, ctx context.Context) (pid int, cgroupDir string) {
+	t.Helper()
+	for {
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			p, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if !strings.HasPrefix(string(cmdline), "kandev-lsp-reaper\x00spare\x00") || parent(p) != a.cmd.Process.Pid {
+				continue
+			}
+			if dir := strings.Split(string(cmdline), "\x00")[2]; dir != "-" {
+				cgroupDir = dir
+			}
+			return p, cgroupDir
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("no spare reaper shim")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func parent(pid int) int {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
+}
+
+// The spare reaper shim the agent keeps for its next stream never outlives
+// it: task stop releases it before the agent exits, and an agent killed
+// outright takes it along (it sees its lifeline close), its cgroup removed
+// either way.
+func TestSpareShimEndsWithAgent(t *testing.T) {
+	t.Parallel()
+	for _, how := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(how.String(), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			a := startAgent(t, ctx, script.Script{})
+			a.dial(t, ctx) // a stream takes the first spare; a new one follows
+			spare, dir := a.spareShim(t, ctx)
+
+			require.NoError(t, a.cmd.Process.Signal(how))
+			err := a.cmd.Wait()
+			if how == syscall.SIGTERM {
+				require.NoError(t, err)
+				require.False(t, running(spare), "released before the agent exited")
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for running(spare) {
+				if time.Now().After(deadline) {
+					t.Fatal("the spare shim outlived the agent")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if dir != "" {
+				for {
+					if _, err := os.Stat(dir); os.IsNotExist(err) {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("cgroup %s left behind", dir)
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,264 @@
+// The benchmark page: one Monaco editor on a file of the demo session, its
+// language-server intelligence from lsp.wasm (?client=wasm) or from
+// Monaco's own LSP client, monaco.lsp (?client=monaco), both through the
+// same relay route and agent to the same language server. The baseline is
+// given what lsp.wasm gets from the agent: the status frames are dropped
+// (the client starts at `ready`) and initialize carries the same root.
+//
+// The page only loads and exposes; e2e/bench drives it and reads the
+// probe's timestamps (bench-probe.js). Both clients load as the demo loads
+// lsp.wasm: Monaco first, then the client.
+
+const probe = window.benchProbe;
+const params = new URLSearchParams(location.search);
+const client = params.get('client') === 'monaco' ? 'monaco' : 'wasm';
+const sessionId = params.get('session') || 'demo';
+const path = params.get('path') || 'main.go';
+const language = 'go';
+
+const text = fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => r.text());
+const monaco = await new Promise((resolve, reject) => {
+  window.require.config({ paths: { vs: '/monaco/vs' } });
+  window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
+});
+probe.marks.monaco = performance.now();
+
+// Both clients register their providers through monaco.languages; each
+// completion and hover provider is wrapped to stamp when Monaco calls it
+// and when its answer resolves, which splits a client's own time from
+// Monaco's before and after it.
+probe.calls = [];
+for (const [register, method] of [['registerCompletionItemProvider', 'provideCompletionItems'], ['registerHoverProvider', 'provideHover']]) {
+  const original = monaco.languages[register];
+  monaco.languages[register] = function (selector, provider, ...rest) {
+    const probed = new Proxy(provider, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target);
+        if (typeof v !== 'function') return v;
+        if (prop !== method) return v.bind(target);
+        return (...args) => {
+          const call = { method, called: performance.now(), resolved: null };
+          probe.calls.push(call);
+          const answer = v.apply(target, args);
+          Promise.resolve(answer).then(() => { call.resolved = performance.now(); }, () => {});
+          return answer;
+        };
+      },
+    });
+    return original.call(this, selector, probed, ...rest);
+  };
+}
+
+const editor = monaco.editor.create(document.getElementById('editor'), {
+  model: null,
+  automaticLayout: true,
+  minimap: { enabled: false },
+  // As the demo: suggestions come from the language server only.
+  wordBasedSuggestions: 'off',
+});
+
+let model = null;
+monaco.editor.onDidChangeMarkers(() => {
+  if (probe.marks.firstError || !model) return;
+  const markers = monaco.editor.getModelMarkers({ resource: model.uri });
+  if (markers.some((m) => m.severity === monaco.MarkerSeverity.Error)) probe.marks.firstError = performance.now();
+});
+
+const relay = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`;
+
+if (client === 'wasm') {
+  // As the demo's entry: lsp.wasm by its content-hashed name, compressed.
+  const config = await (await fetch('/config.json')).json();
+  const go = new Go();
+  const { instance } = await WebAssembly.instantiateStreaming(fetch(config.wasm), go.importObject);
+  go.run(instance);
+  const lsp = globalThis.kandevLSP;
+  const settings = await (await fetch('/api/v1/user/settings')).json();
+  lsp.configure({ monaco, relayURL: relay, locale: 'en', settings });
+  probe.marks.client = performance.now();
+  model = monaco.editor.createModel(await text, undefined,
+    monaco.Uri.from({ scheme: 'kandev', authority: sessionId, path: '/' + path }));
+  editor.setModel(model);
+  lsp.openDocument({ sessionId, path, model });
+} else {
+  const socket = new WebSocket(`${relay}/${encodeURIComponent(sessionId)}?language=${language}`);
+  // The agent's status frames come before JSON-RPC: wait for ready, and
+  // keep its root for initialize.
+  const ready = await new Promise((resolve, reject) => {
+    const onMessage = (e) => {
+      const frame = JSON.parse(e.data);
+      if (frame.status === 'ready') {
+        socket.removeEventListener('message', onMessage);
+        resolve(frame);
+      } else if (frame.status === 'install_failed') {
+        reject(new Error(frame.error));
+      }
+    };
+    socket.addEventListener('message', onMessage);
+    socket.addEventListener('close', (e) => reject(new Error(`stream closed with ${e.code}`)), { once: true });
+  });
+  const root = ready.workspaceUri;
+  // monaco.lsp lower-cases document URIs (ManagedModel); a root that is
+  // not lower case already would name other files than the server has.
+  if (root !== root.toLowerCase()) throw new Error(`monaco.lsp cannot serve the root ${root}: not lower case`);
+  model = monaco.editor.createModel(await text, language, monaco.Uri.parse(`${root}/${path}`));
+  editor.setModel(model);
+  const transport = monaco.lsp.WebSocketTransport.fromWebSocket(socket);
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    if (message.method === 'initialize') {
+      // monaco.lsp sends rootUri null; the server gets lsp.wasm's root.
+      message.params.rootUri = root;
+      message.params.workspaceFolders = [{ uri: root, name: root.slice(root.lastIndexOf('/') + 1) }];
+    }
+    return send(message);
+  };
+  new monaco.lsp.MonacoLspClient(transport);
+  probe.marks.client = performance.now();
+}
+
+// --- what the driver calls ---------------------------------------------------
+
+// frameAfter returns the first frame at or after t that matches.
+function frameAfter(t, match) {
+  return probe.frames.find((f) => f.t >= t && match(f)) || null;
+}
+
+const isMethod = (method) => (f) => f.out && typeof f.data === 'string' && f.data.includes(`"method":"${method}"`);
+
+// answerTo finds the response to the request in frame req.
+function answerTo(req) {
+  const id = JSON.parse(req.data).id;
+  return frameAfter(req.t, (f) => {
+    if (f.out || !f.data.includes('"id":')) return false;
+    const m = JSON.parse(f.data);
+    return m.id === id && m.method === undefined;
+  });
+}
+
+// waitFor resolves with performance.now() at the first DOM mutation after
+// which cond holds (checked at once too).
+function waitFor(cond, timeoutMs = 30000) {
+  return new Promise((resolve, reject) => {
+    if (cond()) {
+      resolve(performance.now());
+      return;
+    }
+    const obs = new MutationObserver(() => {
+      if (!cond()) return;
+      const t = performance.now();
+      obs.disconnect();
+      clearTimeout(timer);
+      resolve(t);
+    });
+    const timer = setTimeout(() => {
+      obs.disconnect();
+      reject(new Error('timed out waiting for the editor'));
+    }, timeoutMs);
+    obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+}
+
+const visible = (el) => el && el.offsetHeight > 0 && !el.closest('.hidden');
+
+window.bench = {
+  client,
+  monaco,
+  editor,
+  model,
+  probe,
+
+  // quiet resolves once no frame has crossed the socket for ms and the
+  // editor holds no pending work: the state between two user actions.
+  quiet(ms = 400) {
+    return new Promise((resolve) => {
+      const check = () => {
+        const last = probe.frames.length ? probe.frames[probe.frames.length - 1].t : 0;
+        const idle = performance.now() - last;
+        if (idle >= ms) resolve();
+        else setTimeout(check, ms - idle + 5);
+      };
+      check();
+    });
+  },
+
+  // edit replaces the model's text range and places the cursor at its end.
+  edit(range, text) {
+    editor.executeEdits('bench', [{ range, text, forceMoveMarkers: true }]);
+    editor.focus();
+  },
+
+  // rows resolves when the suggest widget shows a row containing label.
+  rows(label) {
+    return waitFor(() => {
+      const w = document.querySelector('.suggest-widget');
+      return visible(w) && [...w.querySelectorAll('.monaco-list-row')].some((r) => r.textContent.includes(label));
+    });
+  },
+
+  // hover resolves when a hover showing text is on screen.
+  hover(text) {
+    return waitFor(() => [...document.querySelectorAll('.monaco-hover')].some((h) => visible(h) && h.textContent.includes(text)));
+  },
+
+  // split times a request of method triggered at t0 and shown at shown:
+  // trigger → request sent → answer received → shown, and when a pending
+  // didChange went out.
+  // The provider call is the one Monaco made for this trigger whose answer
+  // came last before shown (Monaco may call a provider again as the word
+  // grows; those answers are not what is shown first).
+  split(method, t0, shown, editedAt) {
+    const req = frameAfter(t0, isMethod(method));
+    const ans = req && answerTo(req);
+    const change = frameAfter(t0, isMethod('textDocument/didChange'));
+    const prefix = editedAt === undefined ? null : frameAfter(editedAt, isMethod('textDocument/didChange'));
+    const calls = probe.calls.filter((c) => c.called >= t0 && c.resolved !== null && c.resolved <= shown
+      && c.method === (method === 'textDocument/hover' ? 'provideHover' : 'provideCompletionItems'));
+    const call = calls.length ? calls[calls.length - 1] : null;
+    return {
+      total: shown - t0,
+      toProvider: call ? call.called - t0 : null,
+      toRequest: req ? req.t - (call ? call.called : t0) : null,
+      toAnswer: ans ? ans.t - req.t : null,
+      toResolved: ans && call ? call.resolved - ans.t : null,
+      toShown: call ? shown - call.resolved : ans ? shown - ans.t : null,
+      // A didChange sent after the trigger, before the request: ms after
+      // the trigger.
+      change: change && (!req || change.t <= req.t) ? change.t - t0 : null,
+      // The change made before the trigger (editedAt): ms until it went
+      // out, and whether it was still held when the trigger came.
+      prefixChange: prefix ? prefix.t - editedAt : null,
+      prefixHeld: prefix ? prefix.t >= t0 : null,
+      answerBytes: ans ? ans.data.length : null,
+    };
+  },
+
+  // cold is the load of this page, from navigation start to the first
+  // error marker, with the moments between.
+  cold() {
+    const m = probe.marks;
+    const at = (f) => (f ? f.t : null);
+    const readyFrame = frameAfter(0, (f) => !f.out && f.data.includes('"status":"ready"'));
+    const init = frameAfter(0, isMethod('initialize'));
+    const diag = frameAfter(0, (f) => !f.out && f.data.includes('"textDocument/publishDiagnostics"') && !f.data.includes('"diagnostics":[]'));
+    const wasm = performance.getEntriesByType('resource').find((e) => /\/lsp(\.[0-9a-f]+)?\.wasm$/.test(new URL(e.name).pathname));
+    // ms of long tasks between two moments.
+    const busy = (from, to) => (from === null || to === null ? null : probe.longTasks
+      .reduce((sum, lt) => sum + Math.max(0, Math.min(lt.end, to) - Math.max(lt.start, from)), 0));
+    return {
+      total: m.firstError,
+      monaco: m.monaco,
+      client: m.client,
+      socket: m.socket,
+      ready: at(readyFrame),
+      initializeSent: at(init),
+      initializeAnswered: init ? at(answerTo(init)) : null,
+      didOpen: at(frameAfter(0, isMethod('textDocument/didOpen'))),
+      diagnostics: at(diag),
+      busyBeforeReady: busy(m.socket ?? null, at(readyFrame)),
+      busyTotal: busy(0, m.firstError ?? null),
+      wasm: wasm ? { transferSize: wasm.transferSize, encodedBodySize: wasm.encodedBodySize, decodedBodySize: wasm.decodedBodySize } : null,
+    };
+  },
+};
+probe.marks.ready = performance.now();
