@@ -347,3 +347,22 @@ exec cat
 	assert.Zero(t, st.n.Load(), "the relay started nothing")
 	waitIdle(t, rl)
 }
+
+// With the real agent, restored for the request: its answer reaches the
+// browser as the agent wrote it, gopls found where the task PATH has it.
+func TestInstallersRouteRealAgent(t *testing.T) {
+	t.Parallel()
+	r := newRealAgentRelay(t, "exec cat\n")
+	status, _, body := getInstallers(t, r.srv, "s", nil)
+	require.Equal(t, http.StatusOK, status, string(body))
+	var got wire.Installers
+	require.NoError(t, json.Unmarshal(body, &got))
+	require.Len(t, got.Languages, len(wire.Languages))
+	byLang := map[wire.Language]wire.InstallerInfo{}
+	for _, l := range got.Languages {
+		byLang[l.Language] = l
+	}
+	require.True(t, byLang[wire.Go].Found, "the fake gopls on the task PATH")
+	require.Equal(t, wire.NotInstallableManual, byLang[wire.Kotlin].Reason)
+	require.EqualValues(t, 1, r.starts.n.Load(), "the session's agent was restored to answer")
+}
