@@ -345,7 +345,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
 		},
-		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
+		WorkDoneToken: jsonlite.Raw(jsonlite.AppendString(nil, token)),
 	}
 	if c.p.key.language == wire.TypeScript {
 		p.InitializationOptions = typescriptOptions
