@@ -159,8 +159,7 @@ func (c *connection) run() {
 	}
 	if err != nil {
 		endErr = c.end(rpc, err)
-		var rpcErr *jsonrpc.Error
-		if errors.As(err, &rpcErr) {
+		if rpcErr, ok := errors.AsType[*jsonrpc.Error](err); ok {
 			// The server's own words, shown as is. The rejection is why
 			// the connection ends: a close that follows it (the server
 			// exits, 4006) is its consequence and must not hide it.
@@ -247,9 +246,8 @@ func (c *connection) awaitReady(sock jsonrpc.Transport) (ready wire.Status, deta
 // a normal close by the far side, are unavailable; everything else is an
 // error. It returns the close code (0 without one).
 func Outcome(endErr error, intentional bool) (State, int) {
-	var ce *transport.CloseError
 	code := 0
-	if errors.As(endErr, &ce) {
+	if ce, ok := errors.AsType[*transport.CloseError](endErr); ok {
 		code = ce.Code
 	}
 	switch {
@@ -345,7 +343,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
 		},
-		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
+		WorkDoneToken: jsonlite.Raw(jsonlite.AppendString(nil, token)),
 	}
 	if c.p.key.language == wire.TypeScript {
 		p.InitializationOptions = typescriptOptions

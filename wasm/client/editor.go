@@ -405,11 +405,10 @@ func (c *connection) editFile(uri string) (features.EditFile, bool) {
 // connection, or that the server cancelled because the document moved on
 // (RequestCancelled, ContentModified), is no failure.
 func (c *connection) providerFailed(name string, err error) {
-	var rpcErr *jsonrpc.Error
-	switch {
-	case errors.Is(err, jsonrpc.ErrClosed), errors.Is(err, context.Canceled):
+	if errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, context.Canceled) {
 		return
-	case errors.As(err, &rpcErr) && (rpcErr.Code == jsonrpc.ErrRequestCancelled.Code || rpcErr.Code == jsonrpc.ErrContentModified.Code):
+	}
+	if rpcErr, ok := errors.AsType[*jsonrpc.Error](err); ok && (rpcErr.Code == jsonrpc.ErrRequestCancelled.Code || rpcErr.Code == jsonrpc.ErrContentModified.Code) {
 		return
 	}
 	cause := name + ": " + err.Error()

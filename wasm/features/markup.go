@@ -86,8 +86,13 @@ func fence(lang, code string) string {
 			run = 0
 		}
 	}
-	f := strings.Repeat("`", n)
-	return f + lang + "\n" + code + "\n" + f
+	// A loop rather than strings.Repeat, which lsp.wasm links for this
+	// one call.
+	f := make([]byte, n)
+	for i := range f {
+		f[i] = '`'
+	}
+	return string(f) + lang + "\n" + code + "\n" + string(f)
 }
 
 // EscapeMarkdown makes plain text render literally as markdown, as

@@ -35,8 +35,7 @@ func rejection(r *Request, reason string) string {
 
 // serverMessage is the server's error message, or "" for another failure.
 func serverMessage(err error) string {
-	var e *jsonrpc.Error
-	if errors.As(err, &e) && e.Code != jsonrpc.ErrRequestCancelled.Code {
+	if e, ok := errors.AsType[*jsonrpc.Error](err); ok && e.Code != jsonrpc.ErrRequestCancelled.Code {
 		return e.Message
 	}
 	return ""

@@ -2,14 +2,20 @@
 
 package jsbind
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
+)
 
 // The binding formats its console lines and wraps errors itself: fmt would
 // bring reflect into lsp.wasm, and the lines need only %v, %s, %d and %q.
 
 // sprintf formats like fmt.Sprintf for the verbs %v, %s, %d, %q and %% and
 // for strings, errors, Stringers, booleans and integers; anything else
-// prints as ?.
+// prints as ?. %q quotes as a JSON string, which differs from Go's quoting
+// only in how it escapes control and non-ASCII characters, and keeps Go's
+// quoting code and its Unicode tables out of lsp.wasm.
 func sprintf(format string, args ...any) string {
 	b := make([]byte, 0, len(format)+32)
 	n := 0
@@ -34,7 +40,7 @@ func sprintf(format string, args ...any) string {
 		s := sprint(args[n])
 		n++
 		if verb == 'q' {
-			b = strconv.AppendQuote(b, s)
+			b = jsonlite.AppendString(b, s)
 		} else {
 			b = append(b, s...)
 		}

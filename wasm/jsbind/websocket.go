@@ -80,8 +80,7 @@ func dialWebSocket(ctx context.Context, ctor jsValue, url string) (_ jsonrpc.Tra
 		return s, nil
 	case <-s.inbox.Done():
 		_, rerr := s.inbox.Read(context.Background())
-		var ce *transport.CloseError
-		if errors.As(rerr, &ce) {
+		if ce, ok := errors.AsType[*transport.CloseError](rerr); ok {
 			return nil, ce
 		}
 		return nil, rerr

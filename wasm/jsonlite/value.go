@@ -331,8 +331,7 @@ func (v Value) Int() (int64, bool) {
 	if v.Kind() != Number {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(string(v.b), 10, 64)
-	return n, err == nil
+	return ParseInt(string(v.b), 64)
 }
 
 // Uint returns v as a uint64, as Int does for uint64.
@@ -342,8 +341,7 @@ func (v Value) Uint() (uint64, bool) {
 	if v.Kind() != Number {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(v.b), 10, 64)
-	return n, err == nil
+	return ParseUint(string(v.b), 64)
 }
 
 // Float returns v as a float64; ok is false unless v is a number in range.
@@ -401,8 +399,7 @@ func (v Value) DecodeInt(bits int) (int64, bool) {
 	if v.Kind() != Number {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(string(v.b), 10, bits)
-	return n, err == nil
+	return ParseInt(string(v.b), bits)
 }
 
 // DecodeUint reads v as an unsigned integer field of the given bit size.
@@ -415,8 +412,7 @@ func (v Value) DecodeUint(bits int) (uint64, bool) {
 	if v.Kind() != Number {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(v.b), 10, bits)
-	return n, err == nil
+	return ParseUint(string(v.b), bits)
 }
 
 // DecodeFloat reads v as a float64 field.

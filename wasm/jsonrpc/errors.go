@@ -68,8 +68,7 @@ var ErrClosed = errors.New("jsonrpc: connection closed")
 // An *Error passes through; anything else becomes an internal error that
 // keeps its text.
 func toWireError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*Error](err); ok {
 		return e
 	}
 	return &Error{Code: ErrInternal.Code, Message: err.Error()}

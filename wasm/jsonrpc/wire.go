@@ -86,8 +86,7 @@ func isNullID(id jsonlite.Raw) bool {
 // callID parses the id of a response to one of our calls. Calls use integer
 // ids, so anything else cannot be ours.
 func callID(id jsonlite.Raw) (int64, bool) {
-	n, err := strconv.ParseInt(string(id), 10, 64)
-	return n, err == nil
+	return jsonlite.ParseInt(string(id), 64)
 }
 
 // marshalParams encodes params, leaving nil (and an empty Raw) as "omitted".

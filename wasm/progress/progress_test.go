@@ -2,10 +2,13 @@ package progress
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 func TestParseToken(t *testing.T) {
@@ -211,4 +214,34 @@ func TestFinalEndKeepsFinishedAndClearForgetsAll(t *testing.T) {
 	require.Equal(t, Snapshot{}, tr.Snapshot())
 	// Known tokens are gone too: a begin for the old token is unknown now.
 	require.False(t, tr.Progress(json.RawMessage(`{"token":"a","value":{"kind":"begin","title":"x"}}`), 2001))
+}
+
+// percentage reads numbers without strconv.ParseFloat; it must round and
+// clamp them as ParseFloat then clamp would, and refuse what ParseFloat
+// (and so encoding/json) refuses.
+func TestPercentageAsParseFloat(t *testing.T) {
+	lits := []string{
+		"0", "-0", "1", "5", "41.6", "41.4", "49.5", "50.49", "99.5", "99.49", "100", "150", "-3", "-0.4",
+		"0.5", "0.49999", "1e2", "1E2", "1e+2", "5e-1", "4.95e1", "4.949e1", "12.5e0", "0.000000000000000000001",
+		"1e-400", "1e400", "-1e400", "1e308", "1.7e308", "2e308", "0e99999999999", "1e-99999999999",
+		"123456789012345678901234567890", "0.00000000000000000000000000000000000000005e40",
+		"33.333333333333333333333", "66.66666666666666666666666666e0", "2.5", "3.5", "0.0",
+	}
+	for i := 0; i < 2000; i++ {
+		lits = append(lits, strconv.FormatFloat(float64(i)*0.0625-7, 'f', -1, 64), strconv.FormatFloat(float64(i)/7, 'g', -1, 64))
+	}
+	for _, lit := range lits {
+		v, err := jsonlite.Parse([]byte(lit))
+		if err != nil {
+			t.Fatalf("%s: %v", lit, err)
+		}
+		got, ok := percentage(v)
+		f, err := strconv.ParseFloat(lit, 64)
+		if ok != (err == nil) || ok && got != clamp(f) {
+			t.Errorf("percentage(%s) = %d, %v; ParseFloat and clamp: %d, %v", lit, got, ok, clamp(f), err)
+		}
+	}
+	if _, ok := percentage(jsonlite.Value{}); ok {
+		t.Error("a missing value read as a percentage")
+	}
 }

@@ -13,7 +13,6 @@
 package suppress
 
 import (
-	"sort"
 	"sync"
 
 	"github.com/kandev/lsp/wasm/features"
@@ -146,13 +145,19 @@ func (s *State) Snapshot() string {
 		}
 	}
 	s.mu.Unlock()
+	// Sorted by insertion as they come: sort.Strings would link a generic
+	// sort into lsp.wasm for this one list of open models.
 	uris := make([]string, 0, len(owned))
 	for m, set := range owned {
 		if set&suppressibleSet() != 0 {
+			i := len(uris)
 			uris = append(uris, m)
+			for ; i > 0 && uris[i-1] > m; i-- {
+				uris[i] = uris[i-1]
+			}
+			uris[i] = m
 		}
 	}
-	sort.Strings(uris)
 	b := []byte{'{'}
 	for i, m := range uris {
 		if i > 0 {

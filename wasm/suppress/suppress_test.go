@@ -106,6 +106,24 @@ func TestSnapshot(t *testing.T) {
 	}
 }
 
+func TestSnapshotSortsModels(t *testing.T) {
+	s := New()
+	s.SetConnection("a", "s1", ts, hover)
+	for _, m := range []string{"d", "b", "f", "a", "e", "c"} {
+		s.Own("a", "kandev://s1/"+m+".ts", "s1", "typescript")
+	}
+	var want strings.Builder
+	for i, m := range []string{"a", "b", "c", "d", "e", "f"} {
+		if i > 0 {
+			want.WriteByte(',')
+		}
+		want.WriteString(`"kandev://s1/` + m + `.ts":["hover"]`)
+	}
+	if got := s.Snapshot(); got != "{"+want.String()+"}" {
+		t.Errorf("snapshot %s\nwant     {%s}", got, want.String())
+	}
+}
+
 // The wrapper, run in Node against a fake monaco.languages: built-ins of
 // TS/JS are wrapped and yield only per the snapshot; our guarded provider
 // and other languages pass through; installing twice is idempotent.
