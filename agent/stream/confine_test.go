@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/agent/taskenv"
@@ -60,4 +61,43 @@ func TestWorkspaceBinariesNeverRun(t *testing.T) {
 	py, _, err := dial(t, outside, "python", token)
 	require.NoError(t, err)
 	require.Equal(t, wire.StatusReady, readStatus(t, py).Status)
+}
+
+// An npm launcher outside the workspace names its interpreter with
+// "#!/usr/bin/env NAME"; the task PATH has a workspace directory first
+// that holds a NAME of the repository's. The agent runs the launcher with
+// the NAME discovery finds, outside the workspace: the planted one never
+// runs and the server comes up.
+func TestLauncherInterpreterOutsideWorkspace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	ran := filepath.Join(t.TempDir(), "planted-ran")
+	wsBin := filepath.Join(f.ws, "node_modules", ".bin")
+	tools := t.TempDir()
+	require.NoError(t, os.MkdirAll(wsBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(wsBin, "kandevnode"), []byte("#!/bin/sh\ntouch "+ran+"\nexec cat\n"), 0o755))
+	// The interpreter gets the launcher as its first argument, like node.
+	require.NoError(t, os.WriteFile(filepath.Join(tools, "kandevnode"), []byte("#!/bin/sh\ntest -f \"$1\" || exit 9\nexec cat\n"), 0o755))
+	home := t.TempDir()
+	launchers := filepath.Join(home, ".kandev", "lsp-servers", "pyright", "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(launchers, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(launchers, "pyright-langserver"), []byte("#!/usr/bin/env kandevnode\n"), 0o755))
+
+	g := newFixture(t, "", func(c *Config) {
+		c.Workspace = f.h.cfg.Workspace
+		c.Env = taskenv.New(map[string]string{"PATH": wsBin + ":" + tools + ":/usr/bin:/bin", "HOME": home})
+	})
+	py, _, err := dial(t, g, "python", token)
+	require.NoError(t, err)
+	require.Equal(t, wire.StatusReady, readStatus(t, py).Status)
+	// An echo proves the server runs (and so that a planted interpreter
+	// would have left its mark by now).
+	ctx := testCtx(t)
+	msg := []byte(`{"jsonrpc":"2.0","method":"ping"}`)
+	require.NoError(t, py.Write(ctx, websocket.MessageText, msg))
+	_, got, err := py.Read(ctx)
+	require.NoError(t, err)
+	require.Equal(t, msg, got)
+	py.CloseNow()
+	require.NoFileExists(t, ran)
 }

@@ -93,8 +93,14 @@ func (s *session) run(srv catalog.Server, path string) {
 	defer s.unwatchFiles()
 	repos := make(chan []string, 1)
 	go func() { repos <- cfg.Workspace.RepoSubpaths() }()
+	args := srv.Args
+	// A launcher script's "#!/usr/bin/env node" is resolved here, like
+	// discovery, not by env over the whole task PATH.
+	if interp, ok := cfg.Env.Interpreter(path); ok {
+		path, args = interp, append([]string{path}, args...)
+	}
 	p, err := s.h.launcher.Start(proc.Command{
-		Path: path, Args: srv.Args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
+		Path: path, Args: args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
 		Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 	})
 	if err != nil {

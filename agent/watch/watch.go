@@ -334,14 +334,22 @@ func (r *running) forget(abs string) {
 
 // ignoredDir reports whether a directory (workspace-relative, slash
 // form) is left unwatched, as editors leave it by default: the packages
-// inside node_modules (node_modules itself is watched, so installing or
-// removing a package shows), a repository's object and cache stores, and
+// inside node_modules, a repository's object and cache stores, and
 // Python's byte-code caches. Their contents change in bulk and no
 // language server needs each file.
+//
+// node_modules itself is watched, and so is each scope directory in it
+// (@types, @babel...), so that installing, removing or replacing a
+// package — scoped or not — shows as its own directory created, deleted
+// or changed: the TypeScript server re-resolves the imports that looked
+// there and re-reads the package's files on such an event, as it does
+// with its own watching, where events inside a package change nothing.
 func ignoredDir(rel string) bool {
 	base, parent := path.Base(rel), path.Base(path.Dir(rel))
 	switch {
 	case parent == "node_modules":
+		return !strings.HasPrefix(base, "@")
+	case strings.HasPrefix(parent, "@") && path.Base(path.Dir(path.Dir(rel))) == "node_modules":
 		return true
 	case parent == ".git" && (base == "objects" || base == "subtree-cache"):
 		return true

@@ -125,13 +125,13 @@ func TestRenamedDirectoryReportsItsNewPaths(t *testing.T) {
 
 func TestIgnoredDirectories(t *testing.T) {
 	root := t.TempDir()
-	tree(t, root, "node_modules/left-pad/index.js", ".git/objects/ab/cdef", ".git/HEAD",
+	tree(t, root, "node_modules/left-pad/index.js", "node_modules/@types/react/index.d.ts", ".git/objects/ab/cdef", ".git/HEAD",
 		"py/__pycache__/app.cpython-313.pyc", "main.go")
 	w, s := watching(t, root, Options{})
 
 	// Inside ignored directories: nothing. Then a change that is
 	// reported, whose arrival means every earlier event has arrived.
-	for _, f := range []string{"node_modules/left-pad/index.js", ".git/objects/ab/cdef", "py/__pycache__/app.cpython-313.pyc"} {
+	for _, f := range []string{"node_modules/left-pad/index.js", "node_modules/@types/react/index.d.ts", ".git/objects/ab/cdef", "py/__pycache__/app.cpython-313.pyc"} {
 		require.NoError(t, os.WriteFile(filepath.Join(root, filepath.FromSlash(f)), []byte("y"), 0o644))
 	}
 	tree(t, root, "node_modules/left-pad/lib/new.js")
@@ -139,24 +139,30 @@ func TestIgnoredDirectories(t *testing.T) {
 	got := collect(t, s, map[string]int{"main.go": wire.FileChanged})
 	require.Equal(t, map[string]int{"main.go": wire.FileChanged}, got)
 
-	// node_modules itself is watched, .git too (a branch switch shows
-	// in HEAD): installing a package or switching shows.
-	tree(t, root, "node_modules/is-odd/index.js")
+	// node_modules itself is watched, and its scope directories, .git too
+	// (a branch switch shows in HEAD): installing a package, scoped or
+	// not, or switching shows — the package, not its files.
+	tree(t, root, "node_modules/is-odd/index.js", "node_modules/@types/node/index.d.ts", "node_modules/@babel/core/lib/index.js")
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/x"), 0o644))
-	got = collect(t, s, map[string]int{"node_modules/is-odd": wire.FileCreated, ".git/HEAD": wire.FileChanged})
-	require.NotContains(t, got, "node_modules/is-odd/index.js")
+	want := map[string]int{"node_modules/is-odd": wire.FileCreated, "node_modules/@types/node": wire.FileCreated,
+		"node_modules/@babel": wire.FileCreated, "node_modules/@babel/core": wire.FileCreated, ".git/HEAD": wire.FileChanged}
+	require.Equal(t, want, collect(t, s, want))
 
 	w.mu.Lock()
 	run := w.run
 	w.mu.Unlock()
 	require.NotNil(t, run)
 	require.False(t, run.dirs[filepath.Join(root, "node_modules", "left-pad")])
+	require.False(t, run.dirs[filepath.Join(root, "node_modules", "@types", "react")])
 	require.True(t, run.dirs[filepath.Join(root, "node_modules")])
+	require.True(t, run.dirs[filepath.Join(root, "node_modules", "@types")])
 }
 
 func TestIgnoredDir(t *testing.T) {
 	for rel, want := range map[string]bool{
-		"node_modules": false, "node_modules/react": true, "web/node_modules/@types": true,
+		"node_modules": false, "node_modules/react": true, "node_modules/.pnpm": true,
+		"web/node_modules/@types": false, "web/node_modules/@types/node": true, "node_modules/@babel/core": true,
+		"@scope": false, "src/@scope/pkg": false, "node_modules/react/@x": false,
 		".git": false, ".git/objects": true, ".git/refs": false, "sub/.git/objects": true, ".git/subtree-cache": true,
 		".hg/store": true, "src/__pycache__": true, "objects": false, "store": false, "src": false,
 	} {

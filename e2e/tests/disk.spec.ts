@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test, expect, openDemo, openFile, markerMessages, putSettings, type Demo } from './fixtures';
 import { waitReady, cursorAt } from './editor';
 
@@ -70,26 +71,61 @@ test('gopls: a change to a file that is not open reaches the diagnostics of the 
   expect(await markerMessages(page)).toEqual(expect.arrayContaining([expect.stringContaining('"three"')]));
 });
 
-// typescript-language-server 5.3 lets tsserver watch the files itself (it
-// registers watchers only with initializationOptions.tsserver
-// .useClientFileWatcher, which lsp.wasm does not send: the task host's
-// watcher leaves the packages inside node_modules unwatched, which tsserver
-// needs). So this is the behaviour a user sees, not the client's path. A
-// second change to greet.ts (the revert) leaves tsserver 6.0.3 reporting
-// "Cannot find module './greet'" until it restarts, with its own watcher as
-// with the client's, so the revert is not asserted here.
-test('TypeScript: a change to a file that is not open reaches the diagnostics of the open one', async ({ page, demo }) => {
+/** lspTraffic records the JSON-RPC requests and notifications of the
+ * page's connections for language, each with the time it was seen: sent
+ * (page to server) and received (server to page). */
+function lspTraffic(page: any, language: string) {
+  const sent: any[] = [];
+  const received: any[] = [];
+  const parse = (payload: string | Buffer) => { try { return JSON.parse(String(payload)); } catch { return null; } };
+  page.on('websocket', (ws: any) => {
+    if (!ws.url().includes(`language=${language}`)) return;
+    ws.on('framesent', (f: any) => { const m = parse(f.payload); if (m?.method) sent.push({ ...m, at: Date.now() }); });
+    ws.on('framereceived', (f: any) => { const m = parse(f.payload); if (m?.method) received.push({ ...m, at: Date.now() }); });
+  });
+  return { sent, received };
+}
+
+// lsp.wasm starts typescript-language-server with
+// tsserver.useClientFileWatcher: tsserver watches no file itself and hears
+// of changes only through the watchers it registers with the client, so
+// the diagnostics below come by the task host's path — the agent's files
+// frame, then lsp.wasm's workspace/didChangeWatchedFiles.
+test('TypeScript: a change to a file that is not open reaches the diagnostics of the open one through the client, and its revert too', async ({ page, demo }) => {
   const greet = keep(demo, 'ts/greet.ts');
+  const traffic = lspTraffic(page, 'typescript');
   await openDemo(page);
   await openFile(page, 'ts/main.ts');
   await waitReady(page);
-  // The server has the project loaded once it resolves greet's type.
-  await expect.poll(() => markerMessages(page)).toEqual([]);
+  // The server asked the client to watch the workspace, and has the
+  // project loaded once it publishes main.ts's diagnostics.
+  await expect.poll(() => traffic.received.some((m) => m.method === 'client/registerCapability'
+    && m.params.registrations.some((r: any) => r.method === 'workspace/didChangeWatchedFiles'))).toBe(true);
+  await expect.poll(() => traffic.received.some((m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri.endsWith('/ts/main.ts'))).toBe(true);
+  expect(await markerMessages(page)).toEqual([]);
 
+  const greetURI = pathToFileURL(path.join(demo.workspace, 'ts/greet.ts')).href;
+  const heard = () => traffic.sent.filter((m) => m.method === 'workspace/didChangeWatchedFiles'
+    && m.params.changes.some((c: any) => c.uri === greetURI && c.type === 2));
   const required = greet.replace("punctuation: string = '!'", 'punctuation: string');
   expect(required).not.toBe(greet);
+  const write = Date.now();
   const ms = await diagnosticAfter(page, () => onDisk(demo, 'ts/greet.ts', required), 'Expected 2 arguments, but got 1');
-  console.log(`typescript: disk write to new diagnostic in ${ms} ms`);
+  const sent = heard();
+  expect(sent.length).toBeGreaterThan(0);
+  // The rest is tsserver's: it tells of a changed project 2.5 s after the
+  // change (its delay before ensuring the open files' projects), and the
+  // open files' diagnostics follow.
+  console.log(`typescript: disk write to new diagnostic in ${ms} ms (the change sent to the server after ${sent[0].at - write} ms)`);
+
+  // The revert: the diagnostic goes, and nothing else stands in its place
+  // (Monaco's own TypeScript worker, which sees main.ts alone, would read
+  // "Cannot find module './greet'" there).
+  const back = Date.now();
+  onDisk(demo, 'ts/greet.ts', greet);
+  await expect.poll(() => markerMessages(page), { timeout: 20_000, intervals: [50] }).toEqual([]);
+  console.log(`typescript: revert to diagnostic gone in ${Date.now() - back} ms`);
+  expect(heard().length).toBeGreaterThan(sent.length);
 });
 
 const editorText = (page: any) => page.evaluate(() => (window as any).demo.editor.getModel().getValue());

@@ -1,4 +1,4 @@
-import { test, expect, openDemo, openFile, putSettings } from './fixtures';
+import { test, expect, modelMarkers, openDemo, openFile, putSettings } from './fixtures';
 import { action, activeModel, cursorAt, cursorLine, hover, hoverUntil, newLineAfter, semanticSpans, suggestRows, waitReady } from './editor';
 
 // Real typescript-language-server (with typescript), found on the agent's
@@ -88,4 +88,11 @@ test('TypeScript built-ins stay for a session without LSP, and yield only on the
   await expect(hover(page)).toContainText('const message: string');
   // And the LSP model keeps its suppression.
   expect(await suppressed(page, 'kandev://demo/ts/main.ts', 'hover')).toBe(true);
+
+  // Monaco's worker checks a file alone: its "Cannot find module
+  // './greet'" stands on the model without LSP, never on the LSP one
+  // (checked first), where the server's diagnostics stand.
+  await expect.poll(() => modelMarkers(page, 'kandev://demo2/ts/main.ts'))
+    .toEqual(expect.arrayContaining([expect.stringContaining("Cannot find module './greet'")]));
+  expect(await modelMarkers(page, 'kandev://demo/ts/main.ts')).toEqual([]);
 });

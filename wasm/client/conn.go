@@ -330,7 +330,7 @@ func workspaceFolders(rootURI, workspace string, repos []string) []lsptypes.Work
 }
 
 func (c *connection) initializeParams(rootURI string, folders []lsptypes.WorkspaceFolder, token string) lsptypes.InitializeParams {
-	return lsptypes.InitializeParams{
+	p := lsptypes.InitializeParams{
 		ProcessID:        nil,
 		ClientInfo:       &lsptypes.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
 		RootURI:          rootURI,
@@ -347,6 +347,10 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 		},
 		WorkDoneToken: jsonlite.Raw(strconv.Quote(token)),
 	}
+	if c.p.key.language == wire.TypeScript {
+		p.InitializationOptions = typescriptOptions
+	}
+	return p
 }
 
 // handle serves the server's requests and notifications. It runs on the

@@ -137,6 +137,28 @@ func TestInitializeAdvertisesWatchedFiles(t *testing.T) {
 	require.Equal(t, map[string]bool{"dynamicRegistration": true, "relativePatternSupport": true}, p.Capabilities.Workspace.DidChangeWatchedFiles)
 }
 
+// The TypeScript server is asked to leave file watching to the client
+// (typescript-language-server's tsserver.useClientFileWatcher); other
+// servers get no initializationOptions.
+func TestInitializeLeavesTypeScriptWatchingToTheClient(t *testing.T) {
+	t.Parallel()
+	for file, want := range map[string]string{"ts/main.ts": `{"tsserver":{"useClientFileWatcher":true}}`, "main.go": ""} {
+		h := newHarness(t)
+		_, err := h.client.OpenDocument("demo", file, newModel(""), newModel(""))
+		require.NoError(t, err)
+		init := handshake(t, h, h.agent(t), "/w", "file:///w")
+		var p struct {
+			InitializationOptions json.RawMessage `json:"initializationOptions"`
+		}
+		require.NoError(t, json.Unmarshal(init.Params, &p))
+		if want == "" {
+			require.Nil(t, p.InitializationOptions, file)
+		} else {
+			require.JSONEq(t, want, string(p.InitializationOptions), file)
+		}
+	}
+}
+
 // The server's watchers decide which changes it hears of, with its own
 // URIs; before it registers any, and after it unregisters them, none.
 func TestWatchedFilesFollowRegistrations(t *testing.T) {

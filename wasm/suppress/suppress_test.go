@@ -162,6 +162,46 @@ console.log('ok');
 	}
 }
 
+// The TypeScript worker's diagnostics give way on a model of an active
+// connection: dropped when set, cleared when the model becomes one; other
+// owners and models keep theirs, and uninstall puts setModelMarkers back.
+func TestWrapperJSDropsBuiltinDiagnosticsOnOwnedModels(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	script := `
+const assert = require('assert');
+const model = (u) => ({ uri: { toString: () => u } });
+const models = { 'kandev://s1/a.ts': model('kandev://s1/a.ts'), 'kandev://s2/a.ts': model('kandev://s2/a.ts') };
+const set = [];
+const original = function (m, owner, markers) { assert.strictEqual(this, monaco.editor); set.push(m.uri.toString() + ' ' + owner + ' ' + markers.length); };
+const monaco = { languages: {}, Uri: { parse: (u) => ({ u }) }, editor: { setModelMarkers: original, getModel: (uri) => models[uri.u] || null } };
+const ctl = new Function('return ' + process.argv[1])()(monaco);
+const E = monaco.editor;
+E.setModelMarkers(models['kandev://s1/a.ts'], 'typescript', [{}]);
+assert.deepStrictEqual(set.splice(0), ['kandev://s1/a.ts typescript 1'], 'not owned yet: the worker speaks');
+ctl.set(JSON.parse(process.argv[2]));
+assert.deepStrictEqual(set.splice(0), ['kandev://s1/a.ts typescript 0', 'kandev://s1/a.ts javascript 0'], 'cleared when owned');
+ctl.set(JSON.parse(process.argv[2]));
+assert.deepStrictEqual(set.splice(0), [], 'cleared once');
+E.setModelMarkers(models['kandev://s1/a.ts'], 'typescript', [{}]);
+E.setModelMarkers(models['kandev://s1/a.ts'], 'kandev-lsp:s1:typescript', [{}]);
+E.setModelMarkers(models['kandev://s2/a.ts'], 'typescript', [{}]);
+assert.deepStrictEqual(set.splice(0), ['kandev://s1/a.ts typescript 0', 'kandev://s1/a.ts kandev-lsp:s1:typescript 1', 'kandev://s2/a.ts typescript 1']);
+ctl.uninstall();
+assert.strictEqual(E.setModelMarkers, original, 'uninstall restores');
+console.log('ok');
+`
+	s := New()
+	s.SetConnection("a", "s1", ts, hover)
+	s.Own("a", "kandev://s1/a.ts", "s1", "typescript")
+	out, err := exec.Command(node, "-e", script, WrapperJS, s.Snapshot()).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok") {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+}
+
 // Recording the same connection again changes nothing, so no snapshot is
 // published for a registration that touched no suppressible feature.
 func TestSetConnectionUnchangedKeepsGeneration(t *testing.T) {

@@ -26,6 +26,13 @@ const GuardSymbol = "kandev.lsp.provider"
 // it calls the original provider. Only providers registered for the
 // typescript or javascript languages are wrapped; ours, marked with the
 // guard, never are.
+//
+// monaco.editor.setModelMarkers is wrapped too, for the TypeScript
+// worker's diagnostics (markers owned by "typescript" or "javascript"):
+// the worker sees the open model alone, so an import of another file of
+// the task reads "Cannot find module". On a model owned by an active
+// connection (ctl.owns(model)) they are dropped, the server's standing
+// instead, and a model's are cleared when it becomes owned.
 const WrapperJS = `(function (monaco) {
   const L = monaco.languages;
   const WRAPPED = Symbol.for('kandev.lsp.wrapped');
@@ -79,17 +86,34 @@ const WrapperJS = `(function (monaco) {
     L[name] = wrapper;
     restore.push(() => { if (L[name] === wrapper) L[name] = original; });
   }
+  const E = monaco.editor || {};
+  const setMarkers = E.setModelMarkers;
+  const owns = (model) => !!model && !!model.uri && suppressed.has(model.uri.toString());
+  if (typeof setMarkers === 'function') {
+    const wrapper = function (model, owner, markers) {
+      const ctl = L[WRAPPED];
+      return setMarkers.call(this, model, owner, LANGS.has(owner) && ctl && ctl.owns(model) ? [] : markers);
+    };
+    E.setModelMarkers = wrapper;
+    restore.push(() => { if (E.setModelMarkers === wrapper) E.setModelMarkers = setMarkers; });
+  }
   const ctl = {
     guard: GUARD,
     set(snapshot) {
       const next = new Map();
       for (const uri of Object.keys(snapshot || {})) next.set(uri, new Set(snapshot[uri]));
+      const added = [...next.keys()].filter((uri) => !suppressed.has(uri));
       suppressed = next;
+      for (const uri of added) {
+        const model = setMarkers && E.getModel && E.getModel(monaco.Uri.parse(uri));
+        if (model) for (const owner of LANGS) setMarkers.call(E, model, owner, []);
+      }
     },
     mark(provider) { provider[GUARD] = true; return provider; },
     isSuppressed,
-    // uninstall puts Monaco's register functions back (unless someone
-    // wrapped them since) and suppresses nothing any more.
+    owns,
+    // uninstall puts Monaco's functions back (unless someone wrapped
+    // them since) and suppresses nothing any more.
     uninstall() {
       for (const r of restore) r();
       restore.length = 0;
