@@ -88,8 +88,10 @@ if (client === 'wasm') {
   probe.marks.client = performance.now();
   model = monaco.editor.createModel(await text, undefined,
     monaco.Uri.from({ scheme: 'kandev', authority: sessionId, path: '/' + path }));
-  editor.setModel(model);
+  // As the demo's app.js: the document opens (and its connection dials)
+  // before the editor shows the model.
   lsp.openDocument({ sessionId, path, model });
+  editor.setModel(model);
 } else {
   const socket = new WebSocket(`${relay}/${encodeURIComponent(sessionId)}?language=${language}`);
   // The agent's status frames come before JSON-RPC: wait for ready, and
