@@ -39,3 +39,26 @@ test('a Go type error becomes a Monaco marker and goes when fixed', async ({ pag
   await expect(squiggle).toHaveCount(0);
   await expect(status).toHaveAttribute('data-state', 'ready');
 });
+
+// lsp.wasm has a content-hashed name and is served immutable, so a second
+// load of the page in the same session takes it from the browser's cache:
+// no bytes on the wire, and the client works as on the first load.
+test('a second page load takes lsp.wasm from the browser cache', async ({ page }) => {
+  const wasmLoads = () => page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => new URL(e.name).pathname.endsWith('.wasm'))
+    .map((e) => {
+      const r = e as PerformanceResourceTiming;
+      return { name: new URL(r.name).pathname, transferred: r.transferSize, decoded: r.decodedBodySize };
+    }));
+  await openDemo(page);
+  const first = await wasmLoads();
+  expect(first).toHaveLength(1);
+  expect(first[0].transferred).toBeGreaterThan(0);
+
+  await openDemo(page);
+  const second = await wasmLoads();
+  expect(second).toEqual([{ name: first[0].name, transferred: 0, decoded: first[0].decoded }]);
+  await page.getByRole('button', { name: 'main.go' }).click();
+  await expect(page.locator('#lsp-status')).toHaveAttribute('data-state', 'ready');
+  await expect.poll(() => markerMessages(page)).toContainEqual(expect.stringContaining('cannot use "three"'));
+});

@@ -54,7 +54,7 @@ test('a save sends the final didChange, then didSave with the persisted text to 
   await setUp(page, demo, record, { openClose: true, change: 2, save: { includeText: true } });
 
   await typeAtEnd(page, '// saved');
-  await page.keyboard.press('Control+s'); // inside the debounce: the save flushes it
+  await page.keyboard.press('Control+s');
   await expect(saveState(page)).toHaveAttribute('data-state', 'saved');
   const text = await liveText(page);
   expect(fs.readFileSync(path.join(demo.workspace, FILE), 'utf8')).toBe(text);
@@ -116,7 +116,7 @@ test('a failed write sends no save notification', async ({ page, demo }, testInf
     await page.keyboard.press('Control+s');
     await expect(saveState(page)).toHaveAttribute('data-state', 'failed');
     await expect(saveState(page)).toHaveText('Save failed');
-    // The edit still reaches the server (debounced), but no didSave.
+    // The edit still reaches the server, but no didSave.
     await expect.poll(() => methods(record)).toContain('textDocument/didChange');
     // Barrier: lsp.saved ran before "Save failed" showed, so a later edit's
     // didChange is recorded after any save notification it sent.

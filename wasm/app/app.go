@@ -32,6 +32,9 @@ type Config struct {
 	Dial client.Dialer
 	// Clock tells time and schedules timers; nil means the wall clock.
 	Clock client.Clock
+	// Soon runs f once the current turn of the event loop is over
+	// (client.Config.Soon); nil runs f on its own goroutine.
+	Soon func(f func())
 	// Store is local storage for remembered manual starts; may be nil.
 	Store settings.Store
 	// Locale picks the status texts' catalog; unknown tags fall back to English.
@@ -126,6 +129,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		RelayURL:    cfg.RelayURL,
 		Dial:        cfg.Dial,
 		Clock:       cfg.Clock,
+		Soon:        cfg.Soon,
 		Debounce:    cfg.Debounce,
 		IdleTimeout: cfg.IdleTimeout,
 		Policy:      a.policy,

@@ -12,7 +12,7 @@
 //
 // A connection dials the relay through an injected Dialer, waits for the
 // task host's ready frame, runs the LSP initialize handshake, keeps open
-// documents in sync (didOpen, debounced full-text didChange, didClose),
+// documents in sync (didOpen, didChange, didClose),
 // turns publishDiagnostics into Monaco markers handed to a MarkerSink,
 // tracks work-done progress, and answers the server's requests. Whether a
 // just-opened document may connect is the Policy's decision.
@@ -36,7 +36,8 @@ import (
 	"github.com/kandev/lsp/wasm/suppress"
 )
 
-// DefaultDebounce is how long a document stays quiet before its text is sent.
+// DefaultDebounce is how long a document of a full-text server stays quiet
+// before its text is sent.
 const DefaultDebounce = 200 * time.Millisecond
 
 // DefaultIdleTimeout is how long a connection without documents stays open.
@@ -47,7 +48,8 @@ const DefaultIdleTimeout = 2 * time.Minute
 type Dialer func(ctx context.Context, url string) (jsonrpc.Transport, error)
 
 // TextSource reads a document's current text (Monaco's model.getValue()).
-// It is read once per didOpen and once per debounced didChange.
+// It is read once per didOpen and once per didChange that carries the whole
+// text.
 type TextSource interface {
 	Text() string
 }
@@ -78,7 +80,12 @@ type Config struct {
 	Dial Dialer
 	// Clock tells time and schedules timers; nil means the wall clock.
 	Clock Clock
-	// Debounce is the quiet time before a didChange; 0 means DefaultDebounce.
+	// Soon runs f once the current turn of the event loop is over (see
+	// docsync.Clock): a document's incremental changes leave then. nil
+	// runs f on its own goroutine.
+	Soon func(f func())
+	// Debounce is the quiet time before a full-text didChange; 0 means
+	// DefaultDebounce.
 	Debounce time.Duration
 	// IdleTimeout is how long a pair without documents keeps its
 	// connection; 0 means DefaultIdleTimeout.
@@ -174,6 +181,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
+	}
+	if cfg.Soon == nil {
+		cfg.Soon = func(f func()) { go f() }
 	}
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = DefaultDebounce

@@ -72,8 +72,9 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	open2 := a.recvMethod("textDocument/didOpen")
 	require.Contains(t, string(open2.Params), `"uri":"file:///srv/my%20task/util.go"`)
 
-	// Several edits inside the debounce window become one incremental
-	// didChange (gopls asks for change 2), with no read of the text.
+	// The edits of one turn of the event loop become one incremental
+	// didChange (gopls asks for change 2) when it ends, with no timer and
+	// no read of the text.
 	readsBefore := mainGo.reads
 	edits := []struct {
 		text string
@@ -83,14 +84,10 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	for i, e := range edits {
 		mainGo.set(e.text)
 		require.NoError(t, doc.Changed(fmt.Sprintf(`{"versionId":%d,"changes":[{"range":{"startLineNumber":3,"startColumn":%d,"endLineNumber":3,"endColumn":%d},"rangeOffset":0,"rangeLength":0,"text":%q}]}`, i+2, e.col, e.col, e.ins)))
-		if i < 2 {
-			h.clock.Advance(150 * time.Millisecond)
-		}
 	}
 	require.Equal(t, readsBefore, mainGo.reads, "edits must not read the text")
-	h.clock.Advance(DefaultDebounce - time.Millisecond)
 	a.nothingQueued()
-	h.clock.Advance(time.Millisecond)
+	h.clock.endTurn()
 	change := a.recvMethod("textDocument/didChange")
 	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":2},"contentChanges":[`+
 		`{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":0}},"text":"f"},`+
@@ -101,7 +98,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 
 	mainGo.set("package main\n\nfunc main() {}\n")
 	doc.MarkDirty()
-	h.clock.Advance(DefaultDebounce)
+	h.clock.endTurn()
 	change = a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"version":3`)
 
@@ -153,7 +150,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	got, ok := h.client.Status("demo 1", wire.Go)
 	require.True(t, ok)
 	require.Equal(t, s, got)
-	h.clock.Advance(time.Second) // the stopped debounce timer sends nothing
+	h.clock.Advance(time.Second) // the edit pending when it ended sends nothing
 
 	// The next document for the failed pair does not dial by itself (the
 	// view offers Retry); Start (Retry) dials a new connection.

@@ -72,15 +72,16 @@ func (d *Document) URI() string {
 func (d *Document) Language() wire.Language { return d.p.key.language }
 
 // MarkDirty records an edit without its details: the next didChange carries
-// the whole text (read once when the debounce expires).
+// the whole text (read once, when it leaves).
 func (d *Document) MarkDirty() {
 	d.changed(docsync.Event{IsFlush: true})
 }
 
 // Changed records one Monaco content-change event, as the binding
 // stringifies it synchronously inside model.onDidChangeContent (see
-// docsync.Event). Edits go out debounced, incrementally or in full as the
-// server asked, or not at all for a server without change sync.
+// docsync.Event). Edits go out as the server asked: incrementally at the
+// end of the turn that made them, the whole text debounced, or not at all
+// for a server without change sync.
 func (d *Document) Changed(eventJSON string) error {
 	e, err := docsync.ParseEvent(eventJSON)
 	if err != nil {
@@ -212,7 +213,7 @@ func (d *Document) open(c *connection) {
 				return c.notify(rpc, method, params)
 			},
 			Source:   d.src,
-			Clock:    docClock{cl.cfg.Clock},
+			Clock:    docClock{cl.cfg.Clock, cl.cfg.Soon},
 			Debounce: cl.cfg.Debounce,
 			Logf:     cl.cfg.Logf,
 		})}
@@ -245,12 +246,17 @@ func (d *Document) open(c *connection) {
 	}
 }
 
-// docClock adapts the client's Clock to docsync's.
-type docClock struct{ c Clock }
+// docClock adapts the client's Clock and Soon to docsync's Clock.
+type docClock struct {
+	c    Clock
+	soon func(func())
+}
 
 func (k docClock) AfterFunc(dur time.Duration, f func()) docsync.Timer {
 	return k.c.AfterFunc(dur, f)
 }
+
+func (k docClock) Soon(f func()) { k.soon(f) }
 
 // diagnostics shows a publishDiagnostics list from generation c.
 func (d *Document) diagnostics(c *connection, ds []lsptypes.Diagnostic) {

@@ -15,11 +15,14 @@ import (
 	"github.com/kandev/lsp/wasm/transport"
 )
 
-// manualClock fires timers only when the test advances it.
+// manualClock fires timers only when the test advances it, and ends the
+// turn of the event loop (Config.Soon) when the test says so or time
+// passes.
 type manualClock struct {
 	mu     sync.Mutex
 	now    time.Duration
 	timers []*manualTimer
+	soon   []func()
 }
 
 type manualTimer struct {
@@ -57,9 +60,29 @@ func (t *manualTimer) Stop() bool {
 	return true
 }
 
-// Advance moves time forward and runs every timer now due, in order, on the
-// calling goroutine.
+func (c *manualClock) Soon(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.soon = append(c.soon, f)
+}
+
+// endTurn runs what waits for the end of the turn, on the calling
+// goroutine, as the event loop does once the JavaScript running now
+// returned.
+func (c *manualClock) endTurn() {
+	c.mu.Lock()
+	run := c.soon
+	c.soon = nil
+	c.mu.Unlock()
+	for _, f := range run {
+		f()
+	}
+}
+
+// Advance ends the turn, then moves time forward and runs every timer now
+// due, in order, on the calling goroutine.
 func (c *manualClock) Advance(d time.Duration) {
+	c.endTurn()
 	c.mu.Lock()
 	c.now += d
 	var due []*manualTimer
@@ -223,6 +246,7 @@ func newHarness(t *testing.T, mods ...func(*Config)) *harness {
 		RelayURL: "ws://relay.test/lsp",
 		Dial:     h.dialer.dial,
 		Clock:    h.clock,
+		Soon:     h.clock.Soon,
 		Version:  "test",
 		Logf:     t.Logf,
 		OnStatus: func(s Status) { h.statuses <- s },

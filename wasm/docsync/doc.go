@@ -1,7 +1,8 @@
 // Package docsync keeps a language server's copy of a Monaco document in
-// step with the editor (didOpen, debounced incremental or full didChange,
-// didClose) and decides what a successful file save sends (the final
-// didChange, then didSave with or without text).
+// step with the editor (didOpen; didChange, incremental at the end of each
+// turn of the event loop or the whole text debounced; didClose) and
+// decides what a successful file save sends (the final didChange, then
+// didSave with or without text).
 //
 // It is pure Go: the binding hands it Monaco's content-change events as
 // one JSON string each, a TextSource that reads model.getValue() when a

@@ -9,8 +9,8 @@ import (
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
-// DefaultDebounce is how long a document stays quiet before its changes go
-// out as one didChange.
+// DefaultDebounce is how long a document of a full-text server stays quiet
+// before its text goes out as one didChange.
 const DefaultDebounce = 200 * time.Millisecond
 
 // Sender writes one notification on the document's connection. Calls for
@@ -173,8 +173,10 @@ type Config struct {
 	Send Sender
 	// Source reads the first model's text; required.
 	Source TextSource
-	// Clock and Debounce schedule didChange; nil and 0 mean the wall clock
-	// and DefaultDebounce.
+	// Clock schedules didChange: incremental changes go out at the end of
+	// the turn that made them (Clock.Soon), the whole text of a full-text
+	// server after Debounce of quiet. nil and 0 mean the wall clock and
+	// DefaultDebounce.
 	Clock    Clock
 	Debounce time.Duration
 	// Logf reports send errors; nil discards them.
@@ -212,6 +214,7 @@ type Doc struct {
 	dirty    bool                                      // changes not yet sent
 	stale    bool                                      // the next didChange carries the whole text
 	timer    Timer
+	soon     bool // a flush is due at the end of this turn (Clock.Soon)
 	timerGen uint64
 }
 
@@ -390,9 +393,12 @@ func (d *Doc) SetSync(s lsptypes.SyncOptions) {
 }
 
 // Changed records one Monaco content-change event of the lead model and
-// (re)starts the debounce. The binding must call it synchronously inside
-// Monaco's listener: a flush or EOL change reads the model text at that
-// moment.
+// schedules its didChange: at the end of this turn for an incremental
+// server, so every change of one turn leaves as one didChange and the
+// server starts on it at once; after the debounce for a full-text server,
+// which is sent the whole text each time. The binding must call it
+// synchronously inside Monaco's listener: a flush or EOL change reads the
+// model text at that moment.
 func (d *Doc) Changed(e Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -447,17 +453,24 @@ func (d *Doc) changedLocked(e Event) {
 	d.scheduleLocked()
 }
 
-// scheduleLocked (re)starts the debounce. d.mu must be held.
+// scheduleLocked arranges the next didChange: at the end of this turn for
+// incremental sync (joining one already due), after Debounce of quiet for
+// the whole text. d.mu must be held.
 func (d *Doc) scheduleLocked() {
-	if d.timer != nil {
-		d.timer.Stop()
+	if d.sync.Change == lsptypes.SyncIncremental && d.soon {
+		return
 	}
-	d.timerGen++
+	d.stopTimer()
 	gen := d.timerGen
+	if d.sync.Change == lsptypes.SyncIncremental {
+		d.soon = true
+		d.cfg.Clock.Soon(func() { d.flushGen(gen) })
+		return
+	}
 	d.timer = d.cfg.Clock.AfterFunc(d.cfg.Debounce, func() { d.flushGen(gen) })
 }
 
-// Flush sends any pending change now, cancelling the debounce.
+// Flush sends any pending change now, cancelling the scheduled one.
 func (d *Doc) Flush() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -524,11 +537,13 @@ func (d *Doc) Detach() {
 	d.pending, d.dirty, d.stale = nil, false, false
 }
 
+// stopTimer cancels the scheduled didChange, timer or end of turn.
 func (d *Doc) stopTimer() {
 	if d.timer != nil {
 		d.timer.Stop()
 		d.timer = nil
 	}
+	d.soon = false
 	d.timerGen++
 }
 

@@ -198,7 +198,9 @@ func TestChangeToLSPSurrogatesAndCRLF(t *testing.T) {
 	}
 }
 
-func TestDebounceCoalescesInOrder(t *testing.T) {
+// The changes of one turn of the event loop leave as one didChange at its
+// end, in order, with no timer: the server starts on them at once.
+func TestChangesOfOneTurnLeaveTogetherAtItsEnd(t *testing.T) {
 	clock := &manualClock{}
 	rec := &recorder{}
 	src := &model{text: "ab"}
@@ -210,9 +212,12 @@ func TestDebounceCoalescesInOrder(t *testing.T) {
 	d.Changed(Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 3, 1, 3}, Text: "c"}}})
 	d.Changed(Event{VersionID: 3, Changes: []Change{{Range: MonacoRange{1, 4, 1, 4}, Text: "d"}}})
 	if n := len(rec.take()); n != 0 {
-		t.Fatalf("%d notifications before the debounce", n)
+		t.Fatalf("%d notifications before the turn ended", n)
 	}
-	clock.fire()
+	if n := clock.armed(); n != 0 {
+		t.Fatalf("%d timers armed for an incremental change", n)
+	}
+	clock.endTurn()
 	log := rec.take()
 	if len(log) != 1 {
 		t.Fatalf("want one didChange, got %v", methods(log))
@@ -237,6 +242,43 @@ func TestDebounceCoalescesInOrder(t *testing.T) {
 	clock.fire()
 	if n := len(rec.take()); n != 0 {
 		t.Errorf("closed document sent %d", n)
+	}
+}
+
+// Each turn's changes leave at its end: a second turn is a second
+// didChange, not held back for the first one's quiet time.
+func TestEveryTurnSendsItsOwnChanges(t *testing.T) {
+	clock, rec, src := &manualClock{}, &recorder{}, &model{text: "ab"}
+	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
+	d.Open()
+	rec.take()
+	for v, text := range []string{"x", "y"} {
+		d.Changed(Event{VersionID: v + 2, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: text}}})
+		clock.endTurn()
+		log := rec.take()
+		want := `{"textDocument":{"uri":"u","version":` + string(rune('2'+v)) + `},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"` + text + `"}]}`
+		if len(log) != 1 || log[0].raw != want {
+			t.Fatalf("turn %d: %+v", v+1, log)
+		}
+	}
+}
+
+// A full-text server is sent the whole text each time, so its changes
+// still wait for a quiet moment: the end of a turn sends nothing.
+func TestFullTextWaitsForTheDebounce(t *testing.T) {
+	clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+	d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncFull}, Send: rec.sender("c"), Source: src, Clock: clock})
+	d.Open()
+	rec.take()
+	src.text = "xhello"
+	d.Changed(Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "x"}}})
+	clock.endTurn()
+	if n := len(rec.take()); n != 0 || clock.armed() != 1 {
+		t.Fatalf("sent %d at the end of the turn, %d timers armed", n, clock.armed())
+	}
+	clock.fire()
+	if log := rec.take(); len(log) != 1 || log[0].raw != `{"textDocument":{"uri":"u","version":2},"contentChanges":[{"text":"xhello"}]}` {
+		t.Errorf("after the debounce: %+v", log)
 	}
 }
 

@@ -8,10 +8,12 @@ import (
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
-// manualClock fires timers only when the test says so.
+// manualClock fires timers, and ends the turn of the event loop, only
+// when the test says so.
 type manualClock struct {
 	mu     sync.Mutex
 	timers []*manualTimer
+	soon   []func()
 }
 
 type manualTimer struct {
@@ -37,8 +39,41 @@ func (t *manualTimer) Stop() bool {
 	return was
 }
 
-// fire runs every live timer, as if the debounce elapsed.
+func (c *manualClock) Soon(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.soon = append(c.soon, f)
+}
+
+// endTurn runs what waits for the end of the turn, as the event loop does
+// once the JavaScript running now returned.
+func (c *manualClock) endTurn() {
+	c.mu.Lock()
+	run := c.soon
+	c.soon = nil
+	c.mu.Unlock()
+	for _, f := range run {
+		f()
+	}
+}
+
+// armed counts the timers neither fired nor stopped.
+func (c *manualClock) armed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range c.timers {
+		if !t.stopped && !t.fired {
+			n++
+		}
+	}
+	return n
+}
+
+// fire ends the turn, then runs every live timer, as if the debounce
+// elapsed.
 func (c *manualClock) fire() {
+	c.endTurn()
 	c.mu.Lock()
 	var run []func()
 	for _, t := range c.timers {

@@ -36,6 +36,7 @@ type api struct {
 	webSocket func() (jsValue, error) // the WebSocket constructor
 	storage   func() (jsValue, error) // the Storage object (localStorage)
 	clock     client.Clock            // nil: the wall clock (tests inject one)
+	microtask jsValue                 // globalThis.queueMicrotask
 
 	fns funcSet // the object's own methods
 
@@ -48,6 +49,8 @@ type api struct {
 	goNav        jsValue                    // navigate, created once
 	goCancel     jsValue                    // cancel, created once
 	goApplied    jsValue                    // applied, created once
+	goTurn       jsValue                    // endTurn, created once
+	turn         []func()                   // what waits for the end of this turn (soon)
 	cancels      map[int]context.CancelFunc // provider calls in flight, by the shim's number
 	edits        map[int]chan string        // workspace edits running in the editor
 	formatOnSave bool                       // configure's formatOnSave
@@ -111,7 +114,9 @@ func (a *api) object() (jsValue, error) {
 	if err := obj.Set("version", a.version); err != nil {
 		return obj, err
 	}
-	var err1, err2, err3, err4, err5, err6 error
+	var err1, err2, err3, err4, err5, err6, err7 error
+	a.microtask, _ = jsGlobal().Get("queueMicrotask")
+	a.goTurn, err7 = a.fns.add(a.endTurn)
 	a.goCall, err1 = a.fns.add(a.provide)
 	a.goNav, err2 = a.fns.add(a.navigate)
 	a.goOff, err3 = a.fns.add(a.unsubscribe)
@@ -122,7 +127,7 @@ func (a *api) object() (jsValue, error) {
 	} else {
 		err4 = err
 	}
-	if err := errors.Join(err1, err2, err3, err4, err5, err6); err != nil {
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil {
 		return obj, err
 	}
 	return obj, nil
@@ -176,6 +181,7 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 		Version:  a.version,
 		Logf:     consoleDebug,
 	}
+	cfg.Soon = a.soon
 	cfg.ReadFile = readFileFunc(opts.readFile)
 	cfg.OnDiskChange = func(ch client.DiskChange) {
 		if live() {
@@ -212,6 +218,35 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	}
 	closeInBackground(old)
 	return true
+}
+
+// soon runs f in a microtask: once the JavaScript that called into Go
+// (Monaco dispatching a content change to its listeners) has returned, and
+// before the page handles its next event. Every change of one turn of the
+// event loop then leaves in one didChange, at once.
+func (a *api) soon(f func()) {
+	a.mu.Lock()
+	a.turn = append(a.turn, f)
+	first := len(a.turn) == 1
+	a.mu.Unlock()
+	if first {
+		if _, err := a.microtask.Invoke(a.goTurn); err != nil {
+			go a.endTurn(jsUndefined(), nil) // no queueMicrotask
+		}
+	}
+}
+
+// endTurn runs what waited for the end of the turn; what it schedules
+// waits for a microtask of its own.
+func (a *api) endTurn(jsValue, []jsValue) any {
+	a.mu.Lock()
+	fns := a.turn
+	a.turn = nil
+	a.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+	return nil
 }
 
 // closeInBackground stops a replaced configuration's connections. Closing

@@ -21,7 +21,7 @@ const fakeMonacoFull = `(function () {
 
 // lspPage is a configured kandevLSP over fakes: the page's view.
 type lspPage struct {
-	t     *testing.T
+	t     testing.TB
 	a     *api
 	lsp   jsValue
 	mon   jsValue
@@ -29,7 +29,7 @@ type lspPage struct {
 	clock *manualClock
 }
 
-func newLSPPage(t *testing.T) *lspPage {
+func newLSPPage(t testing.TB) *lspPage {
 	ctor := jsEval(t, fakeWebSocket)
 	a := newAPI("v", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return jsEval(t, fakeStorage), nil })
 	p := &lspPage{t: t, a: a, mon: jsEval(t, fakeMonacoFull), ctor: ctor, clock: &manualClock{}}
@@ -68,7 +68,7 @@ func (p *lspPage) open(caps string) (modelV, ws jsValue) {
 }
 
 // sentAll is every frame the socket sent, one per line.
-func sentAll(t *testing.T, ws jsValue) string {
+func sentAll(t testing.TB, ws jsValue) string {
 	frames := get(t, ws, "sent")
 	var b strings.Builder
 	for i := 0; i < length(t, frames); i++ {
@@ -79,7 +79,7 @@ func sentAll(t *testing.T, ws jsValue) string {
 }
 
 // liveProviders counts the registrations not disposed.
-func liveProviders(t *testing.T, mon jsValue) int {
+func liveProviders(t testing.TB, mon jsValue) int {
 	regs := get(t, mon, "regs")
 	n := 0
 	for i := 0; i < length(t, regs); i++ {

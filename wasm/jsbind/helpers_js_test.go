@@ -58,7 +58,7 @@ func (c *manualClock) fire() {
 
 // jsEval evaluates a JavaScript expression (Node has no WebSocket or Monaco,
 // so tests build small fakes in JavaScript itself).
-func jsEval(t *testing.T, expr string) jsValue {
+func jsEval(t testing.TB, expr string) jsValue {
 	t.Helper()
 	fn, err := jsGlobal().Get("Function")
 	require.NoError(t, err)
@@ -70,7 +70,7 @@ func jsEval(t *testing.T, expr string) jsValue {
 }
 
 // stringify is JSON.stringify(v).
-func stringify(t *testing.T, v jsValue) string {
+func stringify(t testing.TB, v jsValue) string {
 	t.Helper()
 	j, err := jsGlobal().Get("JSON")
 	require.NoError(t, err)
@@ -84,7 +84,7 @@ func stringify(t *testing.T, v jsValue) string {
 	return str
 }
 
-func get(t *testing.T, v jsValue, path ...string) jsValue {
+func get(t testing.TB, v jsValue, path ...string) jsValue {
 	t.Helper()
 	for _, p := range path {
 		var err error
@@ -94,21 +94,21 @@ func get(t *testing.T, v jsValue, path ...string) jsValue {
 	return v
 }
 
-func length(t *testing.T, v jsValue) int {
+func length(t testing.TB, v jsValue) int {
 	t.Helper()
 	n, err := v.Length()
 	require.NoError(t, err)
 	return n
 }
 
-func index(t *testing.T, v jsValue, i int) jsValue {
+func index(t testing.TB, v jsValue, i int) jsValue {
 	t.Helper()
 	x, err := v.Index(i)
 	require.NoError(t, err)
 	return x
 }
 
-func str(t *testing.T, v jsValue) string {
+func str(t testing.TB, v jsValue) string {
 	t.Helper()
 	s, err := v.String()
 	require.NoError(t, err)
@@ -117,7 +117,7 @@ func str(t *testing.T, v jsValue) string {
 
 // waitFor polls a condition that JavaScript events or goroutines make true.
 // Sleeping yields to the JavaScript event loop, which the Go side needs.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !cond() {
@@ -128,14 +128,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func call(t *testing.T, v jsValue, method string, args ...any) jsValue {
+func call(t testing.TB, v jsValue, method string, args ...any) jsValue {
 	t.Helper()
 	r, err := v.Call(method, args...)
 	require.NoError(t, err)
 	return r
 }
 
-func obj(t *testing.T, m map[string]any) jsValue {
+func obj(t testing.TB, m map[string]any) jsValue {
 	t.Helper()
 	plain := make(map[string]any, len(m))
 	for k, x := range m {

@@ -296,14 +296,14 @@ func TestLocalStore(t *testing.T) {
 	throwing.Set("k", "1") // logged, not thrown
 }
 
-func mustBool(t *testing.T, v jsValue) bool {
+func mustBool(t testing.TB, v jsValue) bool {
 	t.Helper()
 	b, err := v.Bool()
 	require.NoError(t, err)
 	return b
 }
 
-func mustInt(t *testing.T, v jsValue) int {
+func mustInt(t testing.TB, v jsValue) int {
 	t.Helper()
 	n, err := v.Int()
 	require.NoError(t, err)

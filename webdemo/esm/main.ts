@@ -2,14 +2,15 @@
 // loader; its workers are bundled as modules) and lsp.wasm through the
 // @kandev/lsp ES module, which adds nothing to globalThis. The page itself
 // (../static) is the classic entry's; only how Monaco and lsp.wasm arrive
-// differs.
-import * as monaco from 'monaco-editor';
+// differs. lsp.wasm is fetched, compiled and started while Monaco loads:
+// loadKandevLSP resolves with the API before configure, which takes monaco.
 import { loadKandevLSP } from '@kandev/lsp';
 import { provide } from '../static/platform.js';
 
-const config = await (await fetch('/config.json')).json();
 // lsp.wasm from the package's default URL: the file Vite copied beside
 // the bundle with a content-hashed name.
-const lsp = await loadKandevLSP();
-provide(config, monaco, lsp);
+const lsp = loadKandevLSP();
+const config = fetch('/config.json').then((r) => r.json());
+const monaco = await import('monaco-editor');
+provide(await config, monaco, await lsp);
 await import('../static/app.js');

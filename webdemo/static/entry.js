@@ -1,10 +1,15 @@
 // The page's classic entry: Monaco's AMD build (min/, its loader) and
 // lsp.wasm started with Go's wasm_exec.js, which defines globalThis.Go;
 // lsp.wasm's main then defines globalThis.kandevLSP before go.run returns.
-// The ESM entry (/esm/, webdemo/esm) serves the same page from a bundle.
+// lsp.wasm is fetched, compiled and started while Monaco loads: its API
+// exists before configure, which is the step that takes monaco. The ESM
+// entry (/esm/, webdemo/esm) serves the same page from a bundle.
 import { provide } from './platform.js';
 
 const config = await (await fetch('/config.json')).json();
+// config.wasm is lsp.wasm's content-hashed name: cached for good, and a
+// rebuild gets a new name. It compiles while it downloads.
+const compiled = WebAssembly.compileStreaming(fetch(config.wasm));
 
 function script(src) {
   return new Promise((resolve, reject) => {
@@ -20,18 +25,17 @@ css.rel = 'stylesheet';
 css.dataset.name = 'vs/editor/editor.main'; // so the loader does not add it again
 css.href = '/monaco/vs/editor/editor.main.css';
 document.head.append(css);
-await Promise.all([script('/monaco/vs/loader.js'), script('/wasm/wasm_exec.js')]);
+const lsp = Promise.all([compiled, script('/wasm/wasm_exec.js')]).then(async ([module]) => {
+  const go = new Go();
+  go.run(await WebAssembly.instantiate(module, go.importObject)); // defines globalThis.kandevLSP before it returns
+  return globalThis.kandevLSP;
+});
+await script('/monaco/vs/loader.js');
 
 const monaco = await new Promise((resolve, reject) => {
   window.require.config({ paths: { vs: '/monaco/vs' } });
   window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
 });
 
-const go = new Go();
-// config.wasm is lsp.wasm's content-hashed name: cached for good, and a
-// rebuild gets a new name.
-const { instance } = await WebAssembly.instantiateStreaming(fetch(config.wasm), go.importObject);
-go.run(instance); // registers globalThis.kandevLSP before it returns
-
-provide(config, monaco, globalThis.kandevLSP);
+provide(config, monaco, await lsp);
 await import('./app.js');
