@@ -178,12 +178,6 @@ func (c *connection) run() {
 	for _, d := range docs {
 		d.open(c)
 	}
-	// The providers come after the didOpens: registering them with Monaco
-	// is the longest step here on a cold page (about 10 ms), and the
-	// server starts on the documents that much sooner. Nothing the page
-	// can do runs in between, and no provider request can precede its
-	// document's didOpen.
-	c.publishProviders()
 
 	select {
 	case <-rpc.Done():

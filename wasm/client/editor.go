@@ -62,8 +62,8 @@ func (c *connection) id() string {
 	return c.p.key.sessionID + "\x00" + string(c.p.key.language) + "\x00" + strconv.FormatUint(c.gen, 10)
 }
 
-// editorReady records the initialized server's workspace for navigation
-// and provider calls. Called once, from run, before publishProviders.
+// editorReady records the initialized server's workspace and registers
+// its providers and suppression state. Called once, from run.
 func (c *connection) editorReady(st wire.Status) {
 	ws, ok := navigate.FromReady(c.p.key.sessionID, st)
 	if !ok {
@@ -74,6 +74,7 @@ func (c *connection) editorReady(st wire.Status) {
 	cl.conns[c.id()] = c
 	cl.workspaces[strings.ToLower(c.p.key.sessionID)] = ws
 	cl.mu.Unlock()
+	c.publishProviders()
 }
 
 // publishProviders hands the binding the providers of this connection
