@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"net/http"
 	"os"
@@ -37,15 +36,7 @@ func startAgent(t *testing.T, ctx context.Context, s script.Script) *agentProc {
 	a := &agentProc{record: filepath.Join(t.TempDir(), "record.jsonl")}
 	s.RecordFile = a.record
 	require.NoError(t, script.Write(ws, s))
-	a.cmd = exec.CommandContext(ctx, build(t), "-addr", "127.0.0.1:0", "-workspace", ws)
-	a.cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + ws, "KANDEV_AGENT_TOKEN=tok"}
-	stdout, err := a.cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, a.cmd.Start())
-	t.Cleanup(func() { _ = a.cmd.Process.Kill(); _ = a.cmd.Wait() })
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	require.NoError(t, err)
-	a.base = strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	a.cmd, a.base = startBinary(t, ctx, build(t), ws, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + ws}, nil)
 	return a
 }
 

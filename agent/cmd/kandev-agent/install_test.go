@@ -7,6 +7,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,12 +27,23 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// launch starts the agent binary on a loopback port with env as its whole
-// environment (the task environment) and returns its base URL.
+// launch builds the agent and starts it on a loopback port with env as
+// its whole environment (the task environment); it returns its base URL.
 func launch(t *testing.T, ctx context.Context, ws string, env []string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, build(t), "-addr", "127.0.0.1:0", "-workspace", ws)
-	cmd.Env = append(env, "KANDEV_AGENT_TOKEN=tok")
+	return startBinary(t, ctx, build(t), ws, env, nil)
+}
+
+// startBinary starts the agent binary on a loopback port for workspace ws,
+// with env and KANDEV_AGENT_TOKEN=tok as its whole environment, its
+// standard error to stderr (nil: discarded) and args after -addr and
+// -workspace. It returns the base URL from the first stdout line; the
+// test's end kills it if it still runs.
+func startBinary(t *testing.T, ctx context.Context, agent, ws string, env []string, stderr io.Writer, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, agent, append([]string{"-addr", "127.0.0.1:0", "-workspace", ws}, args...)...)
+	cmd.Env = append(append([]string(nil), env...), "KANDEV_AGENT_TOKEN=tok")
+	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -39,6 +51,16 @@ func launch(t *testing.T, ctx context.Context, ws string, env []string) (*exec.C
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	require.NoError(t, err)
 	return cmd, strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+}
+
+// dialGo opens a Go stream on the agent at base with the test token.
+func dialGo(t *testing.T, ctx context.Context, base string) *websocket.Conn {
+	t.Helper()
+	u := "ws" + strings.TrimPrefix(base, "http") + wire.AgentStreamPath + "?language=go"
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer tok"}}})
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.CloseNow() })
+	return conn
 }
 
 // stream dials the agent's stream for lang with autoInstall=true.

@@ -3,13 +3,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -39,27 +36,14 @@ func TestLimitsFromEnvAndFlags(t *testing.T) {
 			defer cancel()
 			ws, bin := t.TempDir(), t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(bin, "gopls"), []byte("#!/bin/sh\nenv > server.env\nexec cat\n"), 0o755))
-			cmd := exec.CommandContext(ctx, agent, append([]string{"-addr", "127.0.0.1:0", "-workspace", ws}, c.args...)...)
-			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "KANDEV_AGENT_TOKEN=tok", "KANDEV_AGENT_MAX_CONNECTIONS=1"}
-			stdout, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-			line, err := bufio.NewReader(stdout).ReadString('\n')
-			require.NoError(t, err)
-			u := "ws" + strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "listening on ")), "http") + wire.AgentStreamPath + "?language=go"
-			dial := func() *websocket.Conn {
-				conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer tok"}}})
-				require.NoError(t, err)
-				t.Cleanup(func() { conn.CloseNow() })
-				return conn
-			}
+			_, base := startBinary(t, ctx, agent, ws, []string{"PATH=" + bin + ":/usr/bin:/bin", "KANDEV_AGENT_MAX_CONNECTIONS=1"}, nil, c.args...)
+			dial := func() *websocket.Conn { return dialGo(t, ctx, base) }
 			for range c.open {
 				_, b, err := dial().Read(ctx)
 				require.NoError(t, err)
 				require.Contains(t, string(b), wire.StatusReady)
 			}
-			_, _, err = dial().Read(ctx)
+			_, _, err := dial().Read(ctx)
 			require.Equal(t, websocket.StatusCode(wire.CloseCapacity), websocket.CloseStatus(err))
 
 			var env []byte

@@ -3,12 +3,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -48,26 +45,9 @@ func TestMaxWatchesReachesTheWatcher(t *testing.T) {
 				require.NoError(t, os.Mkdir(filepath.Join(ws, d), 0o755))
 			}
 			require.NoError(t, os.WriteFile(filepath.Join(bin, "gopls"), []byte("#!/bin/sh\nexec cat\n"), 0o755))
-			cmd := exec.CommandContext(ctx, agent, append([]string{"-addr", "127.0.0.1:0", "-workspace", ws}, c.args...)...)
-			cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "KANDEV_AGENT_TOKEN=tok", c.env}
 			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
-			waited := false
-			t.Cleanup(func() {
-				if !waited {
-					_ = cmd.Process.Kill()
-					_ = cmd.Wait()
-				}
-			})
-			line, err := bufio.NewReader(stdout).ReadString('\n')
-			require.NoError(t, err)
-			u := "ws" + strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "listening on ")), "http") + wire.AgentStreamPath + "?language=go"
-			conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer tok"}}})
-			require.NoError(t, err)
-			defer conn.CloseNow()
+			cmd, base := startBinary(t, ctx, agent, ws, []string{"PATH=" + bin + ":/usr/bin:/bin", c.env}, &stderr, c.args...)
+			conn := dialGo(t, ctx, base)
 			_, b, err := conn.Read(ctx)
 			require.NoError(t, err)
 			require.Contains(t, string(b), wire.StatusReady, "ready: the walk is done")
@@ -76,7 +56,6 @@ func TestMaxWatchesReachesTheWatcher(t *testing.T) {
 			require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 			_, _, err = conn.Read(ctx)
 			require.Equal(t, websocket.StatusGoingAway, websocket.CloseStatus(err))
-			waited = true
 			require.NoError(t, cmd.Wait())
 			log := stderr.String()
 			if c.watched == "" {
