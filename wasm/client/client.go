@@ -81,8 +81,9 @@ type Config struct {
 	// Clock tells time and schedules timers; nil means the wall clock.
 	Clock Clock
 	// Soon runs f once the current turn of the event loop is over (see
-	// docsync.Clock): a document's incremental changes leave then. nil
-	// runs f on its own goroutine.
+	// docsync.Clock): a document's first incremental change of a turn
+	// leaves at once, the turn's later ones then. nil runs f on its own
+	// goroutine.
 	Soon func(f func())
 	// Debounce is the quiet time before a full-text didChange; 0 means
 	// DefaultDebounce.

@@ -72,9 +72,10 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	open2 := a.recvMethod("textDocument/didOpen")
 	require.Contains(t, string(open2.Params), `"uri":"file:///srv/my%20task/util.go"`)
 
-	// The edits of one turn of the event loop become one incremental
-	// didChange (gopls asks for change 2) when it ends, with no timer and
-	// no read of the text.
+	// The first edit of a turn of the event loop leaves at once as an
+	// incremental didChange (gopls asks for change 2); the turn's later
+	// ones leave together in one more when it ends, with no timer and no
+	// read of the text.
 	readsBefore := mainGo.reads
 	edits := []struct {
 		text string
@@ -86,11 +87,13 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 		require.NoError(t, doc.Changed(fmt.Sprintf(`{"versionId":%d,"changes":[{"range":{"startLineNumber":3,"startColumn":%d,"endLineNumber":3,"endColumn":%d},"rangeOffset":0,"rangeLength":0,"text":%q}]}`, i+2, e.col, e.col, e.ins)))
 	}
 	require.Equal(t, readsBefore, mainGo.reads, "edits must not read the text")
-	a.nothingQueued()
-	h.clock.endTurn()
 	change := a.recvMethod("textDocument/didChange")
 	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":2},"contentChanges":[`+
-		`{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":0}},"text":"f"},`+
+		`{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":0}},"text":"f"}]}`, string(change.Params))
+	a.nothingQueued()
+	h.clock.endTurn()
+	change = a.recvMethod("textDocument/didChange")
+	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":3},"contentChanges":[`+
 		`{"range":{"start":{"line":2,"character":1},"end":{"line":2,"character":1}},"text":"u"},`+
 		`{"range":{"start":{"line":2,"character":2},"end":{"line":2,"character":2}},"text":"nc"}]}`, string(change.Params))
 	require.Equal(t, readsBefore, mainGo.reads)
@@ -98,9 +101,9 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 
 	mainGo.set("package main\n\nfunc main() {}\n")
 	doc.MarkDirty()
-	h.clock.endTurn()
 	change = a.recvMethod("textDocument/didChange")
-	require.Contains(t, string(change.Params), `"version":3`)
+	require.Contains(t, string(change.Params), `"version":4`)
+	h.clock.endTurn()
 
 	// Server requests the client must answer sensibly, while diagnostics flow.
 	a.send(`{"jsonrpc":"2.0","id":1,"method":"workspace/configuration","params":{"items":[{"section":"gopls"},{"section":"go"}]}}`)
@@ -119,7 +122,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	require.Equal(t, jsonrpc.ErrMethodNotFound.Code, m.Error.Code)
 
 	// publishDiagnostics becomes markers on the matching model only.
-	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":%q,"version":3,"diagnostics":[`+
+	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":%q,"version":4,"diagnostics":[`+
 		`{"range":{"start":{"line":2,"character":5},"end":{"line":2,"character":9}},"severity":1,"source":"compiler","code":"UndeclaredName","message":"undefined: mian"},`+
 		`{"range":{"start":{"line":0,"character":0},"end":{"line":1,"character":0}},"severity":2,"message":"w"}]}}`, uri)
 	require.Equal(t, []monaco.Marker{

@@ -251,13 +251,14 @@ func TestSaveWhileTypingIsNoConflict(t *testing.T) {
 	h, disk, changes := diskHarness(t)
 	m, a := openDiskDoc(t, h, "main.go", "package main\n")
 	m.typed("package main\n\nfunc main() {}\n")
+	a.recvMethod("textDocument/didChange") // the turn's first edit, at once
 	saved := m.Text()
 	disk.set("demo:main.go", saved)
 	m.typed("package main\n\nfunc main() { x }\n") // typed during the write
 	out, err := h.client.Saved(fmt.Sprintf(`{"model":"kandev://demo/main.go","ok":true,"persistedVersion":2,"liveVersion":3,"text":%q}`, saved))
 	require.NoError(t, err)
 	require.JSONEq(t, `{"dirty":true}`, out)
-	a.recvMethod("textDocument/didChange") // the save's flush
+	require.Contains(t, a.recvMethod("textDocument/didChange").raw, "{ x }") // the save's flush
 	a.recvMethod("textDocument/didSave")
 
 	a.send(`{"files":[{"path":"main.go","type":2}]}`)

@@ -79,8 +79,9 @@ func (d *Document) MarkDirty() {
 
 // Changed records one Monaco content-change event, as the binding
 // stringifies it synchronously inside model.onDidChangeContent (see
-// docsync.Event). Edits go out as the server asked: incrementally at the
-// end of the turn that made them, the whole text debounced, or not at all
+// docsync.Event). Edits go out as the server asked: incrementally (the
+// first of a turn of the event loop at once, inside this call, the turn's
+// later ones together at its end), the whole text debounced, or not at all
 // for a server without change sync.
 func (d *Document) Changed(eventJSON string) error {
 	e, err := docsync.ParseEvent(eventJSON)

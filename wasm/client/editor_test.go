@@ -252,17 +252,22 @@ func TestSavedSynchronizesServers(t *testing.T) {
 	handshake(t, h, a, "/srv/t", "file:///srv/t") // gopls: save {} without includeText
 	a.recvMethod("textDocument/didOpen")
 
+	// The turn's first edit leaves at once; the second waits for the end
+	// of the turn, or for the save.
 	require.NoError(t, doc.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":1},"rangeOffset":13,"rangeLength":0,"text":"//"}]}`))
-	out, err := h.client.Saved(`{"model":"kandev://s1/main.go","ok":false,"persistedVersion":2,"liveVersion":2}`)
+	require.Contains(t, string(a.recvMethod("textDocument/didChange").Params), `"text":"//"`)
+	require.NoError(t, doc.Changed(`{"versionId":3,"changes":[{"range":{"startLineNumber":2,"startColumn":3,"endLineNumber":2,"endColumn":3},"rangeOffset":15,"rangeLength":0,"text":"x"}]}`))
+	out, err := h.client.Saved(`{"model":"kandev://s1/main.go","ok":false,"persistedVersion":3,"liveVersion":3}`)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"dirty":true}`, out)
 	a.nothingQueued()
 
-	out, err = h.client.Saved(`{"model":"kandev://s1/main.go","ok":true,"persistedVersion":2,"liveVersion":2,"text":"package main\n//"}`)
+	out, err = h.client.Saved(`{"model":"kandev://s1/main.go","ok":true,"persistedVersion":3,"liveVersion":3,"text":"package main\n//x"}`)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"dirty":false}`, out)
 	change := a.recvMethod("textDocument/didChange")
-	require.Contains(t, string(change.Params), `"text":"//"`)
+	require.Contains(t, string(change.Params), `"version":3`)
+	require.Contains(t, string(change.Params), `"text":"x"`)
 	save := a.recvMethod("textDocument/didSave")
 	require.JSONEq(t, `{"textDocument":{"uri":"file:///srv/t/main.go"}}`, string(save.Params))
 }

@@ -173,8 +173,9 @@ type Config struct {
 	Send Sender
 	// Source reads the first model's text; required.
 	Source TextSource
-	// Clock schedules didChange: incremental changes go out at the end of
-	// the turn that made them (Clock.Soon), the whole text of a full-text
+	// Clock schedules didChange: an incremental change goes out at once
+	// when it is the first of its turn of the event loop, the turn's later
+	// ones together at its end (Clock.Soon); the whole text of a full-text
 	// server after Debounce of quiet. nil and 0 mean the wall clock and
 	// DefaultDebounce.
 	Clock    Clock
@@ -214,7 +215,7 @@ type Doc struct {
 	dirty    bool                                      // changes not yet sent
 	stale    bool                                      // the next didChange carries the whole text
 	timer    Timer
-	soon     bool // a flush is due at the end of this turn (Clock.Soon)
+	turn     bool // incremental: this turn's first change went out; a Soon ends the turn
 	timerGen uint64
 }
 
@@ -393,12 +394,15 @@ func (d *Doc) SetSync(s lsptypes.SyncOptions) {
 }
 
 // Changed records one Monaco content-change event of the lead model and
-// schedules its didChange: at the end of this turn for an incremental
-// server, so every change of one turn leaves as one didChange and the
-// server starts on it at once; after the debounce for a full-text server,
-// which is sent the whole text each time. The binding must call it
-// synchronously inside Monaco's listener: a flush or EOL change reads the
-// model text at that moment.
+// sends or schedules its didChange. For an incremental server, the first
+// change of a turn of the event loop is sent at once, inside this call, so
+// the server starts on a keystroke before the provider request Monaco
+// makes in the same task; the turn's later changes are gathered and leave
+// together as one didChange at its end (or at an earlier Flush or save), so
+// a turn sends at most two. A full-text server is sent the whole text after
+// the debounce. The binding must call it synchronously inside Monaco's
+// listener: a flush or EOL change, and a change that goes out at once as
+// the whole text, read the model text at that moment.
 func (d *Doc) Changed(e Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -453,24 +457,42 @@ func (d *Doc) changedLocked(e Event) {
 	d.scheduleLocked()
 }
 
-// scheduleLocked arranges the next didChange: at the end of this turn for
-// incremental sync (joining one already due), after Debounce of quiet for
-// the whole text. d.mu must be held.
+// scheduleLocked arranges the next didChange. For incremental sync: when
+// no turn is open (nothing went out since the last end of turn), it sends
+// now and opens a turn, ending at Clock.Soon; within an open turn, the
+// change waits for the turn's end, which sends everything gathered in it.
+// For the whole text: after Debounce of quiet. d.mu must be held.
 func (d *Doc) scheduleLocked() {
-	if d.sync.Change == lsptypes.SyncIncremental && d.soon {
+	if d.sync.Change == lsptypes.SyncIncremental {
+		if d.turn {
+			return // the end of the turn sends it
+		}
+		d.flushLocked()
+		d.turn = true
+		d.cfg.Clock.Soon(d.endTurn)
 		return
 	}
 	d.stopTimer()
 	gen := d.timerGen
-	if d.sync.Change == lsptypes.SyncIncremental {
-		d.soon = true
-		d.cfg.Clock.Soon(func() { d.flushGen(gen) })
-		return
-	}
 	d.timer = d.cfg.Clock.AfterFunc(d.cfg.Debounce, func() { d.flushGen(gen) })
 }
 
-// Flush sends any pending change now, cancelling the scheduled one.
+// endTurn closes the turn the first change opened: what was gathered since
+// leaves as one didChange, and the next change goes out at once again. A
+// Flush inside the turn does not end it; a full-text server (the sync
+// changed meanwhile) keeps its debounce.
+func (d *Doc) endTurn() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.turn = false
+	if d.sync.Change == lsptypes.SyncIncremental {
+		d.flushLocked()
+	}
+}
+
+// Flush sends any pending change now (a provider, before its request),
+// cancelling the debounce; an open turn stays open, so a change after it
+// waits for the turn's end.
 func (d *Doc) Flush() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -537,13 +559,13 @@ func (d *Doc) Detach() {
 	d.pending, d.dirty, d.stale = nil, false, false
 }
 
-// stopTimer cancels the scheduled didChange, timer or end of turn.
+// stopTimer cancels the debounced didChange. An open turn stays open: its
+// end finds nothing to send unless a change came after.
 func (d *Doc) stopTimer() {
 	if d.timer != nil {
 		d.timer.Stop()
 		d.timer = nil
 	}
-	d.soon = false
 	d.timerGen++
 }
 

@@ -198,9 +198,34 @@ func TestChangeToLSPSurrogatesAndCRLF(t *testing.T) {
 	}
 }
 
-// The changes of one turn of the event loop leave as one didChange at its
-// end, in order, with no timer: the server starts on them at once.
-func TestChangesOfOneTurnLeaveTogetherAtItsEnd(t *testing.T) {
+// didChanges decodes the recorded didChange notifications, failing on
+// anything else.
+func didChanges(t *testing.T, log []sent) []lsptypes.DidChangeTextDocumentParams {
+	t.Helper()
+	var out []lsptypes.DidChangeTextDocumentParams
+	for _, s := range log {
+		if s.method != lsptypes.MethodDidChange {
+			t.Fatalf("%s among the didChanges: %v", s.method, methods(log))
+		}
+		var p lsptypes.DidChangeTextDocumentParams
+		if err := json.Unmarshal([]byte(s.raw), &p); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// insert is a Monaco event inserting text at column col of line 1.
+func insert(v int, col uint32, text string) Event {
+	return Event{VersionID: v, Changes: []Change{{Range: MonacoRange{1, col, 1, col}, Text: text}}}
+}
+
+// The first change of a turn of the event loop reaches the server inside
+// the call that reports it (Monaco's listener), before the completion
+// request Monaco makes for the same keystroke; the turn's later changes
+// leave together as one didChange at its end, with no timer.
+func TestFirstChangeOfATurnLeavesAtOnceTheRestAtItsEnd(t *testing.T) {
 	clock := &manualClock{}
 	rec := &recorder{}
 	src := &model{text: "ab"}
@@ -209,23 +234,24 @@ func TestChangesOfOneTurnLeaveTogetherAtItsEnd(t *testing.T) {
 	if got := methods(rec.take()); !reflect.DeepEqual(got, []string{"c textDocument/didOpen"}) {
 		t.Fatalf("open: %v", got)
 	}
-	d.Changed(Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 3, 1, 3}, Text: "c"}}})
-	d.Changed(Event{VersionID: 3, Changes: []Change{{Range: MonacoRange{1, 4, 1, 4}, Text: "d"}}})
+	d.Changed(insert(2, 3, "c"))
+	first := didChanges(t, rec.take())
+	if len(first) != 1 || first[0].TextDocument.Version != 2 || len(first[0].ContentChanges) != 1 || first[0].ContentChanges[0].Text != "c" {
+		t.Fatalf("the turn's first change did not leave inside the call: %+v", first)
+	}
+	d.Changed(insert(3, 4, "d"))
+	d.Changed(insert(4, 5, "e"))
 	if n := len(rec.take()); n != 0 {
-		t.Fatalf("%d notifications before the turn ended", n)
+		t.Fatalf("%d notifications for the turn's later changes before it ended", n)
 	}
 	if n := clock.armed(); n != 0 {
 		t.Fatalf("%d timers armed for an incremental change", n)
 	}
 	clock.endTurn()
-	log := rec.take()
-	if len(log) != 1 {
-		t.Fatalf("want one didChange, got %v", methods(log))
-	}
-	var p lsptypes.DidChangeTextDocumentParams
-	_ = json.Unmarshal([]byte(log[0].raw), &p)
-	if p.TextDocument.Version != 2 || len(p.ContentChanges) != 2 || p.ContentChanges[0].Text != "c" || p.ContentChanges[1].Text != "d" {
-		t.Errorf("coalesced didChange %s", log[0].raw)
+	rest := didChanges(t, rec.take())
+	if len(rest) != 1 || rest[0].TextDocument.Version != 3 || len(rest[0].ContentChanges) != 2 ||
+		rest[0].ContentChanges[0].Text != "d" || rest[0].ContentChanges[1].Text != "e" {
+		t.Fatalf("the turn's end: %+v", rest)
 	}
 	// Nothing left: a second expiry sends nothing.
 	clock.fire()
@@ -238,15 +264,74 @@ func TestChangesOfOneTurnLeaveTogetherAtItsEnd(t *testing.T) {
 	if got := methods(rec.take()); !reflect.DeepEqual(got, []string{"c textDocument/didClose"}) {
 		t.Errorf("close: %v", got)
 	}
-	d.Changed(Event{VersionID: 4, Changes: []Change{{Text: "x"}}})
+	d.Changed(Event{VersionID: 5, Changes: []Change{{Text: "x"}}})
 	clock.fire()
 	if n := len(rec.take()); n != 0 {
 		t.Errorf("closed document sent %d", n)
 	}
 }
 
-// Each turn's changes leave at its end: a second turn is a second
-// didChange, not held back for the first one's quiet time.
+// A burst of changes in one turn (a paste, a format, a multi-cursor edit
+// reported change by change) costs the server two didChanges, not one per
+// change, and the server's text is the editor's.
+func TestABurstInOneTurnSendsTwoDidChanges(t *testing.T) {
+	clock, rec, src := &manualClock{}, &recorder{}, &model{text: ""}
+	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
+	d.Open()
+	rec.take()
+	const n = 20
+	want := ""
+	for i := 0; i < n; i++ {
+		ch := string(rune('a' + i))
+		d.Changed(insert(i+2, uint32(i+1), ch))
+		want += ch
+	}
+	clock.endTurn()
+	sent := didChanges(t, rec.take())
+	if len(sent) != 2 {
+		t.Fatalf("%d changes in one turn sent %d didChanges, want 2", n, len(sent))
+	}
+	server := ""
+	for i, p := range sent {
+		if p.TextDocument.Version != int32(i+2) {
+			t.Errorf("didChange %d has version %d", i, p.TextDocument.Version)
+		}
+		var err error
+		if server, err = ApplyChanges(server, p.ContentChanges); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if server != want {
+		t.Errorf("server text %q, editor %q", server, want)
+	}
+}
+
+// A provider's flush inside a turn sends what was gathered before its
+// request; the turn stays open, so a change after it still waits for the
+// turn's end rather than leaving alone.
+func TestFlushInsideATurnKeepsItOpen(t *testing.T) {
+	clock, rec, src := &manualClock{}, &recorder{}, &model{text: ""}
+	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
+	d.Open()
+	rec.take()
+	d.Changed(insert(2, 1, "a")) // at once
+	d.Changed(insert(3, 2, "b"))
+	d.Flush() // a provider, before its request
+	if got := didChanges(t, rec.take()); len(got) != 2 || got[1].TextDocument.Version != 3 || got[1].ContentChanges[0].Text != "b" {
+		t.Fatalf("before the request: %+v", got)
+	}
+	d.Changed(insert(4, 3, "c"))
+	if n := len(rec.take()); n != 0 {
+		t.Fatalf("a change after the flush, in the same turn, sent %d at once", n)
+	}
+	clock.endTurn()
+	if got := didChanges(t, rec.take()); len(got) != 1 || got[0].TextDocument.Version != 4 || got[0].ContentChanges[0].Text != "c" {
+		t.Fatalf("the turn's end: %+v", got)
+	}
+}
+
+// Each turn opens anew: its first change leaves at once, not held back for
+// the previous turn.
 func TestEveryTurnSendsItsOwnChanges(t *testing.T) {
 	clock, rec, src := &manualClock{}, &recorder{}, &model{text: "ab"}
 	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
@@ -254,11 +339,14 @@ func TestEveryTurnSendsItsOwnChanges(t *testing.T) {
 	rec.take()
 	for v, text := range []string{"x", "y"} {
 		d.Changed(Event{VersionID: v + 2, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: text}}})
-		clock.endTurn()
 		log := rec.take()
 		want := `{"textDocument":{"uri":"u","version":` + string(rune('2'+v)) + `},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"` + text + `"}]}`
 		if len(log) != 1 || log[0].raw != want {
 			t.Fatalf("turn %d: %+v", v+1, log)
+		}
+		clock.endTurn()
+		if n := len(rec.take()); n != 0 {
+			t.Fatalf("turn %d: its end sent %d with nothing gathered", v+1, n)
 		}
 	}
 }
@@ -323,16 +411,19 @@ func TestSyncKinds(t *testing.T) {
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		rec.take()
-		d.Changed(ev)
+		d.Changed(ev) // at once
 		d.Changed(Event{VersionID: 3, IsFlush: true, Changes: []Change{{Range: MonacoRange{1, 1, 1, 5}, Text: "new 😀"}}})
 		d.Changed(Event{VersionID: 4, Changes: []Change{{Range: MonacoRange{1, 7, 1, 7}, Text: "!"}}})
 		clock.fire()
-		log := rec.take()
-		var p lsptypes.DidChangeTextDocumentParams
-		_ = json.Unmarshal([]byte(log[0].raw), &p)
-		got, err := ApplyChanges("old", p.ContentChanges)
-		if err != nil || got != "new 😀!" {
-			t.Errorf("after flush: %q %v (%s)", got, err, log[0].raw)
+		got := "old"
+		for _, p := range didChanges(t, rec.take()) {
+			var err error
+			if got, err = ApplyChanges(got, p.ContentChanges); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got != "new 😀!" {
+			t.Errorf("after flush: %q", got)
 		}
 	})
 	t.Run("EOL change reads the text", func(t *testing.T) {
@@ -341,8 +432,7 @@ func TestSyncKinds(t *testing.T) {
 		d.Open()
 		rec.take()
 		src.text = "a\r\nb"
-		d.Changed(Event{VersionID: 2, IsEolChange: true})
-		clock.fire()
+		d.Changed(Event{VersionID: 2, IsEolChange: true}) // the turn's first: at once
 		log := rec.take()
 		if len(log) != 1 || !strings.Contains(log[0].raw, `"contentChanges":[{"text":"a\r\nb"}]`) {
 			t.Errorf("eol: %+v", log)
@@ -353,7 +443,9 @@ func TestSyncKinds(t *testing.T) {
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: &model{}, Clock: clock})
 		d.Open()
 		rec.take()
-		d.Changed(ev)
+		d.Changed(ev) // the turn's first: at once
+		rec.take()
+		d.Changed(Event{VersionID: 3, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "y"}}})
 		d.Detach()
 		clock.fire()
 		d.Close()

@@ -135,5 +135,3 @@ func (m *model) Text() string {
 	defer m.mu.Unlock()
 	return m.text
 }
-
-func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

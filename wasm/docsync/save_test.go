@@ -2,6 +2,7 @@ package docsync
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -96,13 +97,16 @@ func TestSaveFlushesThenDidSaveWithText(t *testing.T) {
 	m := &model{text: "ab", version: 1}
 	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
 	r.rec.take()
-	typeText(d, m, 3, "c") // debounced, not sent
-	// The page persists snapshot S = "abc" at version 2, and the write succeeds.
-	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 2, LiveVersion: 2})
+	typeText(d, m, 3, "c") // the turn's first change: sent at once
+	typeText(d, m, 4, "d") // gathered for the end of the turn
+	// The page persists snapshot S = "abcd" at version 3, and the write
+	// succeeds before the turn ends: the save sends the gathered change first.
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: true, PersistedVersion: 3, LiveVersion: 3})
 	got := notes(r.rec.take())
 	want := []note{
 		{"c", "textDocument/didChange", `{"textDocument":{"uri":"file:///w/a.go","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":2},"end":{"line":0,"character":2}},"text":"c"}]}`},
-		{"c", "textDocument/didSave", "text=abc"},
+		{"c", "textDocument/didChange", `{"textDocument":{"uri":"file:///w/a.go","version":3},"contentChanges":[{"range":{"start":{"line":0,"character":3},"end":{"line":0,"character":3}},"text":"d"}]}`},
+		{"c", "textDocument/didSave", "text=abcd"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
@@ -110,10 +114,10 @@ func TestSaveFlushesThenDidSaveWithText(t *testing.T) {
 	if out.Dirty || out.JSON() != `{"dirty":false}` {
 		t.Errorf("outcome %+v", out)
 	}
-	// The debounce that was pending has nothing left to send.
+	// The end of the turn has nothing left to send.
 	r.clock.fire()
 	if n := len(r.rec.take()); n != 0 {
-		t.Errorf("debounce sent %d after the save's flush", n)
+		t.Errorf("the end of the turn sent %d after the save's flush", n)
 	}
 }
 
@@ -159,19 +163,20 @@ func TestSaveFastTypistDuringSave(t *testing.T) {
 	}
 	log := r.rec.take()
 	got := notes(log)
-	if len(got) != 2 || got[0].method != lsptypes.MethodDidChange || got[1] != (note{"c", "textDocument/didSave", "no text"}) {
+	if len(got) != 3 || got[2] != (note{"c", "textDocument/didSave", "no text"}) {
 		t.Fatalf("got %v", got)
 	}
-	// The server's document is the newest buffer, not the persisted one.
-	var p struct {
-		ContentChanges []lsptypes.TextDocumentContentChangeEvent `json:"contentChanges"`
+	// The server's document is the newest buffer, not the persisted one:
+	// the first edit left at once, the save sent the other two before didSave.
+	server := "ab"
+	for _, p := range didChanges(t, log[:2]) {
+		var err error
+		if server, err = ApplyChanges(server, p.ContentChanges); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := jsonUnmarshal(log[0].raw, &p); err != nil {
-		t.Fatal(err)
-	}
-	server, err := ApplyChanges("ab", p.ContentChanges)
-	if err != nil || server != "abcde" {
-		t.Errorf("server text %q, %v", server, err)
+	if server != "abcde" {
+		t.Errorf("server text %q", server)
 	}
 }
 
@@ -180,18 +185,20 @@ func TestSaveFailedWriteSendsNothing(t *testing.T) {
 	m := &model{text: "ab", version: 1}
 	d := r.open("c", "task", "kandev://s/a.go", "file:///w/a.go", syncIncludeText, m)
 	r.rec.take()
-	typeText(d, m, 1, "x")
-	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: false, PersistedVersion: 2, LiveVersion: 2})
+	typeText(d, m, 1, "x") // the turn's first change: sent at once
+	r.rec.take()
+	typeText(d, m, 2, "y") // gathered for the end of the turn
+	out := r.hub.Saved(Saved{Model: "kandev://s/a.go", OK: false, PersistedVersion: 3, LiveVersion: 3})
 	if n := len(r.rec.take()); n != 0 {
 		t.Errorf("failed write sent %d notifications", n)
 	}
 	if !out.Dirty {
 		t.Error("failed write reported clean")
 	}
-	// The edit itself still reaches the server on its own debounce.
+	// The gathered edit still reaches the server at the end of its turn.
 	r.clock.fire()
-	if got := notes(r.rec.take()); len(got) != 1 || got[0].method != lsptypes.MethodDidChange {
-		t.Errorf("after the debounce: %v", got)
+	if got := notes(r.rec.take()); len(got) != 1 || got[0].method != lsptypes.MethodDidChange || !strings.Contains(got[0].text, `"text":"y"`) {
+		t.Errorf("at the end of the turn: %v", got)
 	}
 }
 
@@ -215,7 +222,20 @@ func TestSaveTwoConnectionsSameDocument(t *testing.T) {
 	a.Changed(ev)
 	b.Changed(ev)
 	typeText(c, other, 1, "q")
-	out := r.hub.Saved(Saved{Model: "kandev://s1/a.go", OK: true, PersistedVersion: 2, LiveVersion: 2})
+	// Each turn's first change left at once, on every connection.
+	if got := methods(r.rec.take()); !reflect.DeepEqual(got, []string{"A textDocument/didChange", "B textDocument/didChange", "C textDocument/didChange"}) {
+		t.Fatalf("first changes: %q", got)
+	}
+	// Later edits of the same turn wait for it; the save sends each
+	// connection's before its didSave.
+	m.mu.Lock()
+	m.text, m.version = "abcd", 3
+	m.mu.Unlock()
+	ev = Event{VersionID: 3, Changes: []Change{{Range: MonacoRange{1, 4, 1, 4}, Text: "d"}}}
+	a.Changed(ev)
+	b.Changed(ev)
+	typeText(c, other, 1, "q")
+	out := r.hub.Saved(Saved{Model: "kandev://s1/a.go", OK: true, PersistedVersion: 3, LiveVersion: 3})
 	var got []string
 	for _, n := range notes(r.rec.take()) {
 		s := n.conn + " " + n.method
@@ -225,7 +245,7 @@ func TestSaveTwoConnectionsSameDocument(t *testing.T) {
 		got = append(got, s)
 	}
 	want := []string{
-		"A textDocument/didChange", "A textDocument/didSave text=abc",
+		"A textDocument/didChange", "A textDocument/didSave text=abcd",
 		"B textDocument/didChange", "B textDocument/didSave no text",
 		"C textDocument/didChange", "C textDocument/didSave no text",
 	}
@@ -236,7 +256,7 @@ func TestSaveTwoConnectionsSameDocument(t *testing.T) {
 		t.Errorf("outcome %+v", out)
 	}
 	// Each connection versions its own document.
-	if a.Version() != 2 || b.Version() != 2 || c.Version() != 2 {
+	if a.Version() != 3 || b.Version() != 3 || c.Version() != 3 {
 		t.Errorf("versions %d %d %d", a.Version(), b.Version(), c.Version())
 	}
 }

@@ -222,8 +222,9 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 
 // soon runs f in a microtask: once the JavaScript that called into Go
 // (Monaco dispatching a content change to its listeners) has returned, and
-// before the page handles its next event. Every change of one turn of the
-// event loop then leaves in one didChange, at once.
+// before the page handles its next event. A document's first change of a
+// turn leaves at once; this ends the turn, sending the changes made after
+// it in one didChange.
 func (a *api) soon(f func()) {
 	a.mu.Lock()
 	a.turn = append(a.turn, f)

@@ -8,30 +8,32 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The edits of one turn of the event loop reach an incremental server in
-// one didChange at its end: none while the turn runs, and sent before the
-// page's next task — no debounce timer stands between an edit and the
-// server.
-func TestEditsLeaveAtTheEndOfTheirTurn(t *testing.T) {
+// The first edit of a turn of the event loop reaches an incremental server
+// inside Monaco's listener, before the completion request Monaco makes in
+// the same task; the turn's later edits leave together in one more
+// didChange at its end, before the page's next task — no debounce timer
+// stands between an edit and the server.
+func TestFirstEditLeavesInItsListenerTheRestAtTheEndOfTheTurn(t *testing.T) {
 	p := newLSPPage(t)
 	p.a.clock = nil // the binding's own clock
 	p.configure()
 	modelV, ws := p.open(`{"textDocumentSync":2}`)
 
-	// Two edits in one task, as Monaco makes them: the frames sent during
-	// the task, and by the next one (a setTimeout of 0).
+	// Three edits in one task, as Monaco makes them: the frames sent by
+	// the time each listener call returned, and by the next task (a
+	// setTimeout of 0).
 	turn := jsEval(t, `(function (model, ws) {
 		let v = 1;
 		const fire = (col, text) => {
 			const e = { versionId: ++v, isFlush: false, isEolChange: false, changes: [{
 				range: { startLineNumber: 1, startColumn: col, endLineNumber: 1, endColumn: col }, rangeOffset: col - 1, rangeLength: 0, text }] };
 			for (const f of model.change) f(e);
+			return ws.sent.length - before;
 		};
+		let before = 0;
 		return () => {
-			const before = ws.sent.length;
-			fire(1, 'a');
-			fire(2, 'b');
-			const during = ws.sent.length - before;
+			before = ws.sent.length;
+			const during = [fire(1, 'a'), fire(2, 'b'), fire(3, 'c')];
 			return new Promise((resolve) => setTimeout(() => resolve({ during, after: ws.sent.slice(before) }), 0));
 		};
 	})`)
@@ -51,10 +53,14 @@ func TestEditsLeaveAtTheEndOfTheirTurn(t *testing.T) {
 	require.NoError(t, err)
 	out := <-got
 
-	require.Equal(t, 0, mustInt(t, get(t, out, "during")), "a didChange left inside Monaco's listener")
+	during := get(t, out, "during")
+	require.Equal(t, "[1,1,1]", stringify(t, during),
+		"frames on the wire after each listener call: the first edit's didChange inside its listener, nothing more during the turn")
 	after := get(t, out, "after")
-	require.Equal(t, 1, length(t, after), "the turn's edits did not leave before the next task: %s", stringify(t, after))
+	require.Equal(t, 2, length(t, after), "the turn's edits did not leave in two didChanges before the next task: %s", stringify(t, after))
 	require.JSONEq(t, `{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///w/main.go","version":2},"contentChanges":[`+
-		`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"a"},`+
-		`{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":1}},"text":"b"}]}}`, str(t, index(t, after, 0)))
+		`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"a"}]}}`, str(t, index(t, after, 0)))
+	require.JSONEq(t, `{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///w/main.go","version":3},"contentChanges":[`+
+		`{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":1}},"text":"b"},`+
+		`{"range":{"start":{"line":0,"character":2},"end":{"line":0,"character":2}},"text":"c"}]}}`, str(t, index(t, after, 1)))
 }
