@@ -18,9 +18,20 @@ const sessionId = params.get('session') || 'demo';
 const path = params.get('path') || 'main.go';
 const language = 'go';
 
+// The baseline's variants (?baseline=early,caps), off by default:
+// early opens its socket and waits for the ready frame while Monaco loads
+// (all a page can do for monaco.lsp before Monaco exists); caps asks the
+// server for completion items as lsp.wasm does (snippets, insert/replace
+// ranges, label details, documentation format, resolve), so the server
+// does the same work for both clients.
+const baseline = new Set((params.get('baseline') || '').split(',').filter(Boolean));
+
+const relay = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`;
 const text = fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => r.text());
 const lspLoaded = client === 'wasm' ? loadLSP() : null;
 const userSettings = client === 'wasm' ? fetch('/api/v1/user/settings').then((r) => r.json()) : null;
+const early = client === 'monaco' && baseline.has('early') ? openSocket() : null;
+early?.catch(() => {}); // awaited below, after Monaco
 const monaco = await new Promise((resolve, reject) => {
   window.require.config({ paths: { vs: '/monaco/vs' } });
   window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
@@ -68,7 +79,6 @@ monaco.editor.onDidChangeMarkers(() => {
   if (markers.some((m) => m.severity === monaco.MarkerSeverity.Error)) probe.marks.firstError = performance.now();
 });
 
-const relay = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`;
 
 // loadLSP starts lsp.wasm as the demo's entry does: by its content-hashed
 // name, compressed, compiled as it arrives and run before Monaco is there
@@ -93,22 +103,7 @@ if (client === 'wasm') {
   lsp.openDocument({ sessionId, path, model });
   editor.setModel(model);
 } else {
-  const socket = new WebSocket(`${relay}/${encodeURIComponent(sessionId)}?language=${language}`);
-  // The agent's status frames come before JSON-RPC: wait for ready, and
-  // keep its root for initialize.
-  const ready = await new Promise((resolve, reject) => {
-    const onMessage = (e) => {
-      const frame = JSON.parse(e.data);
-      if (frame.status === 'ready') {
-        socket.removeEventListener('message', onMessage);
-        resolve(frame);
-      } else if (frame.status === 'install_failed') {
-        reject(new Error(frame.error));
-      }
-    };
-    socket.addEventListener('message', onMessage);
-    socket.addEventListener('close', (e) => reject(new Error(`stream closed with ${e.code}`)), { once: true });
-  });
+  const { socket, ready } = await (early || openSocket());
   const root = ready.workspaceUri;
   // monaco.lsp lower-cases document URIs (ManagedModel); a root that is
   // not lower case already would name other files than the server has.
@@ -122,11 +117,42 @@ if (client === 'wasm') {
       // monaco.lsp sends rootUri null; the server gets lsp.wasm's root.
       message.params.rootUri = root;
       message.params.workspaceFolders = [{ uri: root, name: root.slice(root.lastIndexOf('/') + 1) }];
+      if (baseline.has('caps')) {
+        const item = message.params.capabilities.textDocument.completion.completionItem;
+        Object.assign(item, {
+          snippetSupport: true,
+          insertReplaceSupport: true,
+          labelDetailsSupport: true,
+          documentationFormat: ['markdown', 'plaintext'],
+          resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] },
+        });
+      }
     }
     return send(message);
   };
   new monaco.lsp.MonacoLspClient(transport);
   probe.marks.client = performance.now();
+}
+
+// openSocket dials the relay for the baseline. The agent's status frames
+// come before JSON-RPC: it resolves at the ready frame (whose root
+// initialize carries), with the socket.
+async function openSocket() {
+  const socket = new WebSocket(`${relay}/${encodeURIComponent(sessionId)}?language=${language}`);
+  const ready = await new Promise((resolve, reject) => {
+    const onMessage = (e) => {
+      const frame = JSON.parse(e.data);
+      if (frame.status === 'ready') {
+        socket.removeEventListener('message', onMessage);
+        resolve(frame);
+      } else if (frame.status === 'install_failed') {
+        reject(new Error(frame.error));
+      }
+    };
+    socket.addEventListener('message', onMessage);
+    socket.addEventListener('close', (e) => reject(new Error(`stream closed with ${e.code}`)), { once: true });
+  });
+  return { socket, ready };
 }
 
 // --- what the driver calls ---------------------------------------------------
