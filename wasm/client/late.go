@@ -25,11 +25,36 @@ type LateEditor struct {
 	settled   chan struct{} // closed by Resolve (after the replay) or Fail
 }
 
-// lateCall is one queued Editor call; key names what a later call of the
-// same key replaces ("" replaces nothing).
+// lateCall is one queued Editor call: Provider (lang, f, opts), Ended
+// (ended), Refresh (refresh, f) or Suppress (conn "", opts the snapshot).
 type lateCall struct {
-	conn, key string
-	do        func(Editor)
+	conn, lang, opts string
+	f                features.Feature
+	ended, refresh   bool
+}
+
+// moots reports whether c makes the queued call q moot: a later
+// registration of the same provider, an Ended of its connection, a later
+// snapshot.
+func (c lateCall) moots(q lateCall) bool {
+	if q.conn != c.conn {
+		return false
+	}
+	return c.ended || (!c.refresh && !q.refresh && !q.ended && q.lang == c.lang && q.f == c.f)
+}
+
+// to makes the call on e.
+func (c lateCall) to(e Editor) {
+	switch {
+	case c.ended:
+		e.Ended(c.conn)
+	case c.refresh:
+		e.Refresh(c.conn, c.f)
+	case c.conn == "":
+		e.Suppress(c.opts)
+	default:
+		e.Provider(c.conn, c.lang, c.f, c.opts)
+	}
 }
 
 // NewLateEditor returns an editor that queues until Resolve or Fail.
@@ -37,56 +62,41 @@ func NewLateEditor() *LateEditor {
 	return &LateEditor{settled: make(chan struct{})}
 }
 
-// push queues call, dropping the queued calls it makes moot, or returns
-// the editor to call at once. ended drops every call of call.conn.
-func (l *LateEditor) push(call lateCall, ended bool) Editor {
+// push queues call, dropping the queued calls it makes moot, or makes it
+// at once once the editor is there.
+func (l *LateEditor) push(call lateCall) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.editor != nil || l.failed {
-		return l.editor
-	}
-	kept := l.queue[:0]
-	for _, q := range l.queue {
-		if (ended && q.conn == call.conn) || (call.key != "" && q.conn == call.conn && q.key == call.key) {
-			continue
+	e := l.editor
+	if e == nil && !l.failed {
+		kept := l.queue[:0]
+		for _, q := range l.queue {
+			if !call.moots(q) {
+				kept = append(kept, q)
+			}
 		}
-		kept = append(kept, q)
+		l.queue = append(kept, call)
 	}
-	l.queue = append(kept, call)
-	return nil
+	l.mu.Unlock()
+	if e != nil {
+		call.to(e)
+	}
 }
 
 // Provider implements Editor.
 func (l *LateEditor) Provider(connID, languageID string, f features.Feature, optionsJSON string) {
-	do := func(e Editor) { e.Provider(connID, languageID, f, optionsJSON) }
-	if e := l.push(lateCall{conn: connID, key: languageID + "\x00" + f.String(), do: do}, false); e != nil {
-		do(e)
-	}
+	l.push(lateCall{conn: connID, lang: languageID, f: f, opts: optionsJSON})
 }
 
 // Ended implements Editor.
-func (l *LateEditor) Ended(connID string) {
-	do := func(e Editor) { e.Ended(connID) }
-	if e := l.push(lateCall{conn: connID, do: do}, true); e != nil {
-		do(e)
-	}
-}
+func (l *LateEditor) Ended(connID string) { l.push(lateCall{conn: connID, ended: true}) }
 
 // Refresh implements Editor.
 func (l *LateEditor) Refresh(connID string, f features.Feature) {
-	do := func(e Editor) { e.Refresh(connID, f) }
-	if e := l.push(lateCall{conn: connID, do: do}, false); e != nil {
-		do(e)
-	}
+	l.push(lateCall{conn: connID, f: f, refresh: true})
 }
 
 // Suppress implements Editor: each snapshot is the whole state.
-func (l *LateEditor) Suppress(snapshot string) {
-	do := func(e Editor) { e.Suppress(snapshot) }
-	if e := l.push(lateCall{key: "suppress", do: do}, false); e != nil {
-		do(e)
-	}
-}
+func (l *LateEditor) Suppress(snapshot string) { l.push(lateCall{opts: snapshot}) }
 
 // Apply implements Editor: it waits for the editor, or for ctx.
 func (l *LateEditor) Apply(ctx context.Context, plan string) (bool, string) {
@@ -131,7 +141,7 @@ func (l *LateEditor) Resolve(e Editor) {
 		}
 		l.mu.Unlock()
 		for _, c := range q {
-			c.do(e)
+			c.to(e)
 		}
 	}
 }

@@ -261,11 +261,11 @@ func (a *api) await(gen int, opts configureOptions, late *client.LateEditor) {
 		if len(args) > 0 {
 			ns = args[0]
 		}
-		if _, err := monacoEditor(ns); err != nil {
+		if editor, err := monacoEditor(ns); err != nil {
 			a.monacoFailed(gen, late, err.Error())
-			return nil
+		} else {
+			a.monacoArrived(gen, ns, editor, opts, late)
 		}
-		a.monacoArrived(gen, ns, opts, late)
 		return nil
 	})
 	onErr, err2 := fns.add(func(_ jsValue, args []jsValue) any {
@@ -291,8 +291,7 @@ func (a *api) await(gen int, opts configureOptions, late *client.LateEditor) {
 
 // monacoArrived builds configuration gen's bridge over the namespace and
 // hands it the calls kept meanwhile, in order.
-func (a *api) monacoArrived(gen int, ns jsValue, opts configureOptions, late *client.LateEditor) {
-	editor, _ := monacoEditor(ns)
+func (a *api) monacoArrived(gen int, ns, editor jsValue, opts configureOptions, late *client.LateEditor) {
 	a.mu.Lock()
 	current := a.gen == gen
 	a.mu.Unlock()
