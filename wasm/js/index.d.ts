@@ -269,7 +269,7 @@ export interface KandevLSP {
   setSettings(settings: Settings | string): boolean;
   /** Switches the texts; returns the locale in use: 'en', 'de' or 'en-XA'. */
   setLocale(tag: string): string;
-  /** null for a file no language serves, before configure or for bad options. */
+  /** null for a file no language serves, before configure, before a promise of Monaco given to configure has resolved, or for bad options. */
   openDocument(options: OpenDocumentOptions): DocumentHandle | null;
   /** The explicit Start: remembered in localStorage. */
   start(sessionId: string, language: Language): boolean;
