@@ -254,7 +254,7 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
     row(names[c], sent.length ? `${ms(med(sent))}, ${ms(Math.max(...sent))}` : '–', `${held} of ${rs.length}`, dot.length ? ms(med(dot)) : '–');
   }
 
-  lines.push('', 'cold load, split (medians, ms since navigation start; lsp: lsp.wasm running, before configure; busy: ms of long main-thread tasks between the socket\'s creation and the ready frame, and in all)', '');
+  lines.push('', 'cold load, split (medians, ms since navigation start; lsp: lsp.wasm running, before configure; client: lsp.wasm configured with a promise of Monaco and its pair prepared, so before Monaco on a cold load, or the monaco.lsp client made, after it; busy: ms of long main-thread tasks between the socket\'s creation and the ready frame, and in all)', '');
   const marks = ['monaco', 'lsp', 'client', 'socket', 'ready', 'initializeSent', 'initializeAnswered', 'didOpen', 'diagnostics', 'total', 'busyBeforeReady', 'busyTotal'];
   const heads: Record<string, string> = { total: 'first error marker', busyBeforeReady: 'busy before ready', busyTotal: 'busy' };
   row('client', ...marks.map((m) => heads[m] ?? m));

@@ -182,6 +182,15 @@ func (a *App) Start(sessionID string, lang wire.Language) {
 	a.client.Start(sessionID, lang)
 }
 
+// Prepare connects the pair now if a document of the language would
+// connect on opening (see client.Client.Prepare): the server starts on the
+// workspace while the editor loads. Not a user's Start: nothing is
+// remembered and a Stop holds. It reports whether a connection was started
+// or is live.
+func (a *App) Prepare(sessionID string, lang wire.Language) bool {
+	return a.client.Prepare(sessionID, lang)
+}
+
 // Retry reconnects a failed pair with a new connection generation.
 func (a *App) Retry(sessionID string, lang wire.Language) {
 	a.policy.Retry(sessionID, lang)

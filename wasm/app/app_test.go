@@ -275,3 +275,27 @@ func TestServerMessageNotice(t *testing.T) {
 	require.JSONEq(t, `5`, string(ans.ID))
 	require.Contains(t, ans.raw, `"result":{"title":"Reload"}`)
 }
+
+// Prepare dials only what auto-start allows, is not remembered as a manual
+// Start, does not lift a Stop, and the document opened later joins it.
+func TestPrepareFollowsTheStartPolicy(t *testing.T) {
+	t.Parallel()
+	store := &memStore{m: map[string]string{}}
+	h := newHarness(t, store, `{"lsp_auto_start_languages":["go"]}`)
+	require.False(t, h.app.Prepare("s", wire.Python), "python does not auto-start")
+	h.noDial()
+
+	require.True(t, h.app.Prepare("s", wire.Go))
+	a := h.agent()
+	a.initialized(a.ready())
+	h.waitView("ready", state("ready"))
+	_, remembered := store.Get("kandev.lsp.manual.s.go")
+	require.False(t, remembered, "Prepare is not a manual Start")
+	h.open("s", "main.go")
+	a.recvMethod("textDocument/didOpen")
+	h.noDial()
+
+	h.app.Stop("other", wire.Go)
+	require.False(t, h.app.Prepare("other", wire.Go), "a Stop holds")
+	h.noDial()
+}

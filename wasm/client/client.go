@@ -276,7 +276,8 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	conn := p.conn
 	switch {
 	case conn != nil && conn.ctx.Err() == nil:
-		// Join the live connection.
+		// Join the live connection; the view counts the new lease.
+		c.recordLocked(p)
 	case conn != nil && allowed && !c.closed:
 		// Its idle shutdown is running: connect again when it has ended.
 		p.reopen = true
@@ -299,6 +300,36 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 		d.open(conn) // no-op unless conn is ready
 	}
 	return d, nil
+}
+
+// Prepare connects the pair ahead of its documents, so the server starts on
+// the workspace while the editor is still loading. It dials only where
+// OpenDocument would for a document of the language: an off pair the Policy
+// allows; a pair that is connecting, ready or failed is left as it is. The
+// connection holds no document, so the idle timeout runs from the start; a
+// document opened later joins it. Unlike Start it is no user's choice:
+// nothing is remembered and a Stop is not lifted. It reports whether a
+// connection was started or is live.
+func (c *Client) Prepare(sessionID string, lang wire.Language) bool {
+	if _, ok := wire.Lookup(string(lang)); !ok || sessionID == "" {
+		return false
+	}
+	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, lang)
+	c.mu.Lock()
+	live := false
+	if !c.closed {
+		p := c.pairLocked(connKey{sessionID, lang})
+		switch {
+		case p.conn != nil:
+			live = p.conn.ctx.Err() == nil // else its shutdown is running
+		case allowed && p.st.State == StateOff:
+			c.connectLocked(p)
+			live = true
+		}
+	}
+	c.mu.Unlock()
+	c.deliver()
+	return live
 }
 
 // Start connects the pair unless a live connection exists. It reports

@@ -80,7 +80,13 @@ export interface NavigationTarget {
 
 /** Options of configure. */
 export interface ConfigureOptions {
-  monaco: MonacoNamespace;
+  /**
+   * The namespace, or a promise of it: connections (see prepare) run while
+   * it loads, and what needs Monaco waits for it. Until it resolves
+   * openDocument returns null; if it rejects, the configuration's
+   * connections close.
+   */
+  monaco: MonacoNamespace | PromiseLike<MonacoNamespace>;
   /** The browser-facing stream route, e.g. 'wss://' + location.host + '/lsp'. */
   relayURL: string;
   /** BCP 47: en, de (de-*), or the pseudo locale en-XA; anything else is English. */
@@ -263,7 +269,7 @@ export interface KandevLSP {
   setSettings(settings: Settings | string): boolean;
   /** Switches the texts; returns the locale in use: 'en', 'de' or 'en-XA'. */
   setLocale(tag: string): string;
-  /** null for a file no language serves, before configure or for bad options. */
+  /** null for a file no language serves, before configure, before a promise of Monaco given to configure has resolved, or for bad options. */
   openDocument(options: OpenDocumentOptions): DocumentHandle | null;
   /** The explicit Start: remembered in localStorage. */
   start(sessionId: string, language: Language): boolean;
@@ -271,6 +277,8 @@ export interface KandevLSP {
   stop(sessionId: string, language: Language): boolean;
   /** Connects a failed pair again. */
   retry(sessionId: string, language: Language): boolean;
+  /** Connects the pair now, without a document, if a document of the language would connect on opening (auto-start, manual start, no Stop): the server loads the workspace while the editor loads. true if a connection started or is live. */
+  prepare(sessionId: string, language: Language): boolean;
   /** The status view-model now; null only for an unknown language. */
   view(sessionId: string, language: Language): StatusView | null;
   /** As view, but null for a pair this window never saw. */

@@ -45,6 +45,7 @@ type api struct {
 	gen          int                        // configurations so far
 	editor       jsValue                    // monaco.editor
 	bridge       *editorBridge              // the current configuration's Monaco bridge
+	late         *client.LateEditor         // the current configuration's calls while its Monaco loads
 	goCall       jsValue                    // provide, created once
 	goNav        jsValue                    // navigate, created once
 	goCancel     jsValue                    // cancel, created once
@@ -86,9 +87,13 @@ func (a *api) object() (jsValue, error) {
 		{"setSettings", a.setSettings},
 		{"setLocale", a.setLocale},
 		{"openDocument", a.openDocument},
-		{"start", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Start(s, l) })},
-		{"stop", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Stop(s, l) })},
-		{"retry", a.pairAction(func(x *app.App, s string, l wire.Language) { x.Retry(s, l) })},
+		{"start", a.pairAction(func(x *app.App, s string, l wire.Language) bool { x.Start(s, l); return true })},
+		{"stop", a.pairAction(func(x *app.App, s string, l wire.Language) bool { x.Stop(s, l); return true })},
+		{"retry", a.pairAction(func(x *app.App, s string, l wire.Language) bool { x.Retry(s, l); return true })},
+		// prepare connects the pair now if a document of the language
+		// would connect on opening, so the server starts on the workspace
+		// while the editor loads: true if a connection started or is live.
+		{"prepare", a.pairAction((*app.App).Prepare)},
 		{"view", a.view(false)},
 		{"status", a.view(true)},
 		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
@@ -191,8 +196,17 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	if store != nil {
 		cfg.Store = store // a nil *localStore must not become a non-nil interface
 	}
-	bridge := newEditorBridge(opts.monaco, a, opts.page)
-	cfg.Editor = bridge
+	var (
+		bridge *editorBridge
+		late   *client.LateEditor
+	)
+	if opts.pending.Type() == jsTypeUndefined {
+		bridge = newEditorBridge(opts.monaco, a, opts.page)
+		cfg.Editor = bridge
+	} else {
+		late = client.NewLateEditor()
+		cfg.Editor = late
+	}
 	cfg.FileOps = opts.fileOps
 	x, err := app.New(cfg, func(js string) {
 		if live() {
@@ -200,24 +214,123 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 		}
 	})
 	if err != nil {
-		bridge.close()
+		if bridge != nil {
+			bridge.close()
+		}
 		consoleError("configure: %v", err)
 		return false
 	}
-	bridge.setOpener(opts.openTabs, opts.openFile)
+	if bridge != nil {
+		bridge.setOpener(opts.openTabs, opts.openFile)
+	}
 
 	a.mu.Lock()
-	old, oldBridge := a.app, a.bridge
+	old, oldBridge, oldLate := a.app, a.bridge, a.late
 	a.app = x
-	a.bridge = bridge
+	a.bridge, a.late = bridge, late
 	a.editor = opts.editor
 	a.formatOnSave = opts.formatOnSave
 	a.mu.Unlock()
 	if oldBridge != nil {
 		oldBridge.close()
 	}
+	if oldLate != nil {
+		oldLate.Fail()
+	}
 	closeInBackground(old)
+	if late != nil {
+		a.await(gen, opts, late)
+	}
 	return true
+}
+
+// await waits for configuration gen's promise of Monaco: the connections
+// run meanwhile, and what they register waits in late. Once it resolves,
+// the bridge is made as configure makes it and late replays into it; if it
+// rejects, the configuration is over. A configuration replaced or disposed
+// before then gets nothing registered.
+func (a *api) await(gen int, opts configureOptions, late *client.LateEditor) {
+	fns := &funcSet{}
+	settled := make(chan struct{})
+	fns.releaseWhen(settled)
+	var once sync.Once
+	settle := func() { once.Do(func() { close(settled) }) }
+	onOK, err1 := fns.add(func(_ jsValue, args []jsValue) any {
+		settle()
+		ns := jsUndefined()
+		if len(args) > 0 {
+			ns = args[0]
+		}
+		if editor, err := monacoEditor(ns); err != nil {
+			a.monacoFailed(gen, late, err.Error())
+		} else {
+			a.monacoArrived(gen, ns, editor, opts, late)
+		}
+		return nil
+	})
+	onErr, err2 := fns.add(func(_ jsValue, args []jsValue) any {
+		settle()
+		reason := "rejected"
+		if len(args) > 0 {
+			if s, err := jsGlobal().Call("String", args[0]); err == nil {
+				reason, _ = s.String()
+			}
+		}
+		a.monacoFailed(gen, late, reason)
+		return nil
+	})
+	err := errors.Join(err1, err2)
+	if err == nil {
+		_, err = opts.pending.Call("then", onOK, onErr)
+	}
+	if err != nil {
+		settle()
+		a.monacoFailed(gen, late, err.Error())
+	}
+}
+
+// monacoArrived builds configuration gen's bridge over the namespace and
+// hands it the calls kept meanwhile, in order.
+func (a *api) monacoArrived(gen int, ns, editor jsValue, opts configureOptions, late *client.LateEditor) {
+	a.mu.Lock()
+	current := a.gen == gen
+	a.mu.Unlock()
+	if !current {
+		return
+	}
+	bridge := newEditorBridge(ns, a, opts.page)
+	bridge.setOpener(opts.openTabs, opts.openFile)
+	a.mu.Lock()
+	current = a.gen == gen
+	if current {
+		a.bridge, a.late, a.editor = bridge, nil, editor
+	}
+	a.mu.Unlock()
+	if !current {
+		bridge.close()
+		return
+	}
+	late.Resolve(bridge)
+}
+
+// monacoFailed ends configuration gen when its Monaco will never come: no
+// connection keeps a server running for it. Calls then answer as before
+// configure, which may be called again.
+func (a *api) monacoFailed(gen int, late *client.LateEditor, reason string) {
+	a.mu.Lock()
+	current := a.gen == gen
+	var old *app.App
+	if current {
+		a.gen++ // its late events are dropped
+		old = a.app
+		a.app, a.late, a.editor = nil, nil, jsUndefined()
+	}
+	a.mu.Unlock()
+	late.Fail()
+	if current {
+		consoleError("configure: monaco did not load (%s): the configuration's connections are closed", reason)
+		closeInBackground(old)
+	}
 }
 
 // soon runs f in a microtask: once the JavaScript that called into Go
@@ -298,10 +411,10 @@ func (a *api) setLocale(_ jsValue, args []jsValue) any {
 	return x.SetLocale(tag)
 }
 
-// pairAction builds start/stop/retry(sessionId, language) → boolean.
+// pairAction builds start/stop/retry/prepare(sessionId, language) → boolean.
 //
 //go:noinline
-func (a *api) pairAction(do func(*app.App, string, wire.Language)) func(jsValue, []jsValue) any {
+func (a *api) pairAction(do func(*app.App, string, wire.Language) bool) func(jsValue, []jsValue) any {
 	return func(_ jsValue, args []jsValue) any {
 		sessionID, ok1 := stringArg(args, 0)
 		language, ok2 := stringArg(args, 1)
@@ -310,8 +423,7 @@ func (a *api) pairAction(do func(*app.App, string, wire.Language)) func(jsValue,
 			consoleError("expected (sessionId, language) after configure")
 			return false
 		}
-		do(x, sessionID, wire.Language(language))
-		return true
+		return do(x, sessionID, wire.Language(language))
 	}
 }
 
@@ -344,10 +456,14 @@ func (a *api) openDocument(_ jsValue, args []jsValue) any {
 		return nil
 	}
 	a.mu.Lock()
-	x, editor, bridge := a.app, a.editor, a.bridge
+	x, editor, bridge, late := a.app, a.editor, a.bridge, a.late
 	a.mu.Unlock()
 	if x == nil {
 		consoleError("openDocument: call configure first")
+		return nil
+	}
+	if late != nil {
+		consoleError("openDocument: monaco has not loaded yet; open documents once the promise given to configure has resolved")
 		return nil
 	}
 	if _, ok := wire.ForFile(opts.path); !ok {
@@ -507,12 +623,12 @@ func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *edito
 // may be called again.
 func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	a.mu.Lock()
-	old, bridge := a.app, a.bridge
+	old, bridge, late := a.app, a.bridge, a.late
 	closers := make([]func(), 0, len(a.docs))
 	for _, f := range a.docs {
 		closers = append(closers, f)
 	}
-	a.app, a.bridge, a.editor = nil, nil, jsUndefined()
+	a.app, a.bridge, a.late, a.editor = nil, nil, nil, jsUndefined()
 	a.gen++
 	a.listeners, a.msgLs, a.diskLs = nil, nil, nil
 	a.mu.Unlock()
@@ -521,6 +637,9 @@ func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	}
 	if bridge != nil {
 		bridge.dispose()
+	}
+	if late != nil {
+		late.Fail()
 	}
 	closeInBackground(old)
 	return true

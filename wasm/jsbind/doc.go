@@ -14,13 +14,14 @@
 // it blocks: globalThis for a classic page, the scope of its own that the
 // @kandev/lsp module (wasm/js) gives wasm_exec.js:
 //
-//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error)
+//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error); monaco may be a promise of it
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
 //	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
 //	const doc = lsp.openDocument({ sessionId, path, model, persistedVersion? }); // → { sessionId, path, language, close(), reload() } or null
 //	lsp.start(sessionId, language);  // explicit Start, remembered in localStorage → boolean
 //	lsp.stop(sessionId, language);   // explicit Stop, suppresses auto-start in this runtime → boolean
 //	lsp.retry(sessionId, language);  // new connection generation after a failure → boolean
+//	lsp.prepare(sessionId, language); // connect now, before any document, if one would → boolean
 //	lsp.view(sessionId, language);   // the status view-model object (null: unknown language)
 //	lsp.status(sessionId, language); // the same, null for a pair never seen
 //	const off = lsp.onStatus((view) => {}); // every view change, incl. a 1 s tick while time elapses
@@ -38,7 +39,10 @@
 // (shim.go) and registers an editor opener that calls openFile(target).
 // Each initialized connection gets Monaco providers for what its server
 // advertises (editor.go); each provider call is one JSON string to Go and
-// one back.
+// one back. Given a promise of Monaco, configure runs the connections at
+// once and keeps their editor calls in a client.LateEditor until it
+// resolves (api.go's await), so a prepared server initializes while Monaco
+// loads.
 //
 // A view is { sessionId, language, state, summary, label, details[], action,
 // actionLabel, progress, initializing, finished, closeCode, message?,

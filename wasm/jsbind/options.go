@@ -10,7 +10,8 @@ import (
 
 // configureOptions are the arguments of kandevLSP.configure.
 type configureOptions struct {
-	monaco       jsValue // the namespace
+	monaco       jsValue // the namespace, or undefined while pending
+	pending      jsValue // a promise (thenable) of the namespace, or undefined
 	openFile     jsValue // the page's navigation callback, or undefined
 	openTabs     jsValue // the page's open-tabs callback, or undefined
 	readFile     jsValue // the page's file reader, or undefined
@@ -37,18 +38,21 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 		return configureOptions{}, err
 	}
 	monaco, err := opts.Get("monaco")
-	if err != nil || monaco.Type() != jsTypeObject {
-		return configureOptions{}, errors.New("monaco must be the monaco namespace object")
+	if err != nil {
+		return configureOptions{}, err
 	}
-	editor, err := monaco.Get("editor")
-	if err != nil || editor.Type() != jsTypeObject || !isFunc(editor, "setModelMarkers") {
-		return configureOptions{}, errors.New("monaco.editor.setModelMarkers is missing")
+	pending := jsUndefined()
+	editor := jsUndefined()
+	if t := monaco.Type(); (t == jsTypeObject || t == jsTypeFunction) && isFunc(monaco, "then") {
+		pending, monaco = monaco, jsUndefined()
+	} else if editor, err = monacoEditor(monaco); err != nil {
+		return configureOptions{}, err
 	}
 	relayURL, err := stringField(opts, "relayURL")
 	if err != nil {
 		return configureOptions{}, err
 	}
-	o := configureOptions{monaco: monaco, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), readFile: jsUndefined()}
+	o := configureOptions{monaco: monaco, pending: pending, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), readFile: jsUndefined()}
 	if f, err := opts.Get("openFile"); err == nil && f.Type() == jsTypeFunction {
 		o.openFile = f
 	}
@@ -83,6 +87,18 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 		}
 	}
 	return o, nil
+}
+
+// monacoEditor checks a Monaco namespace and returns monaco.editor.
+func monacoEditor(monaco jsValue) (jsValue, error) {
+	if monaco.Type() != jsTypeObject {
+		return jsUndefined(), errors.New("monaco must be the monaco namespace object or a promise of it")
+	}
+	editor, err := monaco.Get("editor")
+	if err != nil || editor.Type() != jsTypeObject || !isFunc(editor, "setModelMarkers") {
+		return jsUndefined(), errors.New("monaco.editor.setModelMarkers is missing")
+	}
+	return editor, nil
 }
 
 // jsonArg turns a settings argument into JSON text: a string is taken as

@@ -7,9 +7,10 @@
 //
 // The page only loads and exposes; e2e/bench drives it and reads the
 // probe's timestamps (bench-probe.js). Each client loads as a page would
-// load it: lsp.wasm as the demo does, fetched, compiled and started while
-// Monaco loads, then configured with it; monaco.lsp, part of Monaco, once
-// Monaco has loaded.
+// load it: lsp.wasm fetched, compiled and started while Monaco loads, then
+// configured with a promise of Monaco and its pair prepared, so its
+// connection is initialized by the time Monaco is there; monaco.lsp, part
+// of Monaco, once Monaco has loaded.
 
 const probe = window.benchProbe;
 const params = new URLSearchParams(location.search);
@@ -32,36 +33,54 @@ const lspLoaded = client === 'wasm' ? loadLSP() : null;
 const userSettings = client === 'wasm' ? fetch('/api/v1/user/settings').then((r) => r.json()) : null;
 const early = client === 'monaco' && baseline.has('early') ? openSocket() : null;
 early?.catch(() => {}); // awaited below, after Monaco
-const monaco = await new Promise((resolve, reject) => {
+// Monaco as the clients get it: loaded, and its provider registrations
+// probed before either client registers anything.
+const monacoReady = new Promise((resolve, reject) => {
   window.require.config({ paths: { vs: '/monaco/vs' } });
   window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
+}).then((monaco) => {
+  probe.marks.monaco = performance.now();
+  probeProviders(monaco);
+  return monaco;
 });
-probe.marks.monaco = performance.now();
+
+// lsp.wasm does not wait for Monaco: configured with the promise of it, it
+// dials now, and gopls initializes and loads the workspace while Monaco
+// loads; the providers are registered once Monaco is there.
+const lsp = client === 'wasm' ? await lspLoaded : null;
+if (lsp) {
+  lsp.configure({ monaco: monacoReady, relayURL: relay, locale: 'en', settings: await userSettings });
+  probe.marks.client = performance.now();
+  lsp.prepare(sessionId, language);
+}
+const monaco = await monacoReady;
 
 // Both clients register their providers through monaco.languages; each
 // completion and hover provider is wrapped to stamp when Monaco calls it
 // and when its answer resolves, which splits a client's own time from
 // Monaco's before and after it.
-probe.calls = [];
-for (const [register, method] of [['registerCompletionItemProvider', 'provideCompletionItems'], ['registerHoverProvider', 'provideHover']]) {
-  const original = monaco.languages[register];
-  monaco.languages[register] = function (selector, provider, ...rest) {
-    const probed = new Proxy(provider, {
-      get(target, prop) {
-        const v = Reflect.get(target, prop, target);
-        if (typeof v !== 'function') return v;
-        if (prop !== method) return v.bind(target);
-        return (...args) => {
-          const call = { method, called: performance.now(), resolved: null };
-          probe.calls.push(call);
-          const answer = v.apply(target, args);
-          Promise.resolve(answer).then(() => { call.resolved = performance.now(); }, () => {});
-          return answer;
-        };
-      },
-    });
-    return original.call(this, selector, probed, ...rest);
-  };
+function probeProviders(monaco) {
+  probe.calls = [];
+  for (const [register, method] of [['registerCompletionItemProvider', 'provideCompletionItems'], ['registerHoverProvider', 'provideHover']]) {
+    const original = monaco.languages[register];
+    monaco.languages[register] = function (selector, provider, ...rest) {
+      const probed = new Proxy(provider, {
+        get(target, prop) {
+          const v = Reflect.get(target, prop, target);
+          if (typeof v !== 'function') return v;
+          if (prop !== method) return v.bind(target);
+          return (...args) => {
+            const call = { method, called: performance.now(), resolved: null };
+            probe.calls.push(call);
+            const answer = v.apply(target, args);
+            Promise.resolve(answer).then(() => { call.resolved = performance.now(); }, () => {});
+            return answer;
+          };
+        },
+      });
+      return original.call(this, selector, probed, ...rest);
+    };
+  }
 }
 
 const editor = monaco.editor.create(document.getElementById('editor'), {
@@ -79,7 +98,6 @@ monaco.editor.onDidChangeMarkers(() => {
   if (markers.some((m) => m.severity === monaco.MarkerSeverity.Error)) probe.marks.firstError = performance.now();
 });
 
-
 // loadLSP starts lsp.wasm as the demo's entry does: by its content-hashed
 // name, compressed, compiled as it arrives and run before Monaco is there
 // (kandevLSP exists before configure, which takes monaco).
@@ -92,14 +110,11 @@ async function loadLSP() {
   return globalThis.kandevLSP;
 }
 
-if (client === 'wasm') {
-  const lsp = await lspLoaded;
-  lsp.configure({ monaco, relayURL: relay, locale: 'en', settings: await userSettings });
-  probe.marks.client = performance.now();
+if (lsp) {
   model = monaco.editor.createModel(await text, undefined,
     monaco.Uri.from({ scheme: 'kandev', authority: sessionId, path: '/' + path }));
-  // As the demo's app.js: the document opens (and its connection dials)
-  // before the editor shows the model.
+  // As the demo's app.js: the document opens (joining the prepared
+  // connection) before the editor shows the model.
   lsp.openDocument({ sessionId, path, model });
   editor.setModel(model);
 } else {

@@ -1,0 +1,99 @@
+import { test, expect, putSettings } from './fixtures';
+
+// A page that gives configure a promise of Monaco and prepares its pair:
+// gopls starts and initializes on the workspace while Monaco is still
+// loading, and once Monaco is there the document joins that connection —
+// real diagnostics and completion, one socket.
+//
+// The page below holds Monaco back until the test releases it, so "ready
+// before Monaco" is a fact of the run, not a race.
+
+const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<link rel="stylesheet" data-name="vs/editor/editor.main" href="/monaco/vs/editor/editor.main.css">
+</head><body><div id="editor" style="height: 400px"></div>
+<script src="/wasm/wasm_exec.js"></script>
+<script src="/monaco/vs/loader.js"></script>
+<script type="module">
+const early = { states: [], sockets: 0 };
+window.early = early;
+const Native = window.WebSocket;
+window.WebSocket = class extends Native { constructor(...a) { super(...a); early.sockets++; } };
+let release;
+const monacoLoaded = new Promise((r) => { release = r; }).then(() => new Promise((resolve, reject) => {
+  window.require.config({ paths: { vs: '/monaco/vs' } });
+  window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
+}));
+early.release = () => release();
+const config = await (await fetch('/config.json')).json();
+const go = new Go();
+const { instance } = await WebAssembly.instantiateStreaming(fetch(config.wasm), go.importObject);
+go.run(instance);
+const lsp = globalThis.kandevLSP;
+lsp.onStatus((v) => early.states.push({ state: v.state, documents: v.documents, monaco: typeof window.monaco !== 'undefined' }));
+const settings = await (await fetch('/api/v1/user/settings')).json();
+early.configured = lsp.configure({ monaco: monacoLoaded, relayURL: 'ws://' + location.host + '/lsp', locale: 'en', settings });
+early.prepared = lsp.prepare('demo', 'go');
+early.lsp = lsp;
+early.opened = monacoLoaded.then(async (monaco) => {
+  const text = await (await fetch('/api/v1/workspace/file?path=main.go')).text();
+  const model = monaco.editor.createModel(text, undefined, monaco.Uri.from({ scheme: 'kandev', authority: 'demo', path: '/main.go' }));
+  early.doc = lsp.openDocument({ sessionId: 'demo', path: 'main.go', model });
+  early.editor = monaco.editor.create(document.getElementById('editor'), { model, wordBasedSuggestions: 'off' });
+  early.monaco = monaco;
+  return !!early.doc;
+});
+</script></body></html>`;
+
+test('prepare() with a promise of Monaco: gopls is ready before Monaco, the document joins it', async ({ page: p }) => {
+  await p.goto('/');
+  await putSettings(p, { lsp_auto_start_languages: ['go'] });
+  // A response of the demo server, then the page written into it: the
+  // document keeps the server's origin and address space (a routed
+  // response would have none, and its socket to 127.0.0.1 is refused).
+  await p.goto('/config.json');
+  await p.setContent(page);
+
+  await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 60_000 }).toBe(true);
+  const before = await p.evaluate(() => {
+    const e = (window as any).early;
+    return { configured: e.configured, prepared: e.prepared, monaco: typeof (window as any).monaco, ready: e.states.find((s: any) => s.state === 'ready') };
+  });
+  expect(before).toEqual({ configured: true, prepared: true, monaco: 'undefined', ready: { state: 'ready', documents: 0, monaco: false } });
+
+  await p.evaluate(() => (window as any).early.release());
+  expect(await p.evaluate(() => (window as any).early.opened)).toBe(true);
+
+  // gopls's error on main.go, as a marker of lsp.wasm's.
+  await expect.poll(() => p.evaluate(() => (window as any).early.monaco.editor.getModelMarkers({})
+    .filter((m: any) => m.owner.startsWith('kandev-lsp') && m.severity === 8).map((m: any) => m.message).join('\n')), { timeout: 60_000 })
+    .toContain('cannot use "three"');
+
+  // Completion from gopls: a new line in main, `fmt.Spr`, then Ctrl+Space.
+  await p.evaluate(() => {
+    const { editor } = (window as any).early;
+    const model = editor.getModel();
+    const m = model.findMatches('fmt.Println', false, false, true, null, false)[0];
+    const line = m.range.startLineNumber;
+    editor.executeEdits('e2e', [{ range: { startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 }, text: '\tfmt.Spr\n' }]);
+    editor.setPosition({ lineNumber: line, column: 9 });
+    editor.focus();
+  });
+  const rows = () => p.evaluate(() => [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')]
+    .map((r) => r.textContent).join('\n'));
+  await expect.poll(async () => {
+    if (!(await rows()).includes('Sprintf')) {
+      await p.keyboard.press('Escape');
+      await p.keyboard.press('Control+Space');
+    }
+    return rows();
+  }, { timeout: 30_000, intervals: [1000] }).toContain('Sprintffunc(format string, a ...any) string'); // label, then gopls's detail
+
+  const after = await p.evaluate(() => {
+    const e = (window as any).early;
+    return { sockets: e.sockets, view: e.lsp.view('demo', 'go') };
+  });
+  expect(after.sockets).toBe(1);
+  expect(after.view.state).toBe('ready');
+  expect(after.view.documents).toBe(1);
+});
