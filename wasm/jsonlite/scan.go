@@ -254,3 +254,57 @@ func skipString(b []byte, i int) int {
 	}
 	return i
 }
+
+// ParseObject validates b as Parse does and, in the same pass, calls member
+// with each member of the object b must hold (the key unescaped). It is
+// Parse followed by Members without a second walk over the values, which
+// matters for a message whose one member is a large result. On an error,
+// the members already seen are to be discarded: b is not valid JSON.
+func ParseObject(b []byte, member func(key string, v Value)) error {
+	i := ws(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return &SyntaxError{Offset: i}
+	}
+	i = ws(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return &SyntaxError{Offset: i}
+			}
+			kend, err := checkString(b, i)
+			if err != nil {
+				return err
+			}
+			key := Value{b: b[i:kend]}
+			i = ws(b, kend)
+			if i >= len(b) || b[i] != ':' {
+				return &SyntaxError{Offset: i}
+			}
+			start := ws(b, i+1)
+			end, err := check(b, start, 1)
+			if err != nil {
+				return err
+			}
+			k, _ := key.Str()
+			member(k, Value{b: b[start:end]})
+			i = ws(b, end)
+			if i >= len(b) {
+				return &SyntaxError{Offset: i}
+			}
+			if b[i] == '}' {
+				i++
+				break
+			}
+			if b[i] != ',' {
+				return &SyntaxError{Offset: i}
+			}
+			i = ws(b, i+1)
+		}
+	}
+	if j := ws(b, i); j != len(b) {
+		return &SyntaxError{Offset: j}
+	}
+	return nil
+}

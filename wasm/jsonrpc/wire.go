@@ -24,18 +24,42 @@ type message struct {
 
 // parseMessage decodes one incoming message; ok is false for a message that
 // is not an object of the expected member types (there is nobody to answer).
+// The message is validated and its members read in one pass: a response
+// puts its result (a completion list can be tens of kilobytes) before its
+// id, and looking each member up on its own would skip over the result once
+// per lookup.
 func parseMessage(data []byte) (m message, ok bool) {
-	v, err := jsonlite.Parse(data)
-	if err != nil || !v.DecodeObject() {
+	var version, method, e jsonlite.Value
+	err := jsonlite.ParseObject(data, func(k string, x jsonlite.Value) {
+		// The last of a repeated member counts, as with Value.Get.
+		switch k {
+		case "jsonrpc":
+			version = x
+		case "method":
+			method = x
+		case "id":
+			m.ID = x.Raw()
+		case "params":
+			m.Params = x.Raw()
+		case "result":
+			m.Result = x.Raw()
+		case "error":
+			e = x
+		}
+	})
+	if err != nil {
+		// A literal null decodes to an empty message, as encoding/json
+		// would decode it.
+		v, err := jsonlite.Parse(data)
+		return message{}, err == nil && v.IsNull()
+	}
+	if _, ok := version.DecodeString(); !ok {
 		return message{}, false
 	}
-	_, ok1 := v.Get("jsonrpc").DecodeString()
-	method, ok2 := v.Get("method").DecodeString()
-	if !ok1 || !ok2 {
+	if m.Method, ok = method.DecodeString(); !ok {
 		return message{}, false
 	}
-	m = message{ID: v.Get("id").Raw(), Method: method, Params: v.Get("params").Raw(), Result: v.Get("result").Raw()}
-	if e := v.Get("error"); e.Exists() && !e.IsNull() {
+	if e.Exists() && !e.IsNull() {
 		code, ok1 := e.Get("code").DecodeInt(64)
 		msg, ok2 := e.Get("message").DecodeString()
 		if e.Kind() != jsonlite.Object || !ok1 || !ok2 {

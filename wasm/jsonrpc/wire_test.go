@@ -24,6 +24,8 @@ func TestParseMessageMatchesEncodingJSON(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"error":null}`,
 		`{"jsonrpc":2,"id":1}`, `{"method":5}`, `{"error":{"code":"x"}}`, `{"error":[]}`,
 		`[]`, `null`, `{`, `{"id":1,"result":[1,2]} `,
+		`{"jsonrpc":"2.0","result":{"items":[{"label":"x"}]},"id":7}`, `{"id":1,"id":2,"jsonrpc":"2.0","result":1}`,
+		`{"jso\u006erpc":"2.0","id":1,"result":2}`, ` { "jsonrpc" : "2.0" , "method" : "m" } `, `{"jsonrpc":"2.0","result":[1,}`, `{"id":1}x`, `{"id" 1}`, `{,}`,
 	} {
 		var want envelope
 		werr := json.Unmarshal([]byte(s), &want)
