@@ -6,6 +6,7 @@
 //   task bench:browser                      10 cold loads and 20 of each request per client
 //   KANDEV_BENCH_LOADS=1 KANDEV_BENCH_REQUESTS=1 npx playwright test --config bench/playwright.config.ts
 //   KANDEV_BENCH_BASELINE=early,caps task bench:browser    the baseline's variants (below)
+//   KANDEV_BENCH_WASM=late task bench:browser               lsp.wasm configured after Monaco
 //
 // Each step is split with the page's WebSocket probe: trigger → request
 // sent, request → answer received in JavaScript, answer → shown.
@@ -49,6 +50,10 @@ const quietMs = Number(process.env.KANDEV_BENCH_QUIET ?? 1100);
 // by default: early (its socket dialled while Monaco loads), caps (the
 // server asked for completion items as lsp.wasm asks).
 const baseline = (process.env.KANDEV_BENCH_BASELINE ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+// KANDEV_BENCH_WASM=late: lsp.wasm configured once Monaco has loaded (as
+// a page that does not hand it a promise of Monaco), its connection
+// dialled when the document opens.
+const wasmLate = process.env.KANDEV_BENCH_WASM === 'late';
 
 // main.go of webdemo/sample: the line after fmt.Println is where the
 // completions are typed; Println is what is hovered.
@@ -91,7 +96,8 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number) 
     await signIn(context, demo);
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`${client} page error:`, e));
-    await page.goto(`${demo.url}/bench.html?client=${client}${client === 'monaco' && baseline.length ? `&baseline=${baseline.join(',')}` : ''}`);
+    const variant = client === 'monaco' ? (baseline.length ? `&baseline=${baseline.join(',')}` : '') : (wasmLate ? '&wasm=late' : '');
+    await page.goto(`${demo.url}/bench.html?client=${client}${variant}`);
     await page.waitForFunction(() => (window as any).benchProbe.marks.firstError, null, { timeout: 120_000 });
     const cold = await page.evaluate(() => (window as any).bench.cold());
     const out = { cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[] };
@@ -224,7 +230,7 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
   const row = (...cells: (string | number)[]) => lines.push(`| ${cells.join(' | ')} |`);
   const totals = (c: Client, s: Step): number[] => results[c][s].map((r: any) => r.total);
 
-  lines.push('', `lsp.wasm against monaco.lsp: ${loads} cold loads and ${loads * requests} requests of each kind per client after each load's first completion (ms; ratio = lsp.wasm ÷ monaco.lsp medians)${baseline.length ? `; monaco.lsp with ${baseline.join(', ')}` : ''}`, '');
+  lines.push('', `lsp.wasm against monaco.lsp: ${loads} cold loads and ${loads * requests} requests of each kind per client after each load's first completion (ms; ratio = lsp.wasm ÷ monaco.lsp medians)${baseline.length ? `; monaco.lsp with ${baseline.join(', ')}` : ''}${wasmLate ? '; lsp.wasm configured after Monaco' : ''}`, '');
   row('step', 'monaco.lsp median', 'p90', 'lsp.wasm median', 'p90', 'ratio');
   row('---', '---:', '---:', '---:', '---:', '---:');
   for (const s of Object.keys(steps) as Step[]) {

@@ -26,6 +26,10 @@ const language = 'go';
 // ranges, label details, documentation format, resolve), so the server
 // does the same work for both clients.
 const baseline = new Set((params.get('baseline') || '').split(',').filter(Boolean));
+// ?wasm=late configures lsp.wasm as a page that waits for Monaco would:
+// with the namespace, once Monaco has loaded, its connection dialled when
+// the document opens.
+const wasmLate = params.get('wasm') === 'late';
 
 const relay = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`;
 const text = fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => r.text());
@@ -48,7 +52,7 @@ const monacoReady = new Promise((resolve, reject) => {
 // dials now, and gopls initializes and loads the workspace while Monaco
 // loads; the providers are registered once Monaco is there.
 const lsp = client === 'wasm' ? await lspLoaded : null;
-if (lsp) {
+if (lsp && !wasmLate) {
   lsp.configure({ monaco: monacoReady, relayURL: relay, locale: 'en', settings: await userSettings });
   probe.marks.client = performance.now();
   lsp.prepare(sessionId, language);
@@ -111,6 +115,10 @@ async function loadLSP() {
 }
 
 if (lsp) {
+  if (wasmLate) {
+    lsp.configure({ monaco, relayURL: relay, locale: 'en', settings: await userSettings });
+    probe.marks.client = performance.now();
+  }
   model = monaco.editor.createModel(await text, undefined,
     monaco.Uri.from({ scheme: 'kandev', authority: sessionId, path: '/' + path }));
   // As the demo's app.js: the document opens (joining the prepared
