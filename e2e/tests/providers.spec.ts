@@ -19,6 +19,9 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
       'textDocument/semanticTokens/full': { data: [] },
     },
   });
+  // The page's timers run on a clock the test can run forward (it flows
+  // as usual until then): see the semantic tokens below.
+  await page.clock.install();
   await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
   await page.reload();
@@ -63,10 +66,23 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   }
 
   // Semantic tokens were asked for and answered empty: no retry loop
-  // while nothing changes.
+  // while nothing changes. Monaco schedules a retry on a timer once an
+  // answer is in; the page's clock is run forward instead of waited for,
+  // and a completion shown on screen is the barrier: its answer comes
+  // after every earlier one on the same socket, so by then Monaco has
+  // taken each semantic-token answer in and scheduled whatever it would.
   await expect.poll(() => requests('textDocument/semanticTokens/full').length).toBeGreaterThan(0);
-  await page.waitForTimeout(1500);
+  const barrier = async () => {
+    const before = requests('textDocument/completion').length;
+    await page.keyboard.press('Control+Space');
+    await expect.poll(() => requests('textDocument/completion').length).toBeGreaterThan(before);
+    await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
+    await page.keyboard.press('Escape');
+  };
+  await page.clock.runFor(5000); // the edits' own, debounced requests
+  await barrier();
   const settled = requests('textDocument/semanticTokens/full').length;
-  await page.waitForTimeout(3000);
+  await page.clock.runFor(5000); // a retry Monaco scheduled would fire now
+  await barrier();
   expect(requests('textDocument/semanticTokens/full').length).toBe(settled);
 });
