@@ -53,7 +53,15 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       PATH: (process.env.PATH ?? '').split(path.delimiter).filter((d) => !d.includes('node_modules')).join(path.delimiter),
     }
     : process.env;
-  const proc = spawn(path.join(root, 'bin', 'webdemo'), args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // KANDEV_DEMO_CPUS (e.g. 1) runs the demo, and so the task host's agent
+  // and language servers, on those CPUs only: with the browser pinned to
+  // the others (taskset -c 0 npx playwright ...), the two sides do not take
+  // each other's cores, as on separate machines (the browser benchmark).
+  const demoCPUs = process.env.KANDEV_DEMO_CPUS;
+  const bin = path.join(root, 'bin', 'webdemo');
+  const proc = demoCPUs
+    ? spawn('taskset', ['-c', demoCPUs, bin, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(bin, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
   const started = await new Promise<{ url: string; workspace: string; signIn: string; container?: string }>((resolve, reject) => {
