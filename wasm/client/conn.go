@@ -178,6 +178,11 @@ func (c *connection) run() {
 	for _, d := range docs {
 		d.open(c)
 	}
+	// The providers come after the didOpens: registering them with Monaco
+	// is the longest step here on a cold page, and the server starts on
+	// the documents that much sooner. Nothing the page does runs in
+	// between, so no provider request can precede its document's didOpen.
+	c.publishProviders()
 
 	select {
 	case <-rpc.Done():

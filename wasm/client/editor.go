@@ -62,8 +62,10 @@ func (c *connection) id() string {
 	return c.p.key.sessionID + "\x00" + string(c.p.key.language) + "\x00" + strconv.FormatUint(c.gen, 10)
 }
 
-// editorReady records the initialized server's workspace and registers
-// its providers and suppression state. Called once, from run.
+// editorReady records the initialized server's workspace (for navigation
+// and provider calls) and its features in the suppression state, so that
+// each document opened next claims its model there. Called once, from
+// run, before the didOpens; publishProviders follows them.
 func (c *connection) editorReady(st wire.Status) {
 	ws, ok := navigate.FromReady(c.p.key.sessionID, st)
 	if !ok {
@@ -74,7 +76,23 @@ func (c *connection) editorReady(st wire.Status) {
 	cl.conns[c.id()] = c
 	cl.workspaces[strings.ToLower(c.p.key.sessionID)] = ws
 	cl.mu.Unlock()
-	c.publishProviders()
+	c.mu.Lock()
+	reg := c.reg
+	c.mu.Unlock()
+	if reg != nil {
+		ids, set := c.featureSet(reg)
+		cl.suppress.SetConnection(c.id(), strings.ToLower(c.p.key.sessionID), ids, set)
+	}
+}
+
+// featureSet returns the Monaco language ids of the connection's language
+// and every feature the server offers for any of them.
+func (c *connection) featureSet(reg *features.Registry) (ids []string, set features.Set) {
+	info, _ := wire.Lookup(string(c.p.key.language))
+	for _, id := range info.MonacoIDs {
+		set |= reg.For(id).Set
+	}
+	return info.MonacoIDs, set
 }
 
 // publishProviders hands the binding the providers of this connection
