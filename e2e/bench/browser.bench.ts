@@ -261,11 +261,18 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
   }
 
   lines.push('', 'cold load, split (medians, ms since navigation start; lsp: lsp.wasm running, before configure; client: lsp.wasm configured with a promise of Monaco and its pair prepared, so before Monaco on a cold load, or the monaco.lsp client made, after it; busy: ms of long main-thread tasks between the socket\'s creation and the ready frame, and in all)', '');
-  const marks = ['monaco', 'lsp', 'client', 'socket', 'ready', 'initializeSent', 'initializeAnswered', 'didOpen', 'diagnostics', 'total', 'busyBeforeReady', 'busyTotal'];
+  const marks = ['monaco', 'lsp', 'client', 'socket', 'ready', 'initializeSent', 'initializeAnswered', 'initialized', 'didOpen', 'diagnostics', 'total', 'busyBeforeReady', 'busyTotal'];
   const heads: Record<string, string> = { total: 'first error marker', busyBeforeReady: 'busy before ready', busyTotal: 'busy' };
   row('client', ...marks.map((m) => heads[m] ?? m));
   row('---', ...marks.map(() => '---:'));
   for (const c of clients) row(names[c], ...marks.map((m) => ms(med(results[c].cold.map((r: Cold) => r[m] ?? NaN)))));
+
+  lines.push('', 'sent between the didOpen and the first diagnostics (each load)', '');
+  for (const c of clients) {
+    for (const r of results[c].cold as Cold[]) {
+      if (r.askedBeforeDiagnostics) lines.push(`- ${names[c]}: ${r.askedBeforeDiagnostics.join(', ') || 'nothing'}`);
+    }
+  }
 
   lines.push('', 'lsp.wasm as served (bytes on the wire per Accept-Encoding)', '');
   row('Accept-Encoding', 'served as', 'bytes');

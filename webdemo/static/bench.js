@@ -315,6 +315,15 @@ window.bench = {
       ready: at(readyFrame),
       initializeSent: at(init),
       initializeAnswered: init ? at(answerTo(init)) : null,
+      initialized: at(frameAfter(0, isMethod('initialized'))),
+      // What the client asked the server between its didOpen and the first
+      // diagnostics: requests the server works on before it publishes.
+      askedBeforeDiagnostics: (() => {
+        const open = frameAfter(0, isMethod('textDocument/didOpen'));
+        if (!open || !diag) return null;
+        return probe.frames.filter((f) => f.out && f.t >= open.t && f.t <= diag.t && typeof f.data === 'string')
+          .map((f) => { try { return JSON.parse(f.data).method; } catch { return '?'; } }).filter(Boolean);
+      })(),
       didOpen: at(frameAfter(0, isMethod('textDocument/didOpen'))),
       diagnostics: at(diag),
       busyBeforeReady: busy(m.socket ?? null, at(readyFrame)),
