@@ -59,9 +59,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   // each other's cores, as on separate machines (the browser benchmark).
   const demoCPUs = process.env.KANDEV_DEMO_CPUS;
   const bin = path.join(root, 'bin', 'webdemo');
-  const proc = demoCPUs
-    ? spawn('taskset', ['-c', demoCPUs, bin, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(bin, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, cmdArgs] = demoCPUs ? ['taskset', ['-c', demoCPUs, bin, ...args]] : [bin, args];
+  const proc = spawn(cmd, cmdArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
   const started = await new Promise<{ url: string; workspace: string; signIn: string; container?: string }>((resolve, reject) => {
