@@ -128,6 +128,7 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 	a := h.agent(t)
 	handshake(t, h, a, "/srv/t", "file:///srv/t")
 	a.recvMethod("textDocument/didOpen")
+	providersPublished(t, doc)
 
 	ev := rec.next(t, "provider")
 	id := ev.connID
@@ -187,10 +188,12 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 func TestCrashDisposesOnlyItsProviders(t *testing.T) {
 	h, rec := editorHarness(t)
 	m1, m2 := newModel("package a\n"), newModel("package b\n")
-	_, err := h.client.OpenDocument("s1", "a.go", m1, m1)
+	d1, err := h.client.OpenDocument("s1", "a.go", m1, m1)
 	require.NoError(t, err)
 	a1 := h.agent(t)
 	handshake(t, h, a1, "/w1", "file:///w1")
+	a1.recvMethod("textDocument/didOpen")
+	providersPublished(t, d1)
 	id1 := rec.next(t, "provider").connID
 	rec.providers(t) // its other features
 

@@ -157,9 +157,16 @@ func TestDynamicSynchronization(t *testing.T) {
 		`{"id":"close","method":"textDocument/didClose","registerOptions":{"documentSelector":[{"language":"go"}]}},`+
 		`{"id":"change","method":"textDocument/didChange","registerOptions":{"documentSelector":[{"language":"go"}],"syncKind":1}},`+
 		`{"id":"py-save","method":"textDocument/didSave","registerOptions":{"documentSelector":[{"language":"python"}]}}`)
-	open := a.recvMethod("textDocument/didOpen")
-	require.Contains(t, string(open.Params), `"text":"package main\n"`)
-	a.recvMethod("") // the registration's answer
+	// The didOpen and the registration's answer, in either order: a
+	// registration read while the connection is still opening its
+	// documents leaves the didOpen to the connection.
+	got := map[string]rpcMsg{}
+	for range 2 {
+		m := a.recv()
+		got[m.Method] = m
+	}
+	require.Contains(t, got, "", "the registration's answer")
+	require.Contains(t, string(got["textDocument/didOpen"].Params), `"text":"package main\n"`)
 
 	m.set("package main\n\nx")
 	doc.MarkDirty()
@@ -454,5 +461,22 @@ func readyDoc(t *testing.T, h *harness, session, path, text string) (*Document, 
 	a := h.agent(t)
 	handshake(t, h, a, "/w", "file:///w")
 	a.recvMethod("textDocument/didOpen")
+	providersPublished(t, d)
 	return d, m, a
+}
+
+// providersPublished waits until the connection serving d has handed the
+// editor its providers, which it does right after the didOpens: provs is
+// set under provMu, held for the whole first publication.
+func providersPublished(t *testing.T, d *Document) {
+	t.Helper()
+	d.cl.mu.Lock()
+	c := d.p.conn
+	d.cl.mu.Unlock()
+	require.NotNil(t, c)
+	require.Eventually(t, func() bool {
+		c.provMu.Lock()
+		defer c.provMu.Unlock()
+		return c.provs != nil
+	}, 10*time.Second, time.Millisecond, "the connection's providers were never published")
 }
