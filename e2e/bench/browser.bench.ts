@@ -12,9 +12,9 @@
 // sent, request → answer received in JavaScript, answer → shown.
 
 import { test, type Browser, type Page } from '@playwright/test';
-import fs from 'node:fs';
 import http from 'node:http';
 import { signIn, startDemo, stopDemo, type Demo } from '../tests/fixtures';
+import { serverGone } from './server';
 
 type Client = 'wasm' | 'monaco';
 const clients: Client[] = ['wasm', 'monaco'];
@@ -166,24 +166,6 @@ async function hover(page: Page): Promise<Split> {
   await page.keyboard.press('Escape');
   await quiet(page);
   return split;
-}
-
-// serverGone waits until no gopls runs in the workspace: the previous
-// page's stream has ended, so its teardown does not overlap the next load.
-async function serverGone(workspace: string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const running = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'gopls' && fs.readlinkSync(`/proc/${p}/cwd`) === workspace;
-      } catch {
-        return false;
-      }
-    });
-    if (!running) return;
-    if (Date.now() > deadline) throw new Error('gopls of the previous load is still running');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 // wasmSizes fetches lsp.wasm once per Accept-Encoding and returns what the
