@@ -24,9 +24,12 @@ test('a cancelled completion sends $/cancelRequest', async ({ page, demo }, test
   await page.keyboard.press('Control+Space');
   await expect.poll(() => completions().length).toBe(1);
   const id = completions()[0].message.id;
-  // Typing on elsewhere ends the session: Monaco cancels the request.
+  // The widget shows its loading state while the server works; closing it
+  // ends the session and Monaco cancels the request. (Before the widget is
+  // on screen Escape is not the widget's, and a key pressed once it is —
+  // an arrow — would move in the list, not end the session.)
+  await expect(page.locator('.editor-widget.suggest-widget.visible')).toBeVisible();
   await page.keyboard.press('Escape');
-  await page.keyboard.press('ArrowUp');
   await expect.poll(() => readRecord(record).filter((r) => r.kind === 'notification' && r.method === '$/cancelRequest').map((r) => r.message.params.id))
     .toContain(id);
   await expect(suggestRows(page)).toHaveCount(0);
