@@ -5,7 +5,7 @@
 //
 //   task bench:browser                      10 cold loads and 20 of each request per client
 //   KANDEV_BENCH_LOADS=1 KANDEV_BENCH_REQUESTS=1 npx playwright test --config bench/playwright.config.ts
-//   KANDEV_BENCH_BASELINE=early,caps task bench:browser    the baseline's variants (below)
+//   KANDEV_BENCH_BASELINE=early,caps,worker task bench:browser    the baseline's variants (below)
 //   KANDEV_BENCH_WASM=late task bench:browser               lsp.wasm configured after Monaco
 //
 // Each step is split with the page's WebSocket probe: trigger → request
@@ -48,7 +48,8 @@ const requests = Number(process.env.KANDEV_BENCH_REQUESTS ?? 2);
 const quietMs = Number(process.env.KANDEV_BENCH_QUIET ?? 1100);
 // The baseline's variants (webdemo/static/bench.js), comma-separated, none
 // by default: early (its socket dialled while Monaco loads), caps (the
-// server asked for completion items as lsp.wasm asks).
+// server asked for completion items as lsp.wasm asks), worker (the page
+// also loads lsp.wasm in a Worker and leaves it unused).
 const baseline = (process.env.KANDEV_BENCH_BASELINE ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 // KANDEV_BENCH_WASM=late: lsp.wasm configured once Monaco has loaded (as
 // a page that does not hand it a promise of Monaco), its connection

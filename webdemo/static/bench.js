@@ -19,12 +19,15 @@ const sessionId = params.get('session') || 'demo';
 const path = params.get('path') || 'main.go';
 const language = 'go';
 
-// The baseline's variants (?baseline=early,caps), off by default:
+// The baseline's variants (?baseline=early,caps,worker), off by default:
 // early opens its socket and waits for the ready frame while Monaco loads
 // (all a page can do for monaco.lsp before Monaco exists); caps asks the
 // server for completion items as lsp.wasm does (snippets, insert/replace
 // ranges, label details, documentation format, resolve), so the server
-// does the same work for both clients.
+// does the same work for both clients; worker also loads and starts
+// lsp.wasm in a dedicated Worker (bench-worker.js), unused: what fetching,
+// compiling and starting it costs a page when none of it runs on the
+// page's own thread.
 const baseline = new Set((params.get('baseline') || '').split(',').filter(Boolean));
 // ?wasm=late configures lsp.wasm as a page that waits for Monaco would:
 // with the namespace, once Monaco has loaded, its connection dialled when
@@ -36,6 +39,10 @@ const text = fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).th
 const lspLoaded = client === 'wasm' ? loadLSP() : null;
 const userSettings = client === 'wasm' ? fetch('/api/v1/user/settings').then((r) => r.json()) : null;
 const early = client === 'monaco' && baseline.has('early') ? openSocket() : null;
+if (client === 'monaco' && baseline.has('worker')) {
+  // The cold split's lsp column: when the Worker's lsp.wasm was running.
+  new Worker('/bench-worker.js').onmessage = (e) => { probe.marks.lsp = e.data - performance.timeOrigin; };
+}
 early?.catch(() => {}); // awaited below, after Monaco
 // Monaco as the clients get it: loaded, and its provider registrations
 // probed before either client registers anything.
