@@ -59,12 +59,7 @@ func TestDocumentsOpenBeforeProvidersRegister(t *testing.T) {
 	rec := make(recordingEditor, 256)
 	h.client.cfg.Editor = orderEditor{recordingEditor: rec, opened: &opened, early: &early}
 
-	m := newModel("package main\n\nfunc main() {}\n")
-	_, err := h.client.OpenDocument("S1", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/srv/t", "file:///srv/t")
-	a.recvMethod("textDocument/didOpen")
+	readyDoc(t, h, "S1", "main.go", "package main\n\nfunc main() {}\n")
 	rec.next(t, "provider")
 	require.False(t, early.Load(), "a provider was registered before the didOpen was written")
 }
@@ -78,12 +73,7 @@ func TestDocumentOpenedFirstClaimsItsModel(t *testing.T) {
 	rec := make(recordingEditor, 256)
 	h.client.cfg.Editor = rec
 
-	m := newModel("export const a = 1;\n")
-	_, err := h.client.OpenDocument("S1", "src/a.ts", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshake(t, h, a, "/srv/t", "file:///srv/t")
-	a.recvMethod("textDocument/didOpen")
+	readyDoc(t, h, "S1", "src/a.ts", "export const a = 1;\n")
 	// The snapshots published until the providers are all registered: the
 	// last one must hand the model to the server.
 	snap := ""
