@@ -49,17 +49,25 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
   await page.keyboard.press('Escape');
 
+  // A barrier: a completion asked for now is recorded, and shown, after
+  // anything sent before it, since one socket carries them in order. The
+  // list is closed once it is on screen: an Escape pressed before the
+  // widget is there is not the widget's, and the session it leaves open
+  // would answer the next Control+Space without a request.
+  const barrier = async () => {
+    const before = requests('textDocument/completion').length;
+    await page.keyboard.press('Control+Space');
+    await expect.poll(() => requests('textDocument/completion').length).toBeGreaterThan(before);
+    await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
+    await page.keyboard.press('Escape');
+  };
+
   // Not advertised: hover, definition, references, signature help.
   await page.keyboard.type('(');
   await action(page, 'editor.action.showHover');
   await action(page, 'editor.action.revealDefinition');
   await action(page, 'editor.action.referenceSearch.trigger');
-  // Barrier: a completion asked for now is recorded after anything those
-  // actions could have sent, since one socket carries them in order.
-  const before = requests('textDocument/completion').length;
-  await page.keyboard.press('Control+Space');
-  await expect.poll(() => requests('textDocument/completion').length).toBeGreaterThan(before);
-  await page.keyboard.press('Escape');
+  await barrier();
   const methods = readRecord(record).filter((r) => r.kind === 'request').map((r) => r.method);
   for (const m of ['textDocument/hover', 'textDocument/definition', 'textDocument/references', 'textDocument/signatureHelp']) {
     expect(methods).not.toContain(m);
@@ -72,13 +80,6 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   // after every earlier one on the same socket, so by then Monaco has
   // taken each semantic-token answer in and scheduled whatever it would.
   await expect.poll(() => requests('textDocument/semanticTokens/full').length).toBeGreaterThan(0);
-  const barrier = async () => {
-    const before = requests('textDocument/completion').length;
-    await page.keyboard.press('Control+Space');
-    await expect.poll(() => requests('textDocument/completion').length).toBeGreaterThan(before);
-    await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
-    await page.keyboard.press('Escape');
-  };
   await page.clock.runFor(5000); // the edits' own, debounced requests
   await barrier();
   const settled = requests('textDocument/semanticTokens/full').length;
