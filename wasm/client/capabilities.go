@@ -13,7 +13,7 @@ func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","resourceOperations":`)
 	b = jsonlite.AppendStrings(b, ops.ResourceOperations())
 	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},`+
-		`"didChangeWatchedFiles":{"dynamicRegistration":true,"relativePatternSupport":true}`...)
+		`"diagnostics":{"refreshSupport":true},"didChangeWatchedFiles":{"dynamicRegistration":true,"relativePatternSupport":true}`...)
 	return b
 }
 
@@ -26,6 +26,7 @@ func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 // servers that only register dynamically still offer them).
 const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
 	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
+	`"diagnostic":{"dynamicRegistration":true,"relatedDocumentSupport":true},` +
 	`"codeAction":{"dynamicRegistration":true,"isPreferredSupport":true,"disabledSupport":true,"dataSupport":true,"resolveSupport":{"properties":["edit"]},` +
 	`"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["","quickfix","refactor","refactor.extract","refactor.inline","refactor.rewrite","source","source.organizeImports","source.fixAll"]}}},` +
 	`"rename":{"dynamicRegistration":true,"prepareSupport":true},` +

@@ -16,6 +16,7 @@ import (
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/progress"
+	"github.com/kandev/lsp/wasm/pull"
 	"github.com/kandev/lsp/wasm/settings"
 	"github.com/kandev/lsp/wasm/transport"
 )
@@ -54,6 +55,7 @@ type connection struct {
 	folders   []lsptypes.WorkspaceFolder
 	ready     bool               // initialized sent; documents may open
 	reg       *features.Registry // static and dynamic capabilities, once initialize answered
+	pull      *pull.Puller       // pull diagnostics, once initialize answered
 	ended     bool
 	failures  map[string]bool         // provider failure causes already logged
 	keptSeq   int                     // the last key handed out by keep
@@ -152,8 +154,9 @@ func (c *connection) run() {
 			c.cl.cfg.Logf("lsp: capabilities: %v", rerr)
 			reg, _ = features.NewRegistry(nil)
 		}
+		puller := c.newPuller(rpc, res.Capabilities)
 		c.mu.Lock()
-		c.reg = reg
+		c.reg, c.pull = reg, puller
 		c.mu.Unlock()
 		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
 	}
@@ -279,6 +282,9 @@ func (c *connection) finish(endErr error, detail string) {
 		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, string(c.p.key.language), endErr)
 	}
 	c.cancel()
+	if p := c.puller(); p != nil {
+		p.Stop() // no report of this generation is shown after it
+	}
 
 	cl := c.cl
 	cl.mu.Lock()
@@ -367,6 +373,11 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 		return nil, nil
 	case lsptypes.MethodWorkspaceConfiguration:
 		return c.configuration(req.Params)
+	case pull.MethodRefresh:
+		if p := c.puller(); p != nil {
+			p.Refresh()
+		}
+		return nil, nil
 	case lsptypes.MethodWorkspaceFolders:
 		c.mu.Lock()
 		folders := c.folders
@@ -512,19 +523,5 @@ func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
 		c.cl.cfg.Logf("lsp: bad publishDiagnostics: %v", err)
 		return
 	}
-	abs, ok := wire.PathFromFileURI(p.URI)
-	if !ok {
-		return
-	}
-	c.mu.Lock()
-	var docs []*Document
-	if e := c.byPath[path.Clean(abs)]; e != nil {
-		docs = append(docs, e.docs...)
-		e.diags = p.Diagnostics
-	}
-	c.mu.Unlock()
-	// Every model showing the file gets the markers.
-	for _, d := range docs {
-		d.diagnostics(c, p.Diagnostics)
-	}
+	c.setDiagnostics(p.URI, pushed, p.Diagnostics)
 }

@@ -18,9 +18,11 @@ import (
 // didClose after the last of them, diagnostics for each. Guarded by the
 // connection's mu; never empty while in byPath.
 type serverDoc struct {
-	sd    *docsync.Doc
-	docs  []*Document
-	diags []lsptypes.Diagnostic // the last published, for a model joining later
+	sd   *docsync.Doc
+	docs []*Document
+	// sets are the diagnostics shown, by marker set: pushed, and one per
+	// pull provider; kept for a model joining later.
+	sets map[string][]lsptypes.Diagnostic
 }
 
 // Document is one open editor model synchronized with its language server.
@@ -203,6 +205,7 @@ func (d *Document) open(c *connection) {
 	c.mu.Unlock()
 
 	joined := e != nil && e.sd.Join(d.model, d.src)
+	uri := wire.FileURI(abs)
 	if !joined {
 		e = &serverDoc{sd: docsync.NewDoc(docsync.Config{
 			URI:        wire.FileURI(abs),
@@ -211,7 +214,11 @@ func (d *Document) open(c *connection) {
 			Scope:      strings.ToLower(d.p.key.sessionID),
 			Sync:       reg.For(d.languageID).Sync,
 			Send: func(method string, params jsonlite.Appender) error {
-				return c.notify(rpc, method, params)
+				err := c.notify(rpc, method, params)
+				if err == nil {
+					c.sent(method, uri, d.languageID)
+				}
+				return err
 			},
 			Source:   d.src,
 			Clock:    docClock{cl.cfg.Clock, cl.cfg.Soon},
@@ -235,7 +242,7 @@ func (d *Document) open(c *connection) {
 		// No didOpen, so no fresh publish: the joining model shows what
 		// the server published last.
 		c.mu.Lock()
-		diags := e.diags
+		diags := e.diagnostics()
 		c.mu.Unlock()
 		if len(diags) > 0 {
 			d.hasMarkers = true

@@ -187,6 +187,7 @@ func (c *connection) registration(register bool, params jsonlite.Raw) {
 		c.cl.cfg.Logf("lsp: registration: %v", err)
 		return
 	}
+	c.pullRegistration(register, params)
 	c.docMu.Lock()
 	c.mu.Lock()
 	type open struct {
@@ -347,7 +348,7 @@ func (c *connection) diagnosticsOf(uri string) []lsptypes.Diagnostic {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.byPath[path.Clean(abs)]; e != nil {
-		return e.diags
+		return e.diagnostics()
 	}
 	return nil
 }

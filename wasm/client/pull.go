@@ -1,0 +1,142 @@
+package client
+
+import (
+	"context"
+	"path"
+	"slices"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/features"
+	"github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/kandev/lsp/wasm/lsptypes"
+	"github.com/kandev/lsp/wasm/pull"
+)
+
+// pushed is the marker set of publishDiagnostics; every pull provider has
+// its own (pull.Registration.Set), so a report of one never clears
+// another's.
+const pushed = ""
+
+// newPuller makes the connection's pull-diagnostics scheduler, with the
+// server's static diagnosticProvider when it has one. It exists before
+// initialized goes out: a server may register a provider at once.
+func (c *connection) newPuller(rpc *jsonrpc.Conn, capabilities []byte) *pull.Puller {
+	p := pull.New(pull.Config{
+		Call: func(ctx context.Context, params jsonlite.Appender, result *jsonlite.Raw) error {
+			return rpc.Call(ctx, pull.MethodDocument, params, result)
+		},
+		Show:    c.setDiagnostics,
+		Matches: features.SelectorMatches,
+		Logf:    c.cl.cfg.Logf,
+	})
+	if r, ok := pull.ParseStatic(capabilities); ok {
+		p.Register(r)
+	}
+	return p
+}
+
+// puller is the connection's scheduler, nil before initialize answered.
+func (c *connection) puller() *pull.Puller {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pull
+}
+
+// sent tells the scheduler that a document notification went out: it
+// pulls after didOpen, didChange and didSave, and forgets the document
+// after didClose. It never blocks, so docsync may call it with its locks
+// held.
+func (c *connection) sent(method, uri, languageID string) {
+	p := c.puller()
+	if p == nil {
+		return
+	}
+	switch method {
+	case lsptypes.MethodDidOpen:
+		p.Open(uri, languageID)
+	case lsptypes.MethodDidChange:
+		p.Changed(uri)
+	case lsptypes.MethodDidSave:
+		p.Saved(uri)
+	case lsptypes.MethodDidClose:
+		p.Closed(uri)
+	}
+}
+
+// setDiagnostics replaces one marker set of the server document for uri and
+// shows the union of its sets in every model of the file. A file without
+// an open document is left alone.
+func (c *connection) setDiagnostics(uri, set string, ds []lsptypes.Diagnostic) {
+	abs, ok := wire.PathFromFileURI(uri)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	var docs []*Document
+	var all []lsptypes.Diagnostic
+	if e := c.byPath[path.Clean(abs)]; e != nil {
+		e.set(set, ds)
+		all = e.diagnostics()
+		docs = append(docs, e.docs...)
+	}
+	c.mu.Unlock()
+	for _, d := range docs {
+		d.diagnostics(c, all)
+	}
+}
+
+// set replaces one marker set; an empty one is dropped.
+func (e *serverDoc) set(set string, ds []lsptypes.Diagnostic) {
+	if len(ds) == 0 {
+		delete(e.sets, set)
+		return
+	}
+	if e.sets == nil {
+		e.sets = make(map[string][]lsptypes.Diagnostic)
+	}
+	e.sets[set] = ds
+}
+
+// diagnostics is the union of the document's marker sets: pushed first,
+// then each pull provider's in a stable order.
+func (e *serverDoc) diagnostics() []lsptypes.Diagnostic {
+	if len(e.sets) == 1 {
+		for _, ds := range e.sets {
+			return ds
+		}
+	}
+	keys := make([]string, 0, len(e.sets))
+	for k := range e.sets {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // pushed ("") sorts first
+	var out []lsptypes.Diagnostic
+	for _, k := range keys {
+		out = append(out, e.sets[k]...)
+	}
+	return out
+}
+
+// pullRegistration applies the textDocument/diagnostic entries of a
+// client/registerCapability or unregisterCapability request.
+func (c *connection) pullRegistration(register bool, params jsonlite.Raw) {
+	p := c.puller()
+	if p == nil {
+		return
+	}
+	if register {
+		regs, err := pull.ParseRegister(params)
+		if err != nil {
+			c.cl.cfg.Logf("lsp: diagnostic registration: %v", err)
+			return
+		}
+		if len(regs) > 0 {
+			p.Register(regs...)
+		}
+		return
+	}
+	if ids, err := pull.ParseUnregister(params); err == nil && len(ids) > 0 {
+		p.Unregister(ids...)
+	}
+}
