@@ -299,9 +299,7 @@ func (cl *Client) Provide(ctx context.Context, connID, name, req string) (string
 		MapURI:      c.serverToModel,
 		Diagnostics: c.diagnosticsOf(docURI),
 		Call: func(method string, params jsonlite.Appender) (jsonlite.Raw, error) {
-			var raw jsonlite.Raw
-			err := rpc.Call(ctx, method, params, &raw)
-			return raw, err
+			return callRetrying(ctx, rpc, method, params, func() bool { return d.atVersion(c, version) })
 		},
 		Apply: func(edit jsonlite.Raw) (bool, string) { return c.applyEdit(ctx, edit) },
 		Keep:  c.keep,
