@@ -57,6 +57,7 @@ type connection struct {
 	reg       *features.Registry // static and dynamic capabilities, once initialize answered
 	pull      *pull.Puller       // pull diagnostics, once initialize answered
 	ended     bool
+	encoding  string                  // a position encoding the server chose that the client refused
 	failures  map[string]bool         // provider failure causes already logged
 	keptSeq   int                     // the last key handed out by keep
 	keptRing  [keptResults]keptResult // answers kept for resolve calls
@@ -145,6 +146,15 @@ func (c *connection) run() {
 		if res, err = lsptypes.ParseInitializeResult(raw); err != nil {
 			err = errors.New("jsonrpc: decode " + lsptypes.MethodInitialize + " result: " + err.Error())
 		}
+	}
+	if enc := positionEncoding(res.Capabilities); err == nil && enc != "utf-16" {
+		// Monaco counts UTF-16 code units; any other count would shift
+		// every range on a line with non-ASCII text. Refuse, visibly.
+		c.mu.Lock()
+		c.encoding = enc
+		c.mu.Unlock()
+		endErr = c.end(rpc, errEncoding)
+		return
 	}
 	if err == nil {
 		// The registry exists before initialized goes out: a server may
@@ -306,7 +316,10 @@ func (c *connection) finish(endErr error, detail string) {
 			p.idle.Stop()
 			p.idle = nil
 		}
-		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail}
+		c.mu.Lock()
+		enc := c.encoding
+		c.mu.Unlock()
+		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail, Encoding: enc}
 		cl.recordLocked(p)
 		reopen, p.reopen = p.reopen && state == StateOff, false
 	}
@@ -353,6 +366,8 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
 			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
+			// The only encoding Monaco's positions are in.
+			General: jsonlite.Raw(`{"positionEncodings":["utf-16"]}`),
 		},
 		WorkDoneToken: jsonlite.Raw(jsonlite.AppendString(nil, token)),
 	}
@@ -489,6 +504,25 @@ func parseStatus(frame []byte) (wire.Status, error) {
 		return wire.Status{}, errBadStatus
 	}
 	return st, nil
+}
+
+// errEncoding ends a connection whose server chose a position encoding
+// other than UTF-16.
+var errEncoding = errors.New("client: the server's position encoding is not utf-16")
+
+// positionEncoding is the encoding the server's capabilities chose: its
+// positionEncoding, or "utf-16" (LSP's default) when absent or unreadable
+// (the registry reports capabilities it cannot read).
+func positionEncoding(capabilities []byte) string {
+	v, err := jsonlite.Parse(capabilities)
+	if err != nil {
+		return "utf-16"
+	}
+	enc, ok := v.Get("positionEncoding").Str()
+	if !ok {
+		return "utf-16"
+	}
+	return enc
 }
 
 // errBadStatus reports a status frame of the wrong shape.

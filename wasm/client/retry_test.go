@@ -1,10 +1,12 @@
 package client
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/features"
 )
 
@@ -67,4 +69,32 @@ func TestRetriesStopAtTheBoundAndWhenTheTextChanged(t *testing.T) {
 	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"kind":"unchanged","resultId":"1"}}`, pull.ID)
 	h.clock.endTurn()
 	a.nothingQueued()
+}
+
+// A server that counts positions in anything but UTF-16 is refused before
+// initialized: every range it sent would be shifted on lines with
+// non-ASCII text. The status says why; the client asked for UTF-16 only.
+func TestAServerWithAnotherPositionEncodingIsRefused(t *testing.T) {
+	h := newHarness(t)
+	m := newModel("const π = 3;\n")
+	_, err := h.client.OpenDocument("s", "a.ts", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	a.send(`{"status":"ready","workspacePath":"/w"}`)
+	init := a.recvMethod("initialize")
+	var params struct {
+		Capabilities struct {
+			General struct {
+				PositionEncodings []string `json:"positionEncodings"`
+			} `json:"general"`
+		} `json:"capabilities"`
+	}
+	require.NoError(t, json.Unmarshal(init.Params, &params))
+	require.Equal(t, []string{"utf-16"}, params.Capabilities.General.PositionEncodings)
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"positionEncoding":"utf-8","textDocumentSync":1}}}`, init.ID)
+	s := waitStatus(t, h.client, "s", wire.TypeScript, "the refusal", func(s Status) bool { return s.State == StateError })
+	require.Equal(t, "utf-8", s.Encoding)
+	// Nothing followed the answer: no initialized, no didOpen.
+	_, err = a.end.Read(t.Context())
+	require.Error(t, err, "the socket is closed")
 }

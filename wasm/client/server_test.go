@@ -123,8 +123,14 @@ func TestProviderFailuresLoggedOncePerCause(t *testing.T) {
 	require.Equal(t, 1, log.matching("no package for file"))
 	hoverFails(-32603, "another cause")
 	require.Equal(t, 1, log.matching("another cause"))
-	// The server dropping an outdated request is no failure.
-	hoverFails(-32801, "content modified")
+	// The server dropping an outdated request is no failure; it is asked
+	// again (retry.go) until the bound.
+	got := provide(h, id, features.Hover, `{"uri":"kandev://s/main.go","lineNumber":1,"column":1}`)
+	for range maxRequestRetries + 1 {
+		req := a.recvMethod("textDocument/hover")
+		a.send(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32801,"message":"content modified"}}`, req.ID)
+	}
+	require.Equal(t, "null", answer(t, got))
 	require.Equal(t, 0, log.matching("content modified"))
 }
 

@@ -48,6 +48,10 @@ type Status struct {
 	// see verbatim: an install_failed error before a 4003 close, or an
 	// initialize error's message. Transport prose never lands here.
 	Message string
+	// Encoding is the position encoding a server chose that the client
+	// does not speak (it counts UTF-16 code units, as Monaco does); the
+	// connection was refused rather than show shifted ranges.
+	Encoding string
 	// Launched: the task host reported ready, so the server process runs.
 	Launched bool
 	// InitSince is when initialize was sent (Clock milliseconds), 0 unless

@@ -86,6 +86,9 @@ var english = &Catalog{locale: "en", plural: oneOther, msgs: map[string]string{
 	"init.failed":         "Initialization failed.",
 	"init.failed.detail":  "The server rejected initialize: {message}",
 
+	"encoding.failed":        "Unsupported server.",
+	"encoding.failed.detail": "The server counts positions in {message}, the editor in UTF-16: its ranges would be shifted, so it was stopped.",
+
 	"experimental": "{language} support is experimental.",
 }}
 
@@ -168,6 +171,9 @@ var german = &Catalog{locale: "de", plural: oneOther, msgs: map[string]string{
 	"close.lost.detail":   "Die Verbindung zum Task-Host endete unerwartet.",
 	"init.failed":         "Die Initialisierung ist fehlgeschlagen.",
 	"init.failed.detail":  "Der Server hat initialize abgelehnt: {message}",
+
+	"encoding.failed":        "Server nicht unterstützt.",
+	"encoding.failed.detail": "Der Server zählt Positionen in {message}, der Editor in UTF-16: seine Bereiche wären verschoben, daher wurde er beendet.",
 
 	"experimental": "Die Unterstützung für {language} ist experimentell.",
 }}

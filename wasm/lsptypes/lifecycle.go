@@ -82,6 +82,8 @@ type ClientCapabilities struct {
 	Workspace    *WorkspaceClientCapabilities `json:"workspace,omitempty"`
 	TextDocument j.Raw                        `json:"textDocument,omitempty"`
 	Window       *WindowClientCapabilities    `json:"window,omitempty"`
+	// General is the general group (positionEncodings, …) as JSON.
+	General j.Raw `json:"general,omitempty"`
 }
 
 // WorkspaceClientCapabilities is the workspace group.
@@ -105,6 +107,8 @@ type DynamicRegistration struct {
 // WindowClientCapabilities is the window group.
 type WindowClientCapabilities struct {
 	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	// ShowDocument: the client answers window/showDocument.
+	ShowDocument bool `json:"-"`
 }
 
 // InitializeResult is the answer to initialize. Capabilities stay raw until a

@@ -226,7 +226,13 @@ func (c ClientCapabilities) AppendJSON(b []byte) []byte {
 		if w.WorkDoneProgress {
 			b = j.AppendBool(j.AppendKey(b, "workDoneProgress"), true)
 		}
+		if w.ShowDocument {
+			b = append(j.AppendKey(b, "showDocument"), `{"support":true}`...)
+		}
 		b = append(b, '}')
+	}
+	if len(c.General) > 0 {
+		b = append(j.AppendKey(b, "general"), c.General...)
 	}
 	return append(b, '}')
 }

@@ -356,6 +356,9 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 func failure(v *View, s client.Status) (summary, keys string) {
 	code := s.CloseCode
 	switch {
+	case s.Encoding != "":
+		v.Message = s.Encoding
+		return "encoding.failed", "encoding.failed.detail"
 	case code == 0 && s.Message != "":
 		v.Message = s.Message
 		return "init.failed", "init.failed.detail"
