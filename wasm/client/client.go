@@ -32,6 +32,7 @@ import (
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/navigate"
+	"github.com/kandev/lsp/wasm/problems"
 	"github.com/kandev/lsp/wasm/progress"
 	"github.com/kandev/lsp/wasm/suppress"
 )
@@ -127,6 +128,9 @@ type Config struct {
 	// (see Document.diskChanged), from a goroutine of the document; it
 	// must not block. Nil drops them.
 	OnDiskChange func(DiskChange)
+	// OnProblems learns that a session's problems list (Problems)
+	// changed; it must not block. Nil drops the events.
+	OnProblems func(sessionID string)
 }
 
 type connKey struct {
@@ -170,6 +174,8 @@ type Client struct {
 
 	asks   map[string]ask // showMessageRequests waiting for a choice; guarded by mu
 	msgSeq uint64         // guarded by mu
+
+	problems *problems.Store // every file's diagnostics, per session
 }
 
 // New returns a Client; it dials nothing until a document opens or Start.
@@ -209,6 +215,7 @@ func New(cfg Config) (*Client, error) {
 		suppress:   suppress.New(),
 		hub:        docsync.NewHub(),
 		asks:       make(map[string]ask),
+		problems:   problems.New(cfg.OnProblems),
 	}, nil
 }
 

@@ -62,6 +62,9 @@ type connection struct {
 	keptSeq   int                     // the last key handed out by keep
 	keptRing  [keptResults]keptResult // answers kept for resolve calls
 
+	probMu    sync.Mutex // orders problems-list updates with the generation's end
+	probEnded bool       // guarded by probMu
+
 	provMu sync.Mutex                    // orders provider registrations and their disposal
 	provs  map[string]features.Providers // registered, by Monaco language id; guarded by provMu
 }
@@ -326,6 +329,7 @@ func (c *connection) finish(endErr error, detail string) {
 	cl.mu.Unlock()
 
 	c.editorEnded() // this connection's providers and suppression only
+	c.dropProblems()
 	for _, d := range docs {
 		d.detach(c) // only documents still open on this generation
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
+	"github.com/kandev/lsp/wasm/problems"
 	"github.com/kandev/lsp/wasm/pull"
 )
 
@@ -65,25 +67,63 @@ func (c *connection) sent(method, uri, languageID string) {
 }
 
 // setDiagnostics replaces one marker set of the server document for uri and
-// shows the union of its sets in every model of the file. A file without
-// an open document is left alone.
+// shows the union of its sets in every model of the file; the session's
+// problems list takes them too, for any file of the workspace, open or not.
 func (c *connection) setDiagnostics(uri, set string, ds []lsptypes.Diagnostic) {
 	abs, ok := wire.PathFromFileURI(uri)
 	if !ok {
 		return
 	}
+	abs = path.Clean(abs)
 	c.mu.Lock()
 	var docs []*Document
 	var all []lsptypes.Diagnostic
-	if e := c.byPath[path.Clean(abs)]; e != nil {
+	if e := c.byPath[abs]; e != nil {
 		e.set(set, ds)
 		all = e.diagnostics()
 		docs = append(docs, e.docs...)
 	}
+	ws := c.workspace
 	c.mu.Unlock()
 	for _, d := range docs {
 		d.diagnostics(c, all)
 	}
+	rel, ok := strings.CutPrefix(abs, ws+"/")
+	if !ok || ws == "" {
+		return
+	}
+	model := c.serverToModel(uri)
+	c.probMu.Lock()
+	defer c.probMu.Unlock()
+	if !c.probEnded { // a late report must not outlive the generation's Drop
+		c.cl.problems.Set(c.p.key.sessionID, rel, model, string(c.p.key.language), c.problemOwner()+set, ds)
+	}
+}
+
+// dropProblems removes this generation's entries from the problems list;
+// nothing it reports later is listed.
+func (c *connection) dropProblems() {
+	c.probMu.Lock()
+	defer c.probMu.Unlock()
+	c.probEnded = true
+	c.cl.problems.Drop(c.problemOwner())
+}
+
+// problemOwner prefixes the owners of this generation's entries in the
+// problems list, so that its end drops exactly them.
+func (c *connection) problemOwner() string { return c.id() + "\x00" }
+
+// Problems is the problems list of a session as JSON: every file with
+// diagnostics, open or not (problems.AppendJSON).
+func (cl *Client) Problems(sessionID string) string {
+	cl.mu.Lock()
+	ws, ok := cl.workspaces[strings.ToLower(sessionID)]
+	cl.mu.Unlock()
+	mapURI := func(u string) string { return u }
+	if ok {
+		mapURI = ws.ServerToModel
+	}
+	return string(problems.AppendJSON(nil, cl.problems.List(sessionID), mapURI))
 }
 
 // set replaces one marker set; an empty one is dropped.
