@@ -25,8 +25,8 @@ const pushed = ""
 // initialized goes out: a server may register a provider at once.
 func (c *connection) newPuller(rpc *jsonrpc.Conn, capabilities []byte) *pull.Puller {
 	p := pull.New(pull.Config{
-		Call: func(ctx context.Context, params jsonlite.Appender, result *jsonlite.Raw) error {
-			return rpc.Call(ctx, pull.MethodDocument, params, result)
+		Call: func(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
+			return rpc.Call(ctx, method, params, result)
 		},
 		Show:    c.setDiagnostics,
 		Matches: features.SelectorMatches,

@@ -15,6 +15,10 @@
 //     other open document of the connection (an edit in a.ts that breaks
 //     b.ts shows in b.ts without touching it).
 //
+// A provider with workspaceDiagnostics is also asked for every file of the
+// workspace (workspace.go); those reports reach Show for files that are not
+// open, for the page's problems list.
+//
 // Failures: ServerCancelled (unless its data says retriggerRequest: false)
 // and ContentModified pull again, at most maxRetries times in a row;
 // MethodNotFound switches that provider off for the connection (logged
@@ -40,10 +44,10 @@ const maxRetries = 3
 
 // Config connects a Puller to its connection.
 type Config struct {
-	// Call sends textDocument/diagnostic with params and waits for the
-	// answer; when ctx ends first it must give up (and tell the server).
-	// Required.
-	Call func(ctx context.Context, params jsonlite.Appender, result *jsonlite.Raw) error
+	// Call sends a request (textDocument/diagnostic or
+	// workspace/diagnostic) with params and waits for the answer; when ctx
+	// ends first it must give up (and tell the server). Required.
+	Call func(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error
 	// Show replaces the diagnostics of one marker set (Registration.Set)
 	// of the file uri; nil clears them. It is called for open documents
 	// and for related documents that may have no model. Calls never
@@ -77,6 +81,10 @@ type Puller struct {
 type provider struct {
 	Registration
 	off bool // answered MethodNotFound: not pulled any more
+	// ws is the provider's workspace pull (WorkspaceDiagnostics); its
+	// resultID is unused, ids holds the result id of each file instead.
+	ws  slot
+	ids map[string]string
 }
 
 // doc is one open document.
@@ -123,6 +131,7 @@ func (p *Puller) Register(regs ...Registration) {
 		for _, d := range p.docs {
 			p.pullLocked(d, pr)
 		}
+		p.workspaceLocked(pr)
 	}
 	deliver := p.startDeliveryLocked()
 	p.mu.Unlock()
@@ -153,6 +162,14 @@ func (p *Puller) removeLocked(id string) {
 			continue
 		}
 		pr.off = true
+		if pr.ws.cancel != nil {
+			pr.ws.cancel()
+		}
+		for uri := range pr.ids {
+			if p.docs[uri] == nil {
+				p.out = append(p.out, shown{uri: uri, set: pr.Set()})
+			}
+		}
 		p.regs = append(p.regs[:i:i], p.regs[i+1:]...)
 		for _, d := range p.docs {
 			s := d.slots[pr]
@@ -219,6 +236,9 @@ func (p *Puller) Saved(uri string) {
 			p.pullLocked(d, pr)
 		}
 	}
+	for _, pr := range p.regs {
+		p.workspaceLocked(pr) // a save may change what other files report
+	}
 }
 
 // Closed stops tracking a document whose didClose went out; a pull in
@@ -248,6 +268,9 @@ func (p *Puller) Refresh() {
 		for _, pr := range p.regs {
 			p.pullLocked(d, pr)
 		}
+	}
+	for _, pr := range p.regs {
+		p.workspaceLocked(pr)
 	}
 }
 
@@ -317,7 +340,7 @@ func appendParams(b []byte, uri, identifier, previous string) []byte {
 func (p *Puller) run(ctx context.Context, d *doc, pr *provider, s *slot, params jsonlite.Raw) {
 	defer p.wg.Done()
 	var raw jsonlite.Raw
-	err := p.cfg.Call(ctx, params, &raw)
+	err := p.cfg.Call(ctx, MethodDocument, params, &raw)
 	p.mu.Lock()
 	s.cancel()
 	s.running = false

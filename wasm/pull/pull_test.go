@@ -29,9 +29,11 @@ type server struct {
 }
 
 type call struct {
+	Method     string
+	Previous   map[string]string // workspace/diagnostic: previousResultIds
 	URI        string
 	Identifier string
-	Previous   string
+	PreviousID string
 	ctx        context.Context
 	answer     chan answer
 }
@@ -43,7 +45,7 @@ type answer struct {
 
 func newServer() *server { return &server{calls: make(chan *call, 64)} }
 
-func (s *server) Call(ctx context.Context, params jsonlite.Appender, result *jsonlite.Raw) error {
+func (s *server) Call(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
 	n := s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
 	for {
@@ -53,14 +55,21 @@ func (s *server) Call(ctx context.Context, params jsonlite.Appender, result *jso
 		}
 	}
 	var p struct {
-		TextDocument     struct{ URI string }
-		Identifier       string
-		PreviousResultID string `json:"previousResultId"`
+		TextDocument      struct{ URI string }
+		Identifier        string
+		PreviousResultID  string `json:"previousResultId"`
+		PreviousResultIDs []struct{ URI, Value string }
 	}
 	if err := json.Unmarshal(params.AppendJSON(nil), &p); err != nil {
 		panic(err)
 	}
-	c := &call{URI: p.TextDocument.URI, Identifier: p.Identifier, Previous: p.PreviousResultID, ctx: ctx, answer: make(chan answer, 1)}
+	c := &call{Method: method, URI: p.TextDocument.URI, Identifier: p.Identifier, PreviousID: p.PreviousResultID, ctx: ctx, answer: make(chan answer, 1)}
+	if method == MethodWorkspace {
+		c.Previous = map[string]string{}
+		for _, r := range p.PreviousResultIDs {
+			c.Previous[r.URI] = r.Value
+		}
+	}
 	s.calls <- c
 	select {
 	case a := <-c.answer:
@@ -92,7 +101,7 @@ func (s *server) none(t *testing.T) {
 	t.Helper()
 	select {
 	case c := <-s.calls:
-		t.Fatalf("unexpected pull of %s (previous %q)", c.URI, c.Previous)
+		t.Fatalf("unexpected pull of %s (previous %q)", c.URI, c.PreviousID)
 	default:
 	}
 }
@@ -196,7 +205,7 @@ func TestOpenPullsAndShowsTheFullReport(t *testing.T) {
 	c := h.srv.next(t)
 	require.Equal(t, a, c.URI)
 	require.Equal(t, "ts", c.Identifier, "the identifier goes back with every pull")
-	require.Empty(t, c.Previous, "the first pull has no previous result")
+	require.Empty(t, c.PreviousID, "the first pull has no previous result")
 	c.reply(full("1", "Type 'string' is not assignable to type 'number'."))
 	require.Equal(t, show{a, static.Set(), []string{"Type 'string' is not assignable to type 'number'."}}, h.nextShow(t))
 }
@@ -210,13 +219,13 @@ func TestChangeSendsThePreviousResultIDAndUnchangedKeepsTheMarkers(t *testing.T)
 
 	h.p.Changed(a)
 	c := h.srv.next(t)
-	require.Equal(t, "1", c.Previous)
+	require.Equal(t, "1", c.PreviousID)
 	c.reply(`{"kind":"unchanged","resultId":"2"}`)
 	h.noShow(t) // unchanged: the markers stay as they are
 
 	h.p.Changed(a)
 	c = h.srv.next(t)
-	require.Equal(t, "2", c.Previous, "an unchanged report's id is the next previousResultId")
+	require.Equal(t, "2", c.PreviousID, "an unchanged report's id is the next previousResultId")
 	c.reply(full("3"))
 	require.Equal(t, show{a, static.Set(), nil}, h.nextShow(t), "an empty full report clears")
 }
@@ -229,7 +238,7 @@ func TestANewerChangeCancelsThePullInFlightAndPullsAgain(t *testing.T) {
 	h.p.Changed(a)
 	first.cancelled(t)
 	second := h.srv.next(t)
-	require.Empty(t, second.Previous)
+	require.Empty(t, second.PreviousID)
 	first.reply(full("stale", "old")) // too late: nobody waits for it
 	second.reply(full("2", "new"))
 	require.Equal(t, []string{"new"}, h.nextShow(t).Messages)
@@ -282,7 +291,7 @@ func TestInterFileDependenciesPullTheOtherOpenDocuments(t *testing.T) {
 			pulled, shown := map[string]string{}, map[string][]string{}
 			for range n {
 				c := h.srv.next(t)
-				pulled[c.URI] = c.Previous
+				pulled[c.URI] = c.PreviousID
 				if c.URI == b {
 					c.reply(full("b2", "b broke"))
 				} else {
@@ -319,7 +328,7 @@ func TestRefreshPullsEveryOpenDocument(t *testing.T) {
 	got := map[string]string{}
 	for range 2 {
 		c := h.srv.next(t)
-		got[c.URI] = c.Previous
+		got[c.URI] = c.PreviousID
 		c.reply(`{"kind":"unchanged","resultId":"x"}`)
 	}
 	require.Equal(t, map[string]string{a: "a1", b: "b1"}, got)
@@ -333,7 +342,7 @@ func TestSavePullsTheDocument(t *testing.T) {
 	h.srv.next(t).reply(full("1"))
 	h.nextShow(t)
 	h.p.Saved(a)
-	require.Equal(t, "1", h.srv.next(t).Previous)
+	require.Equal(t, "1", h.srv.next(t).PreviousID)
 }
 
 func TestRelatedDocumentsAreApplied(t *testing.T) {
@@ -358,7 +367,7 @@ func TestRelatedDocumentsAreApplied(t *testing.T) {
 	require.Equal(t, map[string][]string{a: nil, b: {"b broke"}, c: {"c broke"}}, got)
 
 	h.p.Changed(b)
-	require.Equal(t, "b2", h.srv.next(t).Previous, "a related report's result id counts for the document")
+	require.Equal(t, "b2", h.srv.next(t).PreviousID, "a related report's result id counts for the document")
 }
 
 func TestServerCancelledAndContentModifiedPullAgain(t *testing.T) {
@@ -567,4 +576,83 @@ func TestConcurrentTriggersUnderRace(t *testing.T) {
 	wg.Wait()
 	h.settle(t)
 	close(stop)
+}
+
+// workspaceCalls answers every document pull with an unchanged report
+// until the test ends, and hands the workspace pulls to the test.
+func (s *server) workspaceCalls(t *testing.T) chan *call {
+	out := make(chan *call, 16)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		for {
+			select {
+			case c := <-s.calls:
+				if c.Method == MethodWorkspace {
+					out <- c
+				} else {
+					c.reply(`{"kind":"unchanged","resultId":"x"}`)
+				}
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func nextCall(t *testing.T, ch chan *call) *call {
+	t.Helper()
+	select {
+	case c := <-ch:
+		return c
+	case <-time.After(wait):
+		t.Fatal("no workspace pull")
+		return nil
+	}
+}
+
+func TestWorkspaceDiagnosticsListFilesNobodyOpened(t *testing.T) {
+	h := newHarness(t, nil)
+	calls := h.srv.workspaceCalls(t)
+	ws := Registration{ID: "w", Identifier: "ws", WorkspaceDiagnostics: true}
+	h.p.Open(a, "typescript")
+	h.p.Register(ws)
+	c := nextCall(t, calls)
+	require.Equal(t, "ws", c.Identifier)
+	require.Empty(t, c.Previous)
+	const other = "file:///ws/lib/c.ts"
+	c.reply(`{"items":[` +
+		`{"uri":"` + other + `","version":null,"kind":"full","resultId":"c1","items":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"c broke"}]},` +
+		`{"uri":"` + a + `","version":3,"kind":"full","resultId":"a9","items":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"old a"}]}]}`)
+	require.Equal(t, show{other, ws.Set(), []string{"c broke"}}, h.nextShow(t), "an open document's own pulls answer for it")
+	h.noShow(t)
+
+	// Refresh and save ask again, with each file's result id.
+	for _, trigger := range []func(){h.p.Refresh, func() { h.p.Saved(a) }} {
+		trigger()
+		c = nextCall(t, calls)
+		require.Equal(t, map[string]string{other: "c1"}, c.Previous)
+		c.reply(`{"items":[{"uri":"` + other + `","kind":"unchanged","resultId":"c1"}]}`)
+		h.settle(t)
+	}
+
+	// Unregistering clears what it listed.
+	h.p.Unregister("w")
+	require.Equal(t, show{other, ws.Set(), nil}, h.nextShow(t))
+}
+
+func TestWorkspaceMethodNotFoundKeepsDocumentPulls(t *testing.T) {
+	h := newHarness(t, nil)
+	h.p.Register(Registration{WorkspaceDiagnostics: true})
+	h.srv.next(t).fail(jsonrpc.ErrMethodNotFound)
+	h.settle(t)
+	h.p.Refresh()
+	h.p.Open(a, "typescript")
+	c := h.srv.next(t)
+	require.Equal(t, MethodDocument, c.Method, "no workspace pull any more")
+	c.reply(full("1", "still pulled"))
+	require.Equal(t, []string{"still pulled"}, h.nextShow(t).Messages)
+	h.settle(t)
+	h.srv.none(t)
 }
