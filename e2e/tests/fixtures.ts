@@ -16,6 +16,10 @@ export type Demo = { url: string; workspace: string; signIn: string; proc: Child
 export type DemoOptions = {
   /** Put e2e/node_modules/.bin (typescript-language-server, pyright) on the agent's PATH. */
   npmServers?: boolean;
+  /** Folders (relative to the repository) put first on the agent's PATH,
+   * before npmServers' one: wrappers named after a catalog command, such as
+   * e2e/servers/tsgo, stand in for that server. */
+  path?: string[];
   /** The sample tree copied into the workspace (relative to the repository). */
   sample?: string;
   /** Let the fake language server stand in for rust-analyzer and kotlin-lsp. */
@@ -42,7 +46,9 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     '-db', path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-')), 'settings.db'),
   ];
   if (opts.fake) args.push('-fake-lsp', path.join(root, 'bin', 'fakelsp'));
-  if (opts.npmServers) args.push('-path', path.join(root, 'e2e', 'node_modules', '.bin'));
+  const toolDirs = (opts.path ?? []).map((d) => path.join(root, d));
+  if (opts.npmServers) toolDirs.push(path.join(root, 'e2e', 'node_modules', '.bin'));
+  if (toolDirs.length) args.push('-path', toolDirs.join(path.delimiter));
   if (opts.docker && process.env.KANDEV_DOCKER_IMAGE) args.push('-docker-image', process.env.KANDEV_DOCKER_IMAGE);
   // npx puts e2e/node_modules/.bin (typescript-language-server, pyright)
   // first on PATH; a bare host must not inherit them.
@@ -94,7 +100,8 @@ export async function stopDemo(demo: Demo) {
   await exited;
 }
 
-function demoTest(opts: DemoOptions) {
+/** demoTest is a test whose worker runs one demo started with opts. */
+export function demoTest(opts: DemoOptions) {
   return base.extend<{ entry: string }, { demo: Demo }>({
     // The page's entry: / (Monaco's AMD build) or /esm/ (its ESM build,
     // bundled); the esm project sets it (playwright.config.ts).
