@@ -1,0 +1,3 @@
+const answer: number = "forty-two";
+
+export { answer };
