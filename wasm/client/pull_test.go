@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -199,7 +200,8 @@ func TestDynamicPullProviderAndMethodNotFound(t *testing.T) {
 }
 
 func TestPullMethodNotFoundLeavesPushWorking(t *testing.T) {
-	h := newHarness(t)
+	var log logLines
+	h := newHarnessWith(t, func(c *Config) { c.Logf = log.logf })
 	m := newModel("let x = 1\n")
 	d, err := h.client.OpenDocument("s", "a.ts", m, m)
 	require.NoError(t, err)
@@ -211,7 +213,8 @@ func TestPullMethodNotFoundLeavesPushWorking(t *testing.T) {
 	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/a.ts","diagnostics":[%s]}}`, diag("pushed"))
 	require.Equal(t, []string{"pushed"}, messages(m.nextMarkers(t)))
 
-	// Changes no longer pull.
+	// Once the failure is handled, changes no longer pull.
+	require.Eventually(t, func() bool { return log.matching("off for this connection") == 1 }, 5*time.Second, time.Millisecond)
 	m.set("let y = 1\n")
 	require.NoError(t, d.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":1,"startColumn":5,"endLineNumber":1,"endColumn":6},"rangeOffset":4,"rangeLength":1,"text":"y"}]}`))
 	a.recvMethod("textDocument/didChange")
