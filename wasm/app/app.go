@@ -63,6 +63,9 @@ type Config struct {
 	// OnDiskChange receives each change on disk to an open document's
 	// file (client.Config.OnDiskChange); nil drops them.
 	OnDiskChange func(client.DiskChange)
+	// OnProblems learns that a session's problems list changed
+	// (client.Config.OnProblems); nil drops the events.
+	OnProblems func(sessionID string)
 }
 
 type key struct {
@@ -140,7 +143,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		Editor:      cfg.Editor,
 		FileOps:     cfg.FileOps,
 	}
-	ccfg.ReadFile, ccfg.OnDiskChange = cfg.ReadFile, cfg.OnDiskChange
+	ccfg.ReadFile, ccfg.OnDiskChange, ccfg.OnProblems = cfg.ReadFile, cfg.OnDiskChange, cfg.OnProblems
 	c, err := client.New(ccfg)
 	if err != nil {
 		return nil, err
@@ -167,6 +170,9 @@ func (a *App) Saved(js string) (string, error) { return a.client.Saved(js) }
 
 // Navigate resolves an editor-opener target (see client.Client.Navigate).
 func (a *App) Navigate(js string) string { return a.client.Navigate(js) }
+
+// Problems is a session's problems list as JSON (client.Client.Problems).
+func (a *App) Problems(sessionID string) string { return a.client.Problems(sessionID) }
 
 // Respond answers a server's showMessageRequest (the message's id) with the
 // action titled title, or dismisses it when chosen is false. It reports

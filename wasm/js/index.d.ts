@@ -150,6 +150,23 @@ export interface DocumentHandle {
   reload(): boolean;
 }
 
+/** One file of a session's problems list (problems). */
+export interface ProblemFile {
+  /** Workspace-relative path, forward slashes. */
+  path: string;
+  /** The file's session-scoped model URI, whether or not a model exists. */
+  model: string;
+  /** The language whose server reported the diagnostics. */
+  language: Language;
+  /** Its diagnostics as Monaco markers (one-based lines and columns, Monaco severities); related resources stay URI strings. */
+  markers: Array<{
+    startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number;
+    message: string; severity: number; source?: string; code?: string | { value: string; target: string };
+    tags?: number[];
+    relatedInformation?: Array<{ resource: string; message: string; startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number }>;
+  }>;
+}
+
 /** A change on the task host to an open document's file (onDiskChange). */
 export interface DiskChange {
   sessionId: string;
@@ -289,6 +306,10 @@ export interface KandevLSP {
   onMessage(listener: (message: ServerMessage) => void): () => void;
   /** Changes on the task host to open documents' files; returns the unsubscribe function. */
   onDiskChange(listener: (change: DiskChange) => void): () => void;
+  /** Every file of the session with diagnostics, open or not, by path; [] before configure. */
+  problems(sessionId: string): ProblemFile[];
+  /** Called when a session's problems list changed (read it with problems); returns the unsubscribe function. */
+  onProblems(listener: (change: { sessionId: string }) => void): () => void;
   /** Answers a request with one of its actions, or dismisses it with null; false when it no longer waits. */
   respond(id: string, title: string | null): boolean;
   /** Where the status control of the active editor goes. */

@@ -12,6 +12,7 @@ import (
 	"github.com/kandev/lsp/wasm/app"
 	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // GlobalName is the property of globalThis that holds the API object.
@@ -60,6 +61,7 @@ type api struct {
 	listeners    []listener                 // onStatus
 	msgLs        []listener                 // onMessage
 	diskLs       []listener                 // onDiskChange
+	probLs       []listener                 // onProblems
 	nextID       int
 	docs         map[int]func() // open document handles' close, by id
 }
@@ -99,6 +101,8 @@ func (a *api) object() (jsValue, error) {
 		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
 		{"onMessage", a.subscribe(&a.msgLs, "onMessage")},
 		{"onDiskChange", a.subscribe(&a.diskLs, "onDiskChange")},
+		{"onProblems", a.subscribe(&a.probLs, "onProblems")},
+		{"problems", a.problems},
 		{"respond", a.respond},
 		{"surface", a.surface},
 		{"text", a.text},
@@ -191,6 +195,11 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	cfg.OnDiskChange = func(ch client.DiskChange) {
 		if live() {
 			a.emitDisk(ch)
+		}
+	}
+	cfg.OnProblems = func(sessionID string) {
+		if live() {
+			a.emitTo(&a.probLs, string(jsonlite.AppendString([]byte(`{"sessionId":`), sessionID))+"}", "onProblems listener")
 		}
 	}
 	if store != nil {
@@ -448,6 +457,24 @@ func (a *api) view(onlySeen bool) func(jsValue, []jsValue) any {
 	}
 }
 
+// problems(sessionId) → [{path, model, language, markers}]: every file of
+// the session with diagnostics, open or not ([] before configure). Plain
+// data: URIs stay strings.
+func (a *api) problems(_ jsValue, args []jsValue) any {
+	sessionID, ok := stringArg(args, 0)
+	x := a.current()
+	js := "[]"
+	if ok && x != nil {
+		js = x.Problems(sessionID)
+	}
+	v, err := parseJSON(js)
+	if err != nil {
+		consoleError("problems: %v", err)
+		return nil
+	}
+	return v
+}
+
 // openDocument({sessionId, path, model}) → {sessionId, path, language, close} or null.
 func (a *api) openDocument(_ jsValue, args []jsValue) any {
 	opts, err := parseOpen(args)
@@ -630,7 +657,7 @@ func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	}
 	a.app, a.bridge, a.late, a.editor = nil, nil, nil, jsUndefined()
 	a.gen++
-	a.listeners, a.msgLs, a.diskLs = nil, nil, nil
+	a.listeners, a.msgLs, a.diskLs, a.probLs = nil, nil, nil, nil
 	a.mu.Unlock()
 	for _, f := range closers {
 		f()
@@ -683,7 +710,7 @@ func (a *api) unsubscribe(_ jsValue, args []jsValue) any {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, list := range []*[]listener{&a.listeners, &a.msgLs, &a.diskLs} {
+	for _, list := range []*[]listener{&a.listeners, &a.msgLs, &a.diskLs, &a.probLs} {
 		for i, l := range *list {
 			if l.id == id {
 				*list = append((*list)[:i:i], (*list)[i+1:]...)

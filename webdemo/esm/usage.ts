@@ -84,6 +84,13 @@ export async function integrate(sessionId: string, openTab: (t: NavigationTarget
     console.log(c.sessionId, c.path, c.model, c.reloaded, c.versionId);
   });
   offDisk();
+  // Every file's diagnostics of the session, open or not: a Problems panel.
+  const offProblems = lsp.onProblems(({ sessionId: s }) => {
+    for (const f of lsp.problems(s)) {
+      for (const m of f.markers) console.log(f.path, f.model, f.language, m.startLineNumber, m.severity, m.message);
+    }
+  });
+  offProblems();
   lsp.openDocument({ sessionId, path: 'main.go', model, persistedVersion: model.getVersionId() });
 
   const view = lsp.view(sessionId, 'go');
