@@ -66,6 +66,9 @@ type Config struct {
 	// OnProblems learns that a session's problems list changed
 	// (client.Config.OnProblems); nil drops the events.
 	OnProblems func(sessionID string)
+	// ShowDocument shows a server's window/showDocument
+	// (client.Config.ShowDocument); nil does not offer it.
+	ShowDocument func(ctx context.Context, d client.ShowDocument) bool
 }
 
 type key struct {
@@ -144,6 +147,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		FileOps:     cfg.FileOps,
 	}
 	ccfg.ReadFile, ccfg.OnDiskChange, ccfg.OnProblems = cfg.ReadFile, cfg.OnDiskChange, cfg.OnProblems
+	ccfg.ShowDocument = cfg.ShowDocument
 	c, err := client.New(ccfg)
 	if err != nil {
 		return nil, err

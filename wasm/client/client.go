@@ -131,6 +131,10 @@ type Config struct {
 	// OnProblems learns that a session's problems list (Problems)
 	// changed; it must not block. Nil drops the events.
 	OnProblems func(sessionID string)
+	// ShowDocument shows what a server's window/showDocument asks for and
+	// reports whether it was shown; it may block until the page answered
+	// or ctx ends. Nil: the client does not offer window/showDocument.
+	ShowDocument func(ctx context.Context, d ShowDocument) bool
 }
 
 type connKey struct {

@@ -369,7 +369,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 				More:                   workspaceCapabilities(c.cl.cfg.FileOps),
 			},
 			TextDocument: jsonlite.Raw(textDocumentCapabilities),
-			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true},
+			Window:       &lsptypes.WindowClientCapabilities{WorkDoneProgress: true, ShowDocument: c.cl.cfg.ShowDocument != nil},
 			// The only encoding Monaco's positions are in.
 			General: jsonlite.Raw(`{"positionEncodings":["utf-16"]}`),
 		},
@@ -438,6 +438,15 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 		}), nil
 	case lsptypes.MethodShowMessage, lsptypes.MethodShowMessageRequest:
 		return c.showMessage(req)
+	case MethodShowDocument:
+		// Like applyEdit, the answer waits for the page.
+		params := append(jsonlite.Raw(nil), req.Params...)
+		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+			if c.showDocument(ctx, params) {
+				return jsonlite.Raw(`{"success":true}`), nil
+			}
+			return jsonlite.Raw(`{"success":false}`), nil
+		}), nil
 	}
 	if req.IsNotification() {
 		return nil, nil // window/logMessage, …: not shown

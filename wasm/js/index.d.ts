@@ -74,8 +74,10 @@ export interface NavigationTarget {
   /** An open tab (from openTabs) showing the file. */
   tabId?: string;
   selection?: Monaco.IRange;
-  /** The editor that started the navigation. */
+  /** The editor that started the navigation; absent for a server's window/showDocument. */
   editor?: Monaco.editor.ICodeEditor;
+  /** window/showDocument: the server asked for the editor's focus. */
+  takeFocus?: boolean;
 }
 
 /** Options of configure. */
@@ -97,6 +99,8 @@ export interface ConfigureOptions {
   openFile?: (target: NavigationTarget) => boolean | Promise<boolean>;
   /** The page's open tabs of the active session. */
   openTabs?: () => OpenTab[];
+  /** Opens a URI outside the editor when a server asks (window/showDocument, e.g. a web page); returns whether it did. Without it nothing external is opened. */
+  openExternal?: (uri: string, options: { takeFocus: boolean }) => boolean | Promise<boolean>;
   /** A task file's text for peek previews of files without a model, or null. */
   readFile?: (sessionId: string, path: string) => string | null | Promise<string | null>;
   /** Called once per file after a workspace edit (rename, code action, applyEdit, format on save) changed a model. */

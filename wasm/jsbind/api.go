@@ -197,6 +197,7 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 			a.emitDisk(ch)
 		}
 	}
+	cfg.ShowDocument = a.showDocumentFunc(opts.openFile, opts.openTabs, opts.openExternal)
 	cfg.OnProblems = func(sessionID string) {
 		if live() {
 			a.emitTo(&a.probLs, string(jsonlite.AppendString([]byte(`{"sessionId":`), sessionID))+"}", "onProblems listener")

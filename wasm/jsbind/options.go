@@ -14,6 +14,7 @@ type configureOptions struct {
 	pending      jsValue // a promise (thenable) of the namespace, or undefined
 	openFile     jsValue // the page's navigation callback, or undefined
 	openTabs     jsValue // the page's open-tabs callback, or undefined
+	openExternal jsValue // the page's opener of external URIs, or undefined
 	readFile     jsValue // the page's file reader, or undefined
 	page         jsValue // the page's callbacks for the shim: readFile, onEdit, createFile, renameFile, deleteFile
 	fileOps      features.FileOps
@@ -52,7 +53,7 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 	if err != nil {
 		return configureOptions{}, err
 	}
-	o := configureOptions{monaco: monaco, pending: pending, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), readFile: jsUndefined()}
+	o := configureOptions{monaco: monaco, pending: pending, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), openExternal: jsUndefined(), readFile: jsUndefined()}
 	if f, err := opts.Get("openFile"); err == nil && f.Type() == jsTypeFunction {
 		o.openFile = f
 	}
@@ -61,6 +62,9 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 	}
 	if f, err := opts.Get("readFile"); err == nil && f.Type() == jsTypeFunction {
 		o.readFile = f
+	}
+	if f, err := opts.Get("openExternal"); err == nil && f.Type() == jsTypeFunction {
+		o.openExternal = f
 	}
 	if o.page, err = newObject(); err != nil {
 		return configureOptions{}, err

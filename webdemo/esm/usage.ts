@@ -28,6 +28,7 @@ export async function integrate(sessionId: string, openTab: (t: NavigationTarget
     settings,
     openFile: (target) => openTab(target),
     openTabs: () => [{ id: 'tab-1', path: 'main.go' }, { id: 'tab-2', path: 'x.go', repo: 'svc' }],
+    openExternal: (uri, { takeFocus }) => { window.open(uri, '_blank', 'noopener'); return takeFocus || true; },
     readFile: async (session, path) => (await fetch(`/files/${session}/${path}`)).text(),
   });
   lsp.configure({ monaco, relayURL: 'ws://localhost/lsp', settings: '{"lsp_auto_start_languages":["go"]}' });
