@@ -175,6 +175,12 @@ func (a *App) Saved(js string) (string, error) { return a.client.Saved(js) }
 // Navigate resolves an editor-opener target (see client.Client.Navigate).
 func (a *App) Navigate(js string) string { return a.client.Navigate(js) }
 
+// Explore runs one of the page's hierarchy or workspace-symbol requests
+// (client.Client.Explore).
+func (a *App) Explore(ctx context.Context, js string) (string, error) {
+	return a.client.Explore(ctx, js)
+}
+
 // Problems is a session's problems list as JSON (client.Client.Problems).
 func (a *App) Problems(sessionID string) string { return a.client.Problems(sessionID) }
 

@@ -12,7 +12,7 @@ import (
 func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","resourceOperations":`)
 	b = jsonlite.AppendStrings(b, ops.ResourceOperations())
-	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},`+
+	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},"symbol":{"dynamicRegistration":true,"symbolKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26]},"tagSupport":{"valueSet":[1]},"resolveSupport":{"properties":["location.range"]}},`+
 		`"diagnostics":{"refreshSupport":true},"didChangeWatchedFiles":{"dynamicRegistration":true,"relativePatternSupport":true}`...)
 	return b
 }
@@ -38,6 +38,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"inlayHint":{"dynamicRegistration":true,"resolveSupport":{"properties":["tooltip","textEdits","label.tooltip","label.location"]}},` +
 	`"typeDefinition":{"dynamicRegistration":true,"linkSupport":true},"implementation":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"declaration":{"dynamicRegistration":true,"linkSupport":true},` +
+	`"callHierarchy":{"dynamicRegistration":true},"typeHierarchy":{"dynamicRegistration":true},` +
 	`"completion":{"dynamicRegistration":true,"contextSupport":true,"completionItem":{"snippetSupport":true,"insertReplaceSupport":true,` +
 	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]},` +
 	`"resolveSupport":{"properties":["documentation","detail","additionalTextEdits"]}},` +

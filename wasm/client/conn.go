@@ -56,6 +56,7 @@ type connection struct {
 	ready     bool               // initialized sent; documents may open
 	reg       *features.Registry // static and dynamic capabilities, once initialize answered
 	pull      *pull.Puller       // pull diagnostics, once initialize answered
+	caps      jsonlite.Raw       // the server's initialize capabilities
 	ended     bool
 	encoding  string                  // a position encoding the server chose that the client refused
 	failures  map[string]bool         // provider failure causes already logged
@@ -170,6 +171,7 @@ func (c *connection) run() {
 		puller := c.newPuller(rpc, res.Capabilities)
 		c.mu.Lock()
 		c.reg, c.pull = reg, puller
+		c.caps = append(jsonlite.Raw(nil), res.Capabilities...)
 		c.mu.Unlock()
 		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
 	}

@@ -154,6 +154,37 @@ export interface DocumentHandle {
   reload(): boolean;
 }
 
+/** A call- or type-hierarchy item (callHierarchy, typeHierarchy and their steps). */
+export interface HierarchyItem {
+  name: string;
+  /** Monaco's SymbolKind. */
+  kind: number;
+  detail?: string;
+  tags: number[];
+  /** The file's session-scoped model URI (open it with openFile). */
+  model: string;
+  range: Monaco.IRange;
+  selectionRange: Monaco.IRange;
+  /** The connection that produced it: steps go back to that server. */
+  conn: string;
+  /** The server's own item, JSON, sent back unchanged. */
+  lsp: string;
+}
+
+/** A symbol of the workspace (workspaceSymbols). */
+export interface WorkspaceSymbolItem {
+  name: string;
+  /** Monaco's SymbolKind. */
+  kind: number;
+  containerName?: string;
+  tags: number[];
+  model: string;
+  /** Absent until resolveWorkspaceSymbol filled it in (servers that resolve lazily). */
+  range?: Monaco.IRange;
+  conn: string;
+  lsp: string;
+}
+
 /** One file of a session's problems list (problems). */
 export interface ProblemFile {
   /** Workspace-relative path, forward slashes. */
@@ -310,6 +341,20 @@ export interface KandevLSP {
   onMessage(listener: (message: ServerMessage) => void): () => void;
   /** Changes on the task host to open documents' files; returns the unsubscribe function. */
   onDiskChange(listener: (change: DiskChange) => void): () => void;
+  /** Symbols of the workspace matching query, from the server of the model (or its URI); [] when none offers them. */
+  workspaceSymbols(model: Monaco.editor.ITextModel | string, query: string): Promise<WorkspaceSymbolItem[]>;
+  /** Fills in a symbol's range (workspaceSymbol/resolve); null when the server cannot. */
+  resolveWorkspaceSymbol(item: WorkspaceSymbolItem): Promise<WorkspaceSymbolItem | null>;
+  /** The call-hierarchy items at a position; [] when the server offers none. */
+  callHierarchy(model: Monaco.editor.ITextModel | string, position: Monaco.IPosition): Promise<HierarchyItem[]>;
+  /** Who calls item, and where (fromRanges, in the caller). */
+  incomingCalls(item: HierarchyItem): Promise<Array<{ from: HierarchyItem; fromRanges: Monaco.IRange[] }>>;
+  /** What item calls, and where (fromRanges, in item). */
+  outgoingCalls(item: HierarchyItem): Promise<Array<{ to: HierarchyItem; fromRanges: Monaco.IRange[] }>>;
+  /** The type-hierarchy items at a position; [] when the server offers none. */
+  typeHierarchy(model: Monaco.editor.ITextModel | string, position: Monaco.IPosition): Promise<HierarchyItem[]>;
+  supertypes(item: HierarchyItem): Promise<HierarchyItem[]>;
+  subtypes(item: HierarchyItem): Promise<HierarchyItem[]>;
   /** Every file of the session with diagnostics, open or not, by path; [] before configure. */
   problems(sessionId: string): ProblemFile[];
   /** Called when a session's problems list changed (read it with problems); returns the unsubscribe function. */

@@ -139,7 +139,7 @@ func (a *api) object() (jsValue, error) {
 	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil {
 		return obj, err
 	}
-	return obj, nil
+	return obj, a.addExplore(obj)
 }
 
 func (a *api) current() *app.App {

@@ -92,6 +92,19 @@ export async function integrate(sessionId: string, openTab: (t: NavigationTarget
     }
   });
   offProblems();
+  // Workspace symbols and call hierarchies, for the page's own UI.
+  void (async () => {
+    const syms = await lsp.workspaceSymbols(model, 'Greet');
+    const picked = syms[0] && !syms[0].range ? await lsp.resolveWorkspaceSymbol(syms[0]) : syms[0];
+    console.log(picked?.name, picked?.containerName, picked?.model, picked?.range?.startLineNumber);
+    const [item] = await lsp.callHierarchy(model, { lineNumber: 1, column: 1 });
+    if (item) {
+      for (const c of await lsp.incomingCalls(item)) console.log(c.from.name, c.fromRanges.length, c.from.selectionRange);
+      for (const c of await lsp.outgoingCalls(item)) console.log(c.to.name, c.to.kind, c.to.detail, c.to.tags);
+    }
+    const [type] = await lsp.typeHierarchy(model.uri.toString(), { lineNumber: 1, column: 1 });
+    if (type) console.log((await lsp.supertypes(type)).length, (await lsp.subtypes(type)).length);
+  })();
   lsp.openDocument({ sessionId, path: 'main.go', model, persistedVersion: model.getVersionId() });
 
   const view = lsp.view(sessionId, 'go');
