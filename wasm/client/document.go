@@ -22,7 +22,7 @@ type serverDoc struct {
 	docs []*Document
 	// sets are the diagnostics shown, by marker set: pushed, and one per
 	// pull provider; kept for a model joining later.
-	sets map[string][]lsptypes.Diagnostic
+	sets []markerSet
 }
 
 // Document is one open editor model synchronized with its language server.

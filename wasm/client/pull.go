@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
@@ -126,34 +125,39 @@ func (cl *Client) Problems(sessionID string) string {
 	return string(problems.AppendJSON(nil, cl.problems.List(sessionID), mapURI))
 }
 
-// set replaces one marker set; an empty one is dropped.
-func (e *serverDoc) set(set string, ds []lsptypes.Diagnostic) {
-	if len(ds) == 0 {
-		delete(e.sets, set)
-		return
-	}
-	if e.sets == nil {
-		e.sets = make(map[string][]lsptypes.Diagnostic)
-	}
-	e.sets[set] = ds
+// markerSet is one marker set of a server document.
+type markerSet struct {
+	name string
+	ds   []lsptypes.Diagnostic
 }
 
-// diagnostics is the union of the document's marker sets: pushed first,
-// then each pull provider's in a stable order.
+// set replaces one marker set; an empty one is dropped. Sets keep the
+// order they first came in (pushed diagnostics, then pull providers).
+func (e *serverDoc) set(name string, ds []lsptypes.Diagnostic) {
+	for i := range e.sets {
+		if e.sets[i].name != name {
+			continue
+		}
+		if len(ds) == 0 {
+			e.sets = append(e.sets[:i:i], e.sets[i+1:]...)
+		} else {
+			e.sets[i].ds = ds
+		}
+		return
+	}
+	if len(ds) > 0 {
+		e.sets = append(e.sets, markerSet{name, ds})
+	}
+}
+
+// diagnostics is the union of the document's marker sets.
 func (e *serverDoc) diagnostics() []lsptypes.Diagnostic {
 	if len(e.sets) == 1 {
-		for _, ds := range e.sets {
-			return ds
-		}
+		return e.sets[0].ds
 	}
-	keys := make([]string, 0, len(e.sets))
-	for k := range e.sets {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // pushed ("") sorts first
 	var out []lsptypes.Diagnostic
-	for _, k := range keys {
-		out = append(out, e.sets[k]...)
+	for _, s := range e.sets {
+		out = append(out, s.ds...)
 	}
 	return out
 }

@@ -11,7 +11,6 @@
 package problems
 
 import (
-	"slices"
 	"strings"
 	"sync"
 
@@ -43,7 +42,23 @@ type Store struct {
 // entry is one file of one session.
 type entry struct {
 	model, language string
-	byOwner         map[string][]lsptypes.Diagnostic
+	byOwner         []owned // in the order owners first reported
+}
+
+// owned is what one owner reported for a file.
+type owned struct {
+	owner string
+	ds    []lsptypes.Diagnostic
+}
+
+// find returns the index of owner's report, or -1.
+func (e *entry) find(owner string) int {
+	for i := range e.byOwner {
+		if e.byOwner[i].owner == owner {
+			return i
+		}
+	}
+	return -1
 }
 
 // New returns an empty store; onChange (may be nil) is called, without the
@@ -59,7 +74,7 @@ func (s *Store) Set(session, path, model, language, owner string, ds []lsptypes.
 	s.mu.Lock()
 	files := s.sessions[key]
 	e := files[path]
-	if len(ds) == 0 && (e == nil || e.byOwner[owner] == nil) {
+	if len(ds) == 0 && (e == nil || e.find(owner) < 0) {
 		s.mu.Unlock()
 		return // nothing there, nothing to say
 	}
@@ -68,17 +83,20 @@ func (s *Store) Set(session, path, model, language, owner string, ds []lsptypes.
 			files = make(map[string]*entry)
 			s.sessions[key] = files
 		}
-		e = &entry{byOwner: make(map[string][]lsptypes.Diagnostic)}
+		e = &entry{}
 		files[path] = e
 	}
 	e.model, e.language = model, language
-	if len(ds) == 0 {
-		delete(e.byOwner, owner)
+	switch i := e.find(owner); {
+	case len(ds) == 0:
+		e.byOwner = append(e.byOwner[:i:i], e.byOwner[i+1:]...)
 		if len(e.byOwner) == 0 {
 			delete(files, path)
 		}
-	} else {
-		e.byOwner[owner] = ds
+	case i >= 0:
+		e.byOwner[i].ds = ds
+	default:
+		e.byOwner = append(e.byOwner, owned{owner, ds})
 	}
 	s.mu.Unlock()
 	s.changed(key)
@@ -92,12 +110,15 @@ func (s *Store) Drop(prefix string) {
 	for key, files := range s.sessions {
 		hit := false
 		for path, e := range files {
-			for owner := range e.byOwner {
-				if strings.HasPrefix(owner, prefix) {
-					delete(e.byOwner, owner)
+			kept := e.byOwner[:0]
+			for _, o := range e.byOwner {
+				if strings.HasPrefix(o.owner, prefix) {
 					hit = true
+				} else {
+					kept = append(kept, o)
 				}
 			}
+			e.byOwner = kept
 			if len(e.byOwner) == 0 {
 				delete(files, path)
 			}
@@ -119,25 +140,26 @@ func (s *Store) changed(session string) {
 }
 
 // List returns the files of session with diagnostics, by path; each file's
-// diagnostics in a stable order of owners.
+// diagnostics in the order its owners first reported.
 func (s *Store) List(session string) []File {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	files := s.sessions[strings.ToLower(session)]
 	out := make([]File, 0, len(files))
 	for path, e := range files {
-		owners := make([]string, 0, len(e.byOwner))
-		for o := range e.byOwner {
-			owners = append(owners, o)
-		}
-		slices.Sort(owners)
 		f := File{Path: path, Model: e.model, Language: e.language}
-		for _, o := range owners {
-			f.Diagnostics = append(f.Diagnostics, e.byOwner[o]...)
+		for _, o := range e.byOwner {
+			f.Diagnostics = append(f.Diagnostics, o.ds...)
 		}
+		// Insertion by path: lists are short, and the generic sort would
+		// cost lsp.wasm more bytes than the list ever costs it time.
+		i := len(out)
 		out = append(out, f)
+		for ; i > 0 && out[i-1].Path > f.Path; i-- {
+			out[i] = out[i-1]
+		}
+		out[i] = f
 	}
-	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 

@@ -3,7 +3,6 @@ package pull
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
@@ -37,15 +36,12 @@ func (p *Puller) workspaceLocked(pr *provider) {
 	ctx, cancel := context.WithCancel(p.ctx)
 	s.cancel = cancel
 	b := []byte(`{"previousResultIds":[`)
-	uris := make([]string, 0, len(pr.ids))
-	for uri := range pr.ids {
-		uris = append(uris, uri)
-	}
-	slices.Sort(uris)
-	for i, uri := range uris {
-		if i > 0 {
+	first := true
+	for uri := range pr.ids { // any order: the server looks each up
+		if !first {
 			b = append(b, ',')
 		}
+		first = false
 		b = jsonlite.AppendString(append(b, `{"uri":`...), uri)
 		b = jsonlite.AppendString(append(b, `,"value":`...), pr.ids[uri])
 		b = append(b, '}')
