@@ -2,6 +2,7 @@ package features
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	j "github.com/kandev/lsp/wasm/jsonlite"
@@ -105,8 +106,9 @@ type Providers struct {
 	RenamePrepare bool
 	// OnTypeTriggers are on-type formatting's characters, first first.
 	OnTypeTriggers []string
-	// InlayHintResolve: the server answers inlayHint/resolve.
-	InlayHintResolve bool
+	// Resolves are the features whose items the server resolves:
+	// inlayHint/resolve.
+	Resolves Set
 	// Sync is how documents are synchronized.
 	Sync lsptypes.SyncOptions
 }
@@ -245,6 +247,9 @@ func (p *Providers) add(f Feature, o options) {
 		return
 	}
 	p.Set = p.Set.With(f)
+	if s.resolves && o.ResolveProvider {
+		p.Resolves = p.Resolves.With(f)
+	}
 }
 
 // union appends the members of b missing from a, keeping order.
@@ -414,8 +419,11 @@ func (r *Registry) For(languageID string) Providers {
 			p.Sync.Save = true
 			p.Sync.IncludeText = p.Sync.IncludeText || reg.opts.IncludeText
 		default:
-			if f := featureOf(reg.method); f != 0 {
-				p.add(f, reg.opts)
+			// One method may register several features.
+			for i := range table {
+				if slices.Contains(table[i].register, reg.method) {
+					p.add(table[i].f, reg.opts)
+				}
 			}
 		}
 	}
@@ -467,7 +475,7 @@ func Changed(prev, next Providers) []Feature {
 	for i := range table {
 		s := &table[i]
 		a, b := prev.Set.Has(s.f), next.Set.Has(s.f)
-		if a != b || a && s.same != nil && !s.same(prev, next) {
+		if a != b || a && (s.same != nil && !s.same(prev, next) || prev.Resolves.Has(s.f) != next.Resolves.Has(s.f)) {
 			out = append(out, s.f)
 		}
 	}

@@ -64,7 +64,7 @@ func TestInlayHintResolve(t *testing.T) {
 		"textDocument/inlayHint": hints,
 		"inlayHint/resolve":      `{"position":{"line":1,"character":4},"label":"name:","kind":2,"tooltip":"the name","data":{"id":7}}`,
 	}}
-	p := Providers{InlayHintResolve: true}
+	p := Providers{Resolves: Set(InlayHints)}
 	out := runCall(t, "inlayHints", `{"uri":"kandev://s/a.go","range":`+mRange+`}`, f, p)
 	require.JSONEq(t, `{"hints":[{"label":"name:","position":{"lineNumber":2,"column":5},"kind":2,"lsp":[1,0]}]}`, out)
 

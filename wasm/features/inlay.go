@@ -16,28 +16,8 @@ import (
 // hint for the "inlayHintResolve" step when the server resolves hints.
 // Label locations are model URIs the shim turns into Uris.
 
-func inlayParams(r *Request, e *Env) (j.Appender, error) {
-	rng, ok := r.monacoRange("range")
-	if !ok {
-		return nil, errRequest
-	}
-	return j.Raw(append(rng.AppendJSON(append(appendDoc(nil, e.DocURI), `,"range":`...)), '}')), nil
-}
-
 func inlayResult(raw []byte, _ *Request, e *Env) (string, error) {
-	key := -1
-	if e.Providers.InlayHintResolve && e.Keep != nil && !nullish(raw) {
-		key = e.Keep(raw)
-	}
-	i := -1
-	b, err := mapArray(append(make([]byte, 0, 2*len(raw)), `{"hints":`...), raw, func(b []byte, v j.Value) []byte {
-		i++
-		return appendHint(b, v, e, key, i)
-	})
-	if err != nil {
-		return "", err
-	}
-	return string(append(b, '}')), nil
+	return keptArray(`{"hints":`, raw, e, InlayHints, appendHint)
 }
 
 // appendHint appends one hint; key < 0 leaves out "lsp".
@@ -83,11 +63,7 @@ func appendHint(b []byte, v j.Value, e *Env, key, index int) []byte {
 	if te := v.Get("textEdits"); te.Kind() == j.Array {
 		b, _ = appendEdits(append(b, `,"textEdits":`...), []byte(te.Raw()))
 	}
-	if key >= 0 {
-		b = appendInt(append(b, `,"lsp":[`...), int64(key))
-		b = append(appendInt(append(b, ','), int64(index)), ']')
-	}
-	return append(b, '}')
+	return append(appendRef(b, key, index), '}')
 }
 
 // appendDocumentation appends ,"key": with LSP documentation (string |
@@ -97,47 +73,4 @@ func appendDocumentation(b []byte, key string, v j.Value) []byte {
 		b = d.append(appendKey(b, key))
 	}
 	return b
-}
-
-// kept returns element index of the kept result key (an array, or the
-// "items" of a CompletionList) and the kept result itself.
-func kept(r *Request, e *Env) (item, whole j.Value, ok bool) {
-	k := r.v.Get("lsp")
-	key, ok1 := k.Index(0).Int()
-	index, ok2 := k.Index(1).Int()
-	if !ok1 || !ok2 || e.Kept == nil {
-		return item, whole, false
-	}
-	raw := e.Kept(int(key))
-	whole, err := j.Parse(raw)
-	if err != nil || raw == nil {
-		return item, whole, false
-	}
-	list := whole
-	if list.Kind() == j.Object {
-		list = list.Get("items")
-	}
-	item = list.Index(int(index))
-	return item, whole, item.Kind() == j.Object
-}
-
-// resolveInlayHint sends the kept LSP hint to inlayHint/resolve and answers
-// the resolved hint (null when the hint is no longer kept).
-func resolveInlayHint(r *Request, e *Env) (string, error) {
-	h, _, ok := kept(r, e)
-	if !ok {
-		return "null", nil
-	}
-	raw, err := e.Call(lsptypes.MethodInlayHintResolve, h.Raw())
-	if err != nil {
-		return "", err
-	}
-	v, err := j.Parse(raw)
-	if err != nil {
-		return "", err
-	}
-	if b := appendHint(nil, v, e, -1, 0); len(b) > 0 {
-		return string(b), nil
-	}
-	return "null", nil
 }

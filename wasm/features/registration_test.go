@@ -63,7 +63,7 @@ func TestRegistryDynamicEditingFeatures(t *testing.T) {
 		})
 	}
 	after := r.For("go")
-	if !after.CodeActionResolve || !after.RenamePrepare || !after.InlayHintResolve {
+	if !after.CodeActionResolve || !after.RenamePrepare || !after.Resolves.Has(InlayHints) {
 		t.Errorf("resolve and prepare flags: %+v", after)
 	}
 
@@ -84,7 +84,7 @@ func TestRegistryDynamicEditingFeatures(t *testing.T) {
 	if gone.CodeActionResolve || gone.RenamePrepare || len(gone.CodeActionKinds) != 0 {
 		t.Errorf("withdrawn options linger: %+v", gone)
 	}
-	if !gone.Allows(RangeFormatting) || !gone.Allows(InlayHints) || !gone.InlayHintResolve {
+	if !gone.Allows(RangeFormatting) || !gone.Allows(InlayHints) || !gone.Resolves.Has(InlayHints) {
 		t.Errorf("other registrations lost: %+v", gone)
 	}
 }

@@ -31,6 +31,10 @@ type spec struct {
 	// json appends the options object the binding registers the Monaco
 	// provider with (nil: {}).
 	json func(b []byte, p Providers) []byte
+	// resolves: the server may resolve the feature's items
+	// (resolveProvider, kept in Providers.Resolves); the options are
+	// {"resolve":bool}.
+	resolves bool
 }
 
 // row is a feature without options whose provider sends method with params
@@ -38,13 +42,6 @@ type spec struct {
 // registration method follow LSP's naming.
 func row(f Feature, name, method, capability string, params func(*Request, *Env) (j.Appender, error), result func([]byte, *Request, *Env) (string, error)) spec {
 	return spec{call: call{name: name, f: f, method: method, params: params, result: result}, capability: capability, register: []string{method}}
-}
-
-// boolOption is the json of a feature whose one option is a flag.
-func boolOption(key string, get func(Providers) bool) func([]byte, Providers) []byte {
-	return func(b []byte, p Providers) []byte {
-		return append(appendBool(append(append(append(b, `{"`...), key...), `":`...), get(p)), '}')
-	}
 }
 
 // table lists the wired features in a stable order.
@@ -156,14 +153,8 @@ var table = []spec{
 	row(FoldingRange, "foldingRange", lsptypes.MethodFoldingRange, "foldingRangeProvider", nil, foldingResult),
 	row(DocumentHighlight, "documentHighlight", lsptypes.MethodDocumentHighlight, "documentHighlightProvider", posParams, highlightResult),
 	{
-		call:       call{name: "inlayHints", f: InlayHints, method: lsptypes.MethodInlayHint, params: inlayParams, result: inlayResult},
-		capability: "inlayHintProvider", register: []string{lsptypes.MethodInlayHint},
-		add: func(p *Providers, o options) bool {
-			p.InlayHintResolve = p.InlayHintResolve || o.ResolveProvider
-			return true
-		},
-		same: func(a, b Providers) bool { return a.InlayHintResolve == b.InlayHintResolve },
-		json: boolOption("resolve", func(p Providers) bool { return p.InlayHintResolve }),
+		call:       call{name: "inlayHints", f: InlayHints, method: lsptypes.MethodInlayHint, params: rangeParams, result: inlayResult},
+		capability: "inlayHintProvider", register: []string{lsptypes.MethodInlayHint}, resolves: true,
 	},
 	row(TypeDefinition, "typeDefinition", lsptypes.MethodTypeDefinition, "typeDefinitionProvider", posParams, locationsResult),
 	row(Implementation, "implementation", lsptypes.MethodImplementation, "implementationProvider", posParams, locationsResult),
@@ -181,13 +172,8 @@ var steps = []call{
 	}},
 	{name: "codeActionApply", f: CodeAction, run: applyCodeAction},
 	{name: "prepareRename", f: Rename, run: prepareRename},
-	{name: "inlayHintResolve", f: InlayHints, run: func(r *Request, e *Env) (string, error) {
-		if !e.Providers.InlayHintResolve {
-			return "null", nil
-		}
-		return resolveInlayHint(r, e)
-	}},
 	{name: "formatOnSave", f: Formatting, run: formatOnSave},
+	resolveStep("inlayHintResolve", InlayHints, lsptypes.MethodInlayHintResolve, appendHint),
 }
 
 // The providers whose params and answers other files define.
@@ -228,6 +214,16 @@ func locationsResult(raw []byte, _ *Request, e *Env) (string, error) {
 	return LocationsResult(raw, e.MapURI)
 }
 
+// rangeParams is {"textDocument":…,"range":…} for the request's Monaco
+// "range".
+func rangeParams(r *Request, e *Env) (j.Appender, error) {
+	rng, ok := r.monacoRange("range")
+	if !ok {
+		return nil, errRequest
+	}
+	return j.Raw(append(rng.AppendJSON(append(appendDoc(nil, e.DocURI), `,"range":`...)), '}')), nil
+}
+
 // specOf returns f's row, or nil for a value that is not one feature.
 func specOf(f Feature) *spec {
 	for i := range table {
@@ -236,19 +232,6 @@ func specOf(f Feature) *spec {
 		}
 	}
 	return nil
-}
-
-// featureOf maps a client/registerCapability method to its feature (0 for
-// document synchronization and anything unwired).
-func featureOf(method string) Feature {
-	for i := range table {
-		for _, m := range table[i].register {
-			if m == method {
-				return table[i].f
-			}
-		}
-	}
-	return 0
 }
 
 // ByName returns the feature named as Feature.String names it.
@@ -273,6 +256,9 @@ func ByName(name string) (Feature, bool) {
 //	others           {}
 func OptionsJSON(p Providers, f Feature) string {
 	s := specOf(f)
+	if s != nil && s.resolves {
+		return string(appendBool([]byte(`{"resolve":`), p.Resolves.Has(f))) + "}"
+	}
 	if s == nil || s.json == nil {
 		return "{}"
 	}
