@@ -21,9 +21,10 @@ func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 // sent in initialize: document sync with didSave, diagnostics, and the
 // completion (with resolve), hover, definition, references, signature-help
 // and full semantic-token providers, code actions, rename, formatting,
-// document symbols, folding, highlights, inlay hints and type, implementation
-// and declaration navigation (dynamic registration accepted for each, so
-// servers that only register dynamically still offer them).
+// document symbols, folding, highlights, inlay hints, type, implementation
+// and declaration navigation, document links, document colors, linked
+// editing ranges and selection ranges (dynamic registration accepted
+// for each, so servers that only register dynamically still offer them).
 const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
 	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
 	`"diagnostic":{"dynamicRegistration":true,"relatedDocumentSupport":true},` +
@@ -39,6 +40,8 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"typeDefinition":{"dynamicRegistration":true,"linkSupport":true},"implementation":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"declaration":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"callHierarchy":{"dynamicRegistration":true},"typeHierarchy":{"dynamicRegistration":true},` +
+	`"documentLink":{"dynamicRegistration":true,"tooltipSupport":true},` +
+	`"colorProvider":{"dynamicRegistration":true},"linkedEditingRange":{"dynamicRegistration":true},"selectionRange":{"dynamicRegistration":true},` +
 	`"completion":{"dynamicRegistration":true,"contextSupport":true,"completionItem":{"snippetSupport":true,"insertReplaceSupport":true,` +
 	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]},` +
 	`"resolveSupport":{"properties":["documentation","detail","additionalTextEdits"]}},` +

@@ -37,6 +37,10 @@ const (
 	TypeDefinition
 	Implementation
 	Declaration
+	DocumentLink
+	DocumentColor
+	LinkedEditingRange
+	SelectionRange
 )
 
 // All lists every feature in a stable order.
@@ -52,7 +56,8 @@ var All = func() []Feature {
 // produce: completion, hover, definition, references, signatureHelp,
 // semanticTokens, codeAction, rename, formatting, rangeFormatting,
 // onTypeFormatting, documentSymbol, foldingRange, documentHighlight,
-// inlayHints, typeDefinition, implementation, declaration.
+// inlayHints, typeDefinition, implementation, declaration, documentLink,
+// documentColor, linkedEditingRange, selectionRange.
 func (f Feature) String() string {
 	if s := specOf(f); s != nil {
 		return s.name
@@ -107,7 +112,7 @@ type Providers struct {
 	// OnTypeTriggers are on-type formatting's characters, first first.
 	OnTypeTriggers []string
 	// Resolves are the features whose items the server resolves:
-	// inlayHint/resolve.
+	// inlayHint/resolve, documentLink/resolve.
 	Resolves Set
 	// Sync is how documents are synchronized.
 	Sync lsptypes.SyncOptions

@@ -97,6 +97,9 @@ func TestFeatureTable(t *testing.T) {
 	if _, ok := ByName("typeHierarchy"); ok {
 		t.Error("an unwired feature has a name")
 	}
+	if _, ok := ByName("colorPresentation"); ok {
+		t.Error("a step is no feature")
+	}
 }
 
 func TestRegistryDynamic(t *testing.T) {

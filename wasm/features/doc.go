@@ -33,10 +33,17 @@
 //	semantic tokens ParsePositionRequest   → req.SemanticTokensParams → textDocument/semanticTokens/full → SemanticTokensResult
 //	diagnostics     publishDiagnostics params → DiagnosticsResult → setModelMarkers(model, MarkerOwner(session, language), markers)
 //
-// A server request workspace/semanticTokens/refresh is answered with null
-// and fires the onDidChange emitter of that connection's semantic-token
-// providers, so Monaco fetches again; an empty token answer is a completed
-// {"data":[]} and never null, so Monaco does not retry in a loop.
+// The other features are calls by name (Lookup, Call.Run), each mapped in
+// a file of its own: code actions (codeaction.go), rename, formatting,
+// document symbols, folding, highlights, inlay hints, document links
+// (links.go), document colors (colors.go), linked editing ranges
+// (linked.go) and selection ranges (selection.go).
+//
+// A server request workspace/semanticTokens/refresh or
+// workspace/inlayHint/refresh is answered with null and fires the
+// onDidChange emitter of that connection's providers of the feature, so
+// Monaco fetches again; an empty token answer is a completed {"data":[]}
+// and never null, so Monaco does not retry in a loop.
 //
 // Rules this package owns:
 //   - A feature outside Providers.Set is never registered with Monaco and

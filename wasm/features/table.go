@@ -159,6 +159,13 @@ var table = []spec{
 	row(TypeDefinition, "typeDefinition", lsptypes.MethodTypeDefinition, "typeDefinitionProvider", posParams, locationsResult),
 	row(Implementation, "implementation", lsptypes.MethodImplementation, "implementationProvider", posParams, locationsResult),
 	row(Declaration, "declaration", lsptypes.MethodDeclaration, "declarationProvider", posParams, locationsResult),
+	{
+		call:       call{name: "documentLink", f: DocumentLink, method: MethodDocumentLink, result: linksResult},
+		capability: "documentLinkProvider", register: []string{MethodDocumentLink}, resolves: true,
+	},
+	row(DocumentColor, "documentColor", MethodDocumentColor, "colorProvider", nil, colorsResult),
+	row(LinkedEditingRange, "linkedEditingRange", MethodLinkedEditingRange, "linkedEditingRangeProvider", posParams, linkedResult),
+	row(SelectionRange, "selectionRange", MethodSelectionRange, "selectionRangeProvider", lspParams, selectionResult),
 }
 
 // steps are the calls that follow a provider's answer, each guarded by its
@@ -174,6 +181,8 @@ var steps = []call{
 	{name: "prepareRename", f: Rename, run: prepareRename},
 	{name: "formatOnSave", f: Formatting, run: formatOnSave},
 	resolveStep("inlayHintResolve", InlayHints, lsptypes.MethodInlayHintResolve, appendHint),
+	resolveStep("documentLinkResolve", DocumentLink, MethodDocumentLinkResolve, appendLink),
+	{name: "colorPresentation", f: DocumentColor, method: MethodColorPresentation, params: lspParams, result: presentationsResult},
 }
 
 // The providers whose params and answers other files define.
@@ -252,7 +261,7 @@ func ByName(name string) (Feature, bool) {
 //	semanticTokens   {"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}
 //	codeAction       {"kinds":[...]}  (the server's codeActionKinds)
 //	onTypeFormatting {"triggerCharacters":[first, more...]}
-//	inlayHints       {"resolve":bool}
+//	inlayHints, documentLink {"resolve":bool}
 //	others           {}
 func OptionsJSON(p Providers, f Feature) string {
 	s := specOf(f)

@@ -34,7 +34,8 @@ package jsbind
 // Each provider packs Monaco's arguments into one JSON string, so a call
 // costs two crossings whatever its size; the answer is JSON.parsed here,
 // with the only post-processing JSON cannot carry: Uri objects for
-// locations, a Uint32Array for semantic tokens, dispose on signature help.
+// locations, a Uint32Array for semantic tokens, dispose on signature help,
+// a RegExp for a linked editing word pattern.
 // Go answers null for a model its connection does not serve, so Monaco
 // asks the next provider.
 const shimJS = `return function (monaco, call, navigate, guard, page, cancel, applied) {
@@ -57,6 +58,9 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
   const doc = (m) => '{"uri":' + q(m.uri.toString());
   const pos = (m, p) => doc(m) + ',"lineNumber":' + p.lineNumber + ',"column":' + p.column;
   const opts = (o) => ',"options":' + q({ tabSize: o.tabSize, insertSpaces: o.insertSpaces });
+  // lsp is LSP's zero-based position of a Monaco line number and column,
+  // for the calls whose "params" the shim builds in LSP's form.
+  const lsp = (line, column) => ({ line: line - 1, character: column - 1 });
   const claimed = new WeakSet();
   // Per connection: its placeholder models and its refreshers by feature.
   const conns = new Map();
@@ -88,6 +92,13 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
     provider[key] = (l) => { listeners.add(l); return { dispose() { listeners.delete(l); } }; };
     return (d) => ({ dispose() { d.dispose(); listeners.clear(); connOf(id).refreshers.delete(fire); } });
   };
+  // keep hides an answer's "lsp" (the kept LSP item a resolve step sends
+  // back) from Monaco, with the model it came from; again resolves it.
+  const keep = (x, model) => {
+    if (x.lsp) Object.defineProperty(x, 'lsp', { value: [model.uri.toString(), x.lsp], enumerable: false });
+    return x;
+  };
+  const again = (id, name, x, token) => ask(id, name, '{"uri":' + q(x.lsp[0]) + ',"lsp":' + q(x.lsp[1]) + '}', token);
   const CMD = 'kandev.lsp.codeAction';
   let cmd = null;
   const nav = (feature, register, method) => (id, lang) => L[register](lang, mark({
@@ -227,6 +238,40 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
       const wrap = refreshable(id, 'inlayHints', 'onDidChangeInlayHints', p);
       return wrap(L.registerInlayHintsProvider(lang, p));
     },
+    documentLink: (id, lang, o) => L.registerLinkProvider(lang, mark(Object.assign({
+      provideLinks(model, token) {
+        return ask(id, 'documentLink', doc(model) + '}', token).then((r) => {
+          if (r) for (const l of r.links) keep(l, model);
+          return r;
+        });
+      },
+    }, o.resolve ? {
+      resolveLink(l, token) { return l.lsp ? again(id, 'documentLinkResolve', l, token).then((r) => r || l) : l; },
+    } : {}))),
+    documentColor: (id, lang) => L.registerColorProvider(lang, mark({
+      provideDocumentColors(model, token) { return ask(id, 'documentColor', doc(model) + '}', token); },
+      provideColorPresentations(model, info, token) {
+        const r = info.range;
+        const range = { start: lsp(r.startLineNumber, r.startColumn), end: lsp(r.endLineNumber, r.endColumn) };
+        return ask(id, 'colorPresentation', doc(model) + ',"params":' + q({ color: info.color, range }) + '}', token);
+      },
+    })),
+    linkedEditingRange: (id, lang) => L.registerLinkedEditingRangeProvider(lang, mark({
+      provideLinkedEditingRanges(model, position, token) {
+        return ask(id, 'linkedEditingRange', pos(model, position) + '}', token).then((r) => {
+          if (r && r.wordPattern) {
+            try { r.wordPattern = new RegExp(r.wordPattern); } catch (e) { delete r.wordPattern; }
+          }
+          return r;
+        });
+      },
+    })),
+    selectionRange: (id, lang) => L.registerSelectionRangeProvider(lang, mark({
+      provideSelectionRanges(model, positions, token) {
+        const ps = positions.map((p) => lsp(p.lineNumber, p.column));
+        return ask(id, 'selectionRange', doc(model) + ',"params":' + q({ positions: ps }) + '}', token);
+      },
+    })),
   };
   function register(id, lang, feature, optsJSON) {
     const make = providers[feature];

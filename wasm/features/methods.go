@@ -1,0 +1,12 @@
+package features
+
+// The LSP 3.17 methods of the features wired here that package lsptypes
+// does not name.
+const (
+	MethodDocumentLink        = "textDocument/documentLink"
+	MethodDocumentLinkResolve = "documentLink/resolve"
+	MethodDocumentColor       = "textDocument/documentColor"
+	MethodColorPresentation   = "textDocument/colorPresentation"
+	MethodLinkedEditingRange  = "textDocument/linkedEditingRange"
+	MethodSelectionRange      = "textDocument/selectionRange"
+)
