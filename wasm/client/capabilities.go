@@ -12,7 +12,7 @@ import (
 func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","resourceOperations":`)
 	b = jsonlite.AppendStrings(b, ops.ResourceOperations())
-	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},"symbol":{"dynamicRegistration":true,"symbolKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26]},"tagSupport":{"valueSet":[1]},"resolveSupport":{"properties":["location.range"]}},`+
+	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},"symbol":{"dynamicRegistration":true,"symbolKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26]},"tagSupport":{"valueSet":[1]},"resolveSupport":{"properties":["location.range"]}},"codeLens":{"refreshSupport":true},`+
 		`"diagnostics":{"refreshSupport":true},"didChangeWatchedFiles":{"dynamicRegistration":true,"relativePatternSupport":true}`...)
 	return b
 }
@@ -22,8 +22,8 @@ func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 // completion (with resolve), hover, definition, references, signature-help
 // and full semantic-token providers, code actions, rename, formatting,
 // document symbols, folding, highlights, inlay hints, type, implementation
-// and declaration navigation, document links, document colors, linked
-// editing ranges and selection ranges (dynamic registration accepted
+// and declaration navigation, code lenses, document links, document colors,
+// linked editing ranges and selection ranges (dynamic registration accepted
 // for each, so servers that only register dynamically still offer them).
 const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
 	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
@@ -40,7 +40,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"typeDefinition":{"dynamicRegistration":true,"linkSupport":true},"implementation":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"declaration":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"callHierarchy":{"dynamicRegistration":true},"typeHierarchy":{"dynamicRegistration":true},` +
-	`"documentLink":{"dynamicRegistration":true,"tooltipSupport":true},` +
+	`"codeLens":{"dynamicRegistration":true},"documentLink":{"dynamicRegistration":true,"tooltipSupport":true},` +
 	`"colorProvider":{"dynamicRegistration":true},"linkedEditingRange":{"dynamicRegistration":true},"selectionRange":{"dynamicRegistration":true},` +
 	`"completion":{"dynamicRegistration":true,"contextSupport":true,"completionItem":{"snippetSupport":true,"insertReplaceSupport":true,` +
 	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]},` +

@@ -415,10 +415,13 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 			c.filesChanged(req.Params)
 		}
 		return nil, nil
-	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh:
+	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh, features.MethodCodeLensRefresh:
 		f := features.SemanticTokens
-		if req.Method == lsptypes.MethodInlayHintRefresh {
+		switch req.Method {
+		case lsptypes.MethodInlayHintRefresh:
 			f = features.InlayHints
+		case features.MethodCodeLensRefresh:
+			f = features.CodeLens
 		}
 		if e := c.cl.cfg.Editor; e != nil {
 			e.Refresh(c.id(), f)

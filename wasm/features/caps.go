@@ -37,6 +37,7 @@ const (
 	TypeDefinition
 	Implementation
 	Declaration
+	CodeLens
 	DocumentLink
 	DocumentColor
 	LinkedEditingRange
@@ -56,8 +57,8 @@ var All = func() []Feature {
 // produce: completion, hover, definition, references, signatureHelp,
 // semanticTokens, codeAction, rename, formatting, rangeFormatting,
 // onTypeFormatting, documentSymbol, foldingRange, documentHighlight,
-// inlayHints, typeDefinition, implementation, declaration, documentLink,
-// documentColor, linkedEditingRange, selectionRange.
+// inlayHints, typeDefinition, implementation, declaration, codeLens,
+// documentLink, documentColor, linkedEditingRange, selectionRange.
 func (f Feature) String() string {
 	if s := specOf(f); s != nil {
 		return s.name
@@ -112,8 +113,12 @@ type Providers struct {
 	// OnTypeTriggers are on-type formatting's characters, first first.
 	OnTypeTriggers []string
 	// Resolves are the features whose items the server resolves:
-	// inlayHint/resolve, documentLink/resolve.
+	// inlayHint/resolve, codeLens/resolve, documentLink/resolve.
 	Resolves Set
+	// Commands are the commands the server runs for workspace/executeCommand
+	// (executeCommandProvider, static or registered): a code lens runs on
+	// the server only with one of them.
+	Commands []string
 	// Sync is how documents are synchronized.
 	Sync lsptypes.SyncOptions
 }
@@ -134,6 +139,7 @@ type options struct {
 	OnTypeTriggers      []string `json:"-"` // firstTriggerCharacter, then moreTriggerCharacter
 	Legend              *Legend  `json:"legend"`
 	Full                j.Raw    `json:"full"`
+	Commands            []string `json:"commands"`
 	IncludeText         bool     `json:"includeText"`
 	SyncKind            *int     `json:"syncKind"`
 	DocumentSelector    j.Raw    `json:"documentSelector"`
@@ -201,6 +207,7 @@ func parseOptions(v j.Value) (o options, ok bool) {
 		kind := int(n)
 		o.SyncKind = &kind
 	}
+	o.Commands, _ = decodeStrings(v.Get("commands"))
 	o.Full = v.Get("full").Raw()
 	o.DocumentSelector = v.Get("documentSelector").Raw()
 	return o, true
@@ -241,6 +248,9 @@ func ParseCapabilities(raw []byte) (Providers, error) {
 		if o, ok := advertised(c.Get(table[i].capability)); ok {
 			p.add(table[i].f, o)
 		}
+	}
+	if o, ok := advertised(c.Get("executeCommandProvider")); ok {
+		p.Commands = o.Commands
 	}
 	return p, nil
 }
@@ -403,6 +413,7 @@ func (r *Registry) For(languageID string) Providers {
 	p.SignatureRetriggerCharacters = append([]string(nil), p.SignatureRetriggerCharacters...)
 	p.CodeActionKinds = append([]string(nil), p.CodeActionKinds...)
 	p.OnTypeTriggers = append([]string(nil), p.OnTypeTriggers...)
+	p.Commands = append([]string(nil), p.Commands...)
 	for _, id := range r.order {
 		reg := r.dyn[id]
 		if !selectorMatches(reg.opts.DocumentSelector, languageID) {
@@ -423,6 +434,8 @@ func (r *Registry) For(languageID string) Providers {
 		case lsptypes.MethodDidSave:
 			p.Sync.Save = true
 			p.Sync.IncludeText = p.Sync.IncludeText || reg.opts.IncludeText
+		case lsptypes.MethodExecuteCommand:
+			p.Commands = union(p.Commands, reg.opts.Commands)
 		default:
 			// One method may register several features.
 			for i := range table {

@@ -35,12 +35,13 @@
 //
 // The other features are calls by name (Lookup, Call.Run), each mapped in
 // a file of its own: code actions (codeaction.go), rename, formatting,
-// document symbols, folding, highlights, inlay hints, document links
-// (links.go), document colors (colors.go), linked editing ranges
-// (linked.go) and selection ranges (selection.go).
+// document symbols, folding, highlights, inlay hints, code lenses
+// (codelens.go: textDocument/codeLens, codeLens/resolve, running a lens's
+// command), document links (links.go), document colors (colors.go),
+// linked editing ranges (linked.go) and selection ranges (selection.go).
 //
-// A server request workspace/semanticTokens/refresh or
-// workspace/inlayHint/refresh is answered with null and fires the
+// A server request workspace/semanticTokens/refresh, workspace/inlayHint/refresh
+// or workspace/codeLens/refresh is answered with null and fires the
 // onDidChange emitter of that connection's providers of the feature, so
 // Monaco fetches again; an empty token answer is a completed {"data":[]}
 // and never null, so Monaco does not retry in a loop.
@@ -54,4 +55,8 @@
 //   - An item without textEdit gets the word at the request position; an
 //     explicit TextEdit or InsertReplaceEdit range wins.
 //   - An empty or null semantic-token answer is a completed empty result.
+//   - A code lens runs on the server only with a command the server lists
+//     in executeCommandProvider; VS Code's client commands
+//     editor.action.showReferences and editor.action.goToLocations are
+//     Monaco's own; any other is shown and not run.
 package features

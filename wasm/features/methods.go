@@ -3,6 +3,9 @@ package features
 // The LSP 3.17 methods of the features wired here that package lsptypes
 // does not name.
 const (
+	MethodCodeLens            = "textDocument/codeLens"
+	MethodCodeLensResolve     = "codeLens/resolve"
+	MethodCodeLensRefresh     = "workspace/codeLens/refresh"
 	MethodDocumentLink        = "textDocument/documentLink"
 	MethodDocumentLinkResolve = "documentLink/resolve"
 	MethodDocumentColor       = "textDocument/documentColor"

@@ -160,6 +160,10 @@ var table = []spec{
 	row(Implementation, "implementation", lsptypes.MethodImplementation, "implementationProvider", posParams, locationsResult),
 	row(Declaration, "declaration", lsptypes.MethodDeclaration, "declarationProvider", posParams, locationsResult),
 	{
+		call:       call{name: "codeLens", f: CodeLens, method: MethodCodeLens, result: codeLensResult},
+		capability: "codeLensProvider", register: []string{MethodCodeLens}, resolves: true,
+	},
+	{
 		call:       call{name: "documentLink", f: DocumentLink, method: MethodDocumentLink, result: linksResult},
 		capability: "documentLinkProvider", register: []string{MethodDocumentLink}, resolves: true,
 	},
@@ -181,6 +185,8 @@ var steps = []call{
 	{name: "prepareRename", f: Rename, run: prepareRename},
 	{name: "formatOnSave", f: Formatting, run: formatOnSave},
 	resolveStep("inlayHintResolve", InlayHints, lsptypes.MethodInlayHintResolve, appendHint),
+	resolveStep("codeLensResolve", CodeLens, MethodCodeLensResolve, appendLens),
+	{name: "codeLensRun", f: CodeLens, run: runCodeLens},
 	resolveStep("documentLinkResolve", DocumentLink, MethodDocumentLinkResolve, appendLink),
 	{name: "colorPresentation", f: DocumentColor, method: MethodColorPresentation, params: lspParams, result: presentationsResult},
 }
@@ -261,7 +267,7 @@ func ByName(name string) (Feature, bool) {
 //	semanticTokens   {"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}
 //	codeAction       {"kinds":[...]}  (the server's codeActionKinds)
 //	onTypeFormatting {"triggerCharacters":[first, more...]}
-//	inlayHints, documentLink {"resolve":bool}
+//	inlayHints, codeLens, documentLink {"resolve":bool}
 //	others           {}
 func OptionsJSON(p Providers, f Feature) string {
 	s := specOf(f)

@@ -100,7 +100,32 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
   };
   const again = (id, name, x, token) => ask(id, name, '{"uri":' + q(x.lsp[0]) + ',"lsp":' + q(x.lsp[1]) + '}', token);
   const CMD = 'kandev.lsp.codeAction';
+  const LENS = 'kandev.lsp.codeLens';
   let cmd = null;
+  let lensCmd = null;
+  const warned = new Set();
+  // lens readies a code lens for Monaco: a command the server runs goes
+  // through the one lens command, Monaco's own showReferences and
+  // goToLocations get their arguments (the lens's model, the position, the
+  // locations with Uris, the rest), and a command no one runs is only
+  // shown (and named once on the console).
+  const lens = (id, l, model) => {
+    const c = l.command;
+    if (l.run) {
+      c.arguments = [id, model.uri.toString(), l.run];
+      delete l.run;
+    } else if (l.refs) {
+      const a = l.args;
+      for (const x of l.refs) x.uri = monaco.Uri.parse(x.uri);
+      c.arguments = [model.uri, { lineNumber: a[1].line + 1, column: a[1].character + 1 }, l.refs, ...a.slice(3)];
+      delete l.refs;
+      delete l.args;
+    } else if (l.unknown) {
+      if (!warned.has(l.unknown)) { warned.add(l.unknown); console.warn('lsp: code lens command ' + l.unknown + ' is shown, not run: the server does not run it'); }
+      delete l.unknown;
+    }
+    return keep(l, model);
+  };
   const nav = (feature, register, method) => (id, lang) => L[register](lang, mark({
     [method](model, position, token) {
       return ask(id, feature, pos(model, position) + '}', token).then((r) => locations(r, connOf(id).placeholders));
@@ -237,6 +262,26 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
       } : {}));
       const wrap = refreshable(id, 'inlayHints', 'onDidChangeInlayHints', p);
       return wrap(L.registerInlayHintsProvider(lang, p));
+    },
+    codeLens: (id, lang, o) => {
+      if (!lensCmd) lensCmd = monaco.editor.registerCommand(LENS, (accessor, conn, model, lsp) =>
+        ask(conn, 'codeLensRun', '{"uri":' + q(model) + ',"lsp":' + q(lsp) + '}'));
+      const p = mark(Object.assign({
+        provideCodeLenses(model, token) {
+          return ask(id, 'codeLens', doc(model) + '}', token).then((r) => {
+            if (!r) return r;
+            for (const l of r.lenses) lens(id, l, model);
+            r.dispose = () => {};
+            return r;
+          });
+        },
+      }, o.resolve ? {
+        resolveCodeLens(model, l, token) {
+          return l.lsp ? again(id, 'codeLensResolve', l, token).then((r) => (r ? lens(id, r, model) : l)) : l;
+        },
+      } : {}));
+      const wrap = refreshable(id, 'codeLens', 'onDidChange', p);
+      return wrap(L.registerCodeLensProvider(lang, p));
     },
     documentLink: (id, lang, o) => L.registerLinkProvider(lang, mark(Object.assign({
       provideLinks(model, token) {
@@ -389,7 +434,10 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
   }
   // claim: the page opened this model; it is no placeholder any more.
   const claim = (model) => { claimed.add(model); };
-  // close: the configuration ends; the code action command goes too.
-  const close = () => { if (cmd) { cmd.dispose(); cmd = null; } };
+  // close: the configuration ends; the code action and lens commands go too.
+  const close = () => {
+    if (cmd) { cmd.dispose(); cmd = null; }
+    if (lensCmd) { lensCmd.dispose(); lensCmd = null; }
+  };
   return { register, end, refresh, apply, markers, willSave, outline, hookChange, opener, claim, close };
 }`
