@@ -23,8 +23,9 @@ func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 // and full semantic-token providers, code actions, rename, formatting,
 // document symbols, folding, highlights, inlay hints, type, implementation
 // and declaration navigation, code lenses, document links, document colors,
-// linked editing ranges and selection ranges (dynamic registration accepted
-// for each, so servers that only register dynamically still offer them).
+// linked editing ranges, selection ranges and semantic tokens by range and
+// by delta (dynamic registration accepted for each, so servers that only
+// register dynamically still offer them).
 const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
 	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
 	`"diagnostic":{"dynamicRegistration":true,"relatedDocumentSupport":true},` +
@@ -52,7 +53,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"references":{"dynamicRegistration":true},` +
 	`"signatureHelp":{"dynamicRegistration":true,"contextSupport":true,"signatureInformation":{"documentationFormat":["markdown","plaintext"],` +
 	`"parameterInformation":{"labelOffsetSupport":true},"activeParameterSupport":true}},` +
-	`"semanticTokens":{"dynamicRegistration":true,"requests":{"full":true},` +
+	`"semanticTokens":{"dynamicRegistration":true,"requests":{"range":true,"full":{"delta":true}},` +
 	`"tokenTypes":["namespace","type","class","enum","interface","struct","typeParameter","parameter","variable","property","enumMember","event","function","method","macro","keyword","modifier","comment","string","number","regexp","operator","decorator"],` +
 	`"tokenModifiers":["declaration","definition","readonly","static","deprecated","abstract","async","modification","documentation","defaultLibrary"],` +
 	`"formats":["relative"],"overlappingTokenSupport":false,"multilineTokenSupport":false}}`

@@ -42,6 +42,7 @@ const (
 	DocumentColor
 	LinkedEditingRange
 	SelectionRange
+	SemanticTokensRange
 )
 
 // All lists every feature in a stable order.
@@ -58,7 +59,8 @@ var All = func() []Feature {
 // semanticTokens, codeAction, rename, formatting, rangeFormatting,
 // onTypeFormatting, documentSymbol, foldingRange, documentHighlight,
 // inlayHints, typeDefinition, implementation, declaration, codeLens,
-// documentLink, documentColor, linkedEditingRange, selectionRange.
+// documentLink, documentColor, linkedEditingRange, selectionRange,
+// semanticTokensRange.
 func (f Feature) String() string {
 	if s := specOf(f); s != nil {
 		return s.name
@@ -102,8 +104,11 @@ type Providers struct {
 	// signature-help provider's characters.
 	SignatureTriggerCharacters   []string
 	SignatureRetriggerCharacters []string
-	// Legend is the semantic-token legend (with SemanticTokens).
-	Legend Legend
+	// Legend is the semantic-token legend (with SemanticTokens or
+	// SemanticTokensRange); SemanticTokensDelta: the server answers
+	// textDocument/semanticTokens/full/delta.
+	Legend              Legend
+	SemanticTokensDelta bool
 	// CodeActionKinds are the kinds the server's code actions may have;
 	// CodeActionResolve: it answers codeAction/resolve.
 	CodeActionKinds   []string
@@ -139,6 +144,7 @@ type options struct {
 	OnTypeTriggers      []string `json:"-"` // firstTriggerCharacter, then moreTriggerCharacter
 	Legend              *Legend  `json:"legend"`
 	Full                j.Raw    `json:"full"`
+	Range               j.Raw    `json:"range"`
 	Commands            []string `json:"commands"`
 	IncludeText         bool     `json:"includeText"`
 	SyncKind            *int     `json:"syncKind"`
@@ -209,6 +215,7 @@ func parseOptions(v j.Value) (o options, ok bool) {
 	}
 	o.Commands, _ = decodeStrings(v.Get("commands"))
 	o.Full = v.Get("full").Raw()
+	o.Range = v.Get("range").Raw()
 	o.DocumentSelector = v.Get("documentSelector").Raw()
 	return o, true
 }
@@ -226,8 +233,8 @@ func advertised(v j.Value) (options, bool) {
 	return options{}, false
 }
 
-// fullAdvertised reports whether semantic tokens "full" is on: true or an
-// object ({delta}); absent or false is off (range-only is not wired).
+// fullAdvertised reports whether semantic tokens "full" (or "range") is
+// on: true or an object ({delta}); absent or false is off.
 func fullAdvertised(raw j.Raw) bool {
 	return len(raw) > 0 && (string(raw) == "true" || raw[0] == '{')
 }
@@ -437,7 +444,8 @@ func (r *Registry) For(languageID string) Providers {
 		case lsptypes.MethodExecuteCommand:
 			p.Commands = union(p.Commands, reg.opts.Commands)
 		default:
-			// One method may register several features.
+			// One method may register several features
+			// (textDocument/semanticTokens: full and range).
 			for i := range table {
 				if slices.Contains(table[i].register, reg.method) {
 					p.add(table[i].f, reg.opts)

@@ -38,7 +38,8 @@
 // document symbols, folding, highlights, inlay hints, code lenses
 // (codelens.go: textDocument/codeLens, codeLens/resolve, running a lens's
 // command), document links (links.go), document colors (colors.go),
-// linked editing ranges (linked.go) and selection ranges (selection.go).
+// linked editing ranges (linked.go), selection ranges (selection.go), and
+// semantic tokens' delta and range requests (semantic.go).
 //
 // A server request workspace/semanticTokens/refresh, workspace/inlayHint/refresh
 // or workspace/codeLens/refresh is answered with null and fires the
@@ -54,7 +55,8 @@
 //   - Every LSP CompletionItemKind 1..25 has its Monaco kind.
 //   - An item without textEdit gets the word at the request position; an
 //     explicit TextEdit or InsertReplaceEdit range wins.
-//   - An empty or null semantic-token answer is a completed empty result.
+//   - An empty or null semantic-token answer is a completed empty result;
+//     a delta is asked for only when the server advertises full.delta.
 //   - A code lens runs on the server only with a command the server lists
 //     in executeCommandProvider; VS Code's client commands
 //     editor.action.showReferences and editor.action.goToLocations are

@@ -12,4 +12,6 @@ const (
 	MethodColorPresentation   = "textDocument/colorPresentation"
 	MethodLinkedEditingRange  = "textDocument/linkedEditingRange"
 	MethodSelectionRange      = "textDocument/selectionRange"
+	MethodSemanticTokensDelta = "textDocument/semanticTokens/full/delta"
+	MethodSemanticTokensRange = "textDocument/semanticTokens/range"
 )

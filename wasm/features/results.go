@@ -295,16 +295,20 @@ func LocationsResult(raw []byte, mapURI URIMapper) (string, error) {
 	return string(append(b, ']')), nil
 }
 
-// SemanticTokensResult turns a textDocument/semanticTokens/full result
-// into Monaco's SemanticTokens JSON, {"data":[...],"resultId"?:string}.
-// data passes through without decoding. null, an absent or an empty data
-// array all give a completed empty result {"data":[]}: returning null
-// instead would make Monaco treat the request as failed and fetch again.
-// The binding wraps data with new Uint32Array(r.data) after JSON.parse.
+// SemanticTokensResult turns a textDocument/semanticTokens/full, /range or
+// /full/delta result into Monaco's SemanticTokens JSON,
+// {"data":[...],"resultId"?:string}, or for a delta Monaco's
+// SemanticTokensEdits, {"edits":[{"start","deleteCount","data"?}],
+// "resultId"?:string} (the shim sorts the edits by start: Monaco applies
+// them back to front). data and edits pass through without decoding. null,
+// an absent or an empty data array all give a completed empty result
+// {"data":[]}: returning null instead would make Monaco treat the request
+// as failed and fetch again. The binding wraps every data with new
+// Uint32Array(data) after JSON.parse.
 func SemanticTokensResult(raw []byte) (string, error) {
 	// Scanned, not decoded: data can hold hundreds of thousands of numbers.
 	s := scanner{b: raw}
-	var resultID, data []byte
+	var resultID, data, edits []byte
 	switch s.peek() {
 	case 0:
 	case 'n':
@@ -316,11 +320,14 @@ func SemanticTokensResult(raw []byte) (string, error) {
 			switch string(k) {
 			case `"resultId"`:
 				resultID = s.strOrNull()
-			case `"data"`:
-				if s.peek() == '[' {
-					data = s.value()
-				} else {
+			case `"data"`, `"edits"`:
+				switch {
+				case s.peek() != '[':
 					s.skip(0)
+				case string(k) == `"data"`:
+					data = s.value()
+				default:
+					edits = s.value()
 				}
 			default:
 				s.skip(0)
@@ -332,11 +339,15 @@ func SemanticTokensResult(raw []byte) (string, error) {
 	if s.err != nil {
 		return "", s.err
 	}
-	if data == nil {
-		data = []byte("[]")
+	b := make([]byte, 0, len(data)+len(edits)+48)
+	if data == nil && edits != nil {
+		b = append(append(b, `{"edits":`...), edits...)
+	} else {
+		if data == nil {
+			data = []byte("[]")
+		}
+		b = append(append(b, `{"data":`...), data...)
 	}
-	b := append(make([]byte, 0, len(data)+48), `{"data":`...)
-	b = append(b, data...)
 	if nonEmpty(resultID) {
 		b = append(b, `,"resultId":`...)
 		b = append(b, resultID...)

@@ -119,6 +119,10 @@ func TestSemanticTokensResult(t *testing.T) {
 		{"null completes empty", `null`, `{"data":[]}`},
 		{"no data completes empty", `{"resultId":"3"}`, `{"data":[],"resultId":"3"}`},
 		{"data passes through", `{"resultId":"7","data":[0,4,3,1,0, 1,2,5,0,1]}`, `{"data":[0,4,3,1,0,1,2,5,0,1],"resultId":"7"}`},
+		{"delta edits pass through", `{"resultId":"8","edits":[{"start":10,"deleteCount":5},{"start":0,"deleteCount":1,"data":[2,1]}]}`,
+			`{"edits":[{"start":10,"deleteCount":5},{"start":0,"deleteCount":1,"data":[2,1]}],"resultId":"8"}`},
+		{"delta with no edits", `{"resultId":"9","edits":[]}`, `{"edits":[],"resultId":"9"}`},
+		{"a full answer to a delta request", `{"resultId":"9","data":[1,2,3,4,5],"edits":[]}`, `{"data":[1,2,3,4,5],"resultId":"9"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -133,6 +137,9 @@ func TestSemanticTokensResult(t *testing.T) {
 		})
 	}
 	same(t, LegendJSON(Legend{}), `{"tokenTypes":[],"tokenModifiers":[]}`)
+	if _, err := SemanticTokensResult(json.RawMessage(`{"edits":[{"start":1,}]}`)); err == nil {
+		t.Error("malformed edits")
+	}
 }
 
 func TestDiagnosticsResult(t *testing.T) {

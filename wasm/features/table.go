@@ -88,27 +88,22 @@ var table = []spec{
 		},
 	},
 	{
-		call:       call{name: "semanticTokens", f: SemanticTokens, method: lsptypes.MethodSemanticTokensFull, result: func(raw []byte, _ *Request, _ *Env) (string, error) { return SemanticTokensResult(raw) }},
+		call:       call{name: "semanticTokens", f: SemanticTokens, method: lsptypes.MethodSemanticTokensFull, run: semanticTokens},
 		capability: "semanticTokensProvider", register: []string{lsptypes.MethodSemanticTokens, lsptypes.MethodSemanticTokensFull},
 		// Only with "full" and a legend: Monaco cannot decode tokens
-		// without one, and range-only is not wired. The first legend wins.
+		// without one. The first legend wins.
 		add: func(p *Providers, o options) bool {
-			if !fullAdvertised(o.Full) || o.Legend == nil {
+			if !addLegend(p, o.Full, o) {
 				return false
 			}
-			if !p.Set.Has(SemanticTokens) {
-				p.Legend = Legend{TokenTypes: nonNil(o.Legend.TokenTypes), TokenModifiers: nonNil(o.Legend.TokenModifiers)}
+			if d, err := o.Full.Value(); err == nil {
+				delta, _ := d.Get("delta").Bool()
+				p.SemanticTokensDelta = p.SemanticTokensDelta || delta
 			}
 			return true
 		},
-		same: func(a, b Providers) bool {
-			return equal(a.Legend.TokenTypes, b.Legend.TokenTypes) && equal(a.Legend.TokenModifiers, b.Legend.TokenModifiers)
-		},
-		json: func(b []byte, p Providers) []byte {
-			b = append(b, `{"legend":`...)
-			b = append(b, LegendJSON(p.Legend)...)
-			return append(b, '}')
-		},
+		same: sameLegend,
+		json: legendOption,
 	},
 	{
 		call:       call{name: "codeAction", f: CodeAction, method: lsptypes.MethodCodeAction, params: codeActionParams, result: codeActionResult},
@@ -170,6 +165,13 @@ var table = []spec{
 	row(DocumentColor, "documentColor", MethodDocumentColor, "colorProvider", nil, colorsResult),
 	row(LinkedEditingRange, "linkedEditingRange", MethodLinkedEditingRange, "linkedEditingRangeProvider", posParams, linkedResult),
 	row(SelectionRange, "selectionRange", MethodSelectionRange, "selectionRangeProvider", lspParams, selectionResult),
+	{
+		call:       call{name: "semanticTokensRange", f: SemanticTokensRange, method: MethodSemanticTokensRange, params: rangeParams, result: func(raw []byte, _ *Request, _ *Env) (string, error) { return SemanticTokensResult(raw) }},
+		capability: "semanticTokensProvider", register: []string{lsptypes.MethodSemanticTokens},
+		add:  func(p *Providers, o options) bool { return addLegend(p, o.Range, o) },
+		same: sameLegend,
+		json: legendOption,
+	},
 }
 
 // steps are the calls that follow a provider's answer, each guarded by its
@@ -239,6 +241,28 @@ func rangeParams(r *Request, e *Env) (j.Appender, error) {
 	return j.Raw(append(rng.AppendJSON(append(appendDoc(nil, e.DocURI), `,"range":`...)), '}')), nil
 }
 
+// addLegend enables a semantic-token provider when its request (full or
+// range) is advertised with a legend; the first legend wins.
+func addLegend(p *Providers, req j.Raw, o options) bool {
+	if !fullAdvertised(req) || o.Legend == nil {
+		return false
+	}
+	if !p.Set.Has(SemanticTokens) && !p.Set.Has(SemanticTokensRange) {
+		p.Legend = Legend{TokenTypes: nonNil(o.Legend.TokenTypes), TokenModifiers: nonNil(o.Legend.TokenModifiers)}
+	}
+	return true
+}
+
+func sameLegend(a, b Providers) bool {
+	return equal(a.Legend.TokenTypes, b.Legend.TokenTypes) && equal(a.Legend.TokenModifiers, b.Legend.TokenModifiers)
+}
+
+func legendOption(b []byte, p Providers) []byte {
+	b = append(b, `{"legend":`...)
+	b = append(b, LegendJSON(p.Legend)...)
+	return append(b, '}')
+}
+
 // specOf returns f's row, or nil for a value that is not one feature.
 func specOf(f Feature) *spec {
 	for i := range table {
@@ -265,6 +289,7 @@ func ByName(name string) (Feature, bool) {
 //	completion       {"triggerCharacters":[...],"resolve":bool}
 //	signatureHelp    {"triggerCharacters":[...],"retriggerCharacters":[...]}
 //	semanticTokens   {"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}
+//	semanticTokensRange (the same)
 //	codeAction       {"kinds":[...]}  (the server's codeActionKinds)
 //	onTypeFormatting {"triggerCharacters":[first, more...]}
 //	inlayHints, codeLens, documentLink {"resolve":bool}

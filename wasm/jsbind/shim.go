@@ -92,6 +92,17 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
     provider[key] = (l) => { listeners.add(l); return { dispose() { listeners.delete(l); } }; };
     return (d) => ({ dispose() { d.dispose(); listeners.clear(); connOf(id).refreshers.delete(fire); } });
   };
+  // u32 makes a semantic-token answer's data (and a delta's edits' data)
+  // the Uint32Array Monaco wants; Monaco applies a delta's edits back to
+  // front, so they are sorted by start.
+  const u32 = (r) => {
+    if (r && r.data) r.data = new Uint32Array(r.data);
+    if (r && r.edits) {
+      r.edits.sort((a, b) => a.start - b.start);
+      for (const e of r.edits) if (e.data) e.data = new Uint32Array(e.data);
+    }
+    return r;
+  };
   // keep hides an answer's "lsp" (the kept LSP item a resolve step sends
   // back) from Monaco, with the model it came from; again resolves it.
   const keep = (x, model) => {
@@ -175,13 +186,22 @@ const shimJS = `return function (monaco, call, navigate, guard, page, cancel, ap
       const p = mark({
         getLegend() { return o.legend; },
         provideDocumentSemanticTokens(model, lastResultId, token) {
-          return ask(id, 'semanticTokens', doc(model) + '}', token)
-            .then((r) => { if (r) r.data = new Uint32Array(r.data); return r; });
+          return ask(id, 'semanticTokens', doc(model) + (lastResultId ? ',"lastResultId":' + q(lastResultId) : '') + '}', token).then(u32);
         },
         releaseDocumentSemanticTokens() {},
       });
       const wrap = refreshable(id, 'semanticTokens', 'onDidChange', p);
       return wrap(L.registerDocumentSemanticTokensProvider(lang, p));
+    },
+    semanticTokensRange: (id, lang, o) => {
+      const p = mark({
+        getLegend() { return o.legend; },
+        provideDocumentRangeSemanticTokens(model, range, token) {
+          return ask(id, 'semanticTokensRange', doc(model) + ',"range":' + q(range) + '}', token).then(u32);
+        },
+      });
+      const wrap = refreshable(id, 'semanticTokens', 'onDidChange', p);
+      return wrap(L.registerDocumentRangeSemanticTokensProvider(lang, p));
     },
     codeAction: (id, lang, o) => {
       if (!cmd) cmd = monaco.editor.registerCommand(CMD, (accessor, conn, model, lsp) =>
