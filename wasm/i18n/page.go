@@ -13,7 +13,10 @@ package i18n
 // Placeholders besides the status ones: {path} a task file path, {dir} a
 // task-host directory, {name} a tool name, {os} a task host's GOOS/GOARCH,
 // {error} a parser's or the server's message, {field} a settings field
-// name, {session} a session id, {size} a byte count.
+// name, {session} a session id, {size} a byte count, {line} and {column}
+// one-based positions, {errors} and {warnings} counted texts of the
+// Problems panel (problems.errors and problems.warnings, which the page
+// picks by the one/other plural rule of its locales).
 
 var englishPage = map[string]string{
 	"control.label": "{language} · {summary}",
@@ -56,6 +59,20 @@ var englishPage = map[string]string{
 	"page.disk.deleted":   "{path} was deleted on disk.",
 	"page.disk.reload":    "Reload",
 	"page.disk.keep":      "Keep mine",
+
+	"problems.title":            "Problems",
+	"problems.empty":            "No problems have been detected in this session.",
+	"problems.toggle":           "Problems: {errors}, {warnings}",
+	"problems.errors.one":       "{n} error",
+	"problems.errors.other":     "{n} errors",
+	"problems.warnings.one":     "{n} warning",
+	"problems.warnings.other":   "{n} warnings",
+	"problems.count.one":        "{n} problem",
+	"problems.count.other":      "{n} problems",
+	"problems.severity.error":   "Error",
+	"problems.severity.warning": "Warning",
+	"problems.severity.info":    "Info",
+	"problems.position":         "{line}:{column}",
 
 	"settings.title":              "Editors",
 	"settings.intro":              "Language servers for Monaco file editors. Each change is saved at once.",
@@ -140,6 +157,20 @@ var germanPage = map[string]string{
 	"page.disk.deleted":   "{path} wurde auf dem Datenträger gelöscht.",
 	"page.disk.reload":    "Neu laden",
 	"page.disk.keep":      "Meine behalten",
+
+	"problems.title":            "Probleme",
+	"problems.empty":            "In dieser Sitzung wurden keine Probleme erkannt.",
+	"problems.toggle":           "Probleme: {errors}, {warnings}",
+	"problems.errors.one":       "{n} Fehler",
+	"problems.errors.other":     "{n} Fehler",
+	"problems.warnings.one":     "{n} Warnung",
+	"problems.warnings.other":   "{n} Warnungen",
+	"problems.count.one":        "{n} Problem",
+	"problems.count.other":      "{n} Probleme",
+	"problems.severity.error":   "Fehler",
+	"problems.severity.warning": "Warnung",
+	"problems.severity.info":    "Information",
+	"problems.position":         "{line}:{column}",
 
 	"settings.title":              "Editoren",
 	"settings.intro":              "Sprachserver für Monaco-Dateieditoren. Jede Änderung wird sofort gespeichert.",
