@@ -17,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 import { mountNotices } from './notices.js';
 import { mountOutline } from './outline.js';
 import { mountDiskNotices } from './disknotices.js';
+import { createProblemsPanel } from './problems.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -34,6 +35,20 @@ let settings = await loadSettings();
 // The locale: ?locale=, else the one picked here before, else the browser's.
 const LOCALE_KEY = 'kandev.demo.locale';
 let locale = params.get('locale') || localStorage.getItem(LOCALE_KEY) || navigator.language;
+// The Problems panel: the active session's files with diagnostics; a row
+// opens its file in a tab at the problem, as go to definition does.
+const problems = createProblemsPanel({
+  lsp,
+  t: (key, args) => lsp.text(key, args),
+  sessionId: () => sessionId,
+  open: (target) => navigateTo(target),
+  panel: $('problems-panel'),
+  list: $('problems'),
+  empty: $('problems-empty'),
+  toggle: $('toggle-problems'),
+  badge: $('problems-badge'),
+});
+
 // configureLSP hands lsp.wasm the page: Monaco, the relay, the settings and
 // the page's navigation; reconfigure (below) calls it again after dispose.
 function configureLSP() {
@@ -61,6 +76,8 @@ function configureLSP() {
     t: (key, args) => lsp.text(key, args),
     changed: (t) => { if (t === current) renderSaveState(); renderTabs(); },
   });
+  problems.listen();
+  problems.render(); // a new configure starts with an empty list
 }
 configureLSP();
 const tr = (key, args) => lsp.text(key, args);
@@ -175,6 +192,7 @@ function switchSession(id) {
   const first = [...tabs.values()].find((t) => t.sessionId === id);
   if (first) activate(first); else showNothing();
   renderTabs();
+  problems.render();
 }
 
 // reconfigure tears lsp.wasm down (dispose) and sets it up again, reopening
@@ -487,7 +505,30 @@ async function navigateTo(target) {
     editor.setSelection(target.selection);
     editor.revealRangeInCenter(target.selection);
   }
+  if (target.selection && !$('phone-view').hidden) selectInViewer(target.selection);
   return true;
+}
+
+// selectInViewer selects a range (one-based lines, UTF-16 columns, as
+// Monaco's) in the phone's read-only viewer and scrolls it into view.
+function selectInViewer(sel) {
+  const node = $('phone-viewer').firstChild;
+  if (!node) return;
+  const text = node.textContent;
+  const offset = (line, column) => {
+    let at = 0;
+    for (let l = 1; l < line && at >= 0; l++) at = text.indexOf('\n', at) + 1 || -1;
+    return at < 0 ? text.length : Math.min(at + column - 1, text.length);
+  };
+  const range = document.createRange();
+  range.setStart(node, offset(sel.startLineNumber, sel.startColumn));
+  range.setEnd(node, offset(sel.endLineNumber, sel.endColumn));
+  const s = getSelection();
+  s.removeAllRanges();
+  s.addRange(range);
+  const view = $('phone-view');
+  const box = range.getBoundingClientRect();
+  view.scrollTop += box.top - view.getBoundingClientRect().top - view.clientHeight / 3;
 }
 
 // --- saving -----------------------------------------------------------------
@@ -600,6 +641,7 @@ function applyTexts() {
   $('session-note').textContent = lspSession(sessionId) ? '' : tr('page.sessionNote');
   statusBar.retitle();
   settingsPage.rerender();
+  problems.render();
   renderAll();
 }
 
@@ -618,7 +660,7 @@ switchSession(sessionId);
 
 // For tests and the curious: the page's handles.
 window.demo = {
-  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage, reconfigure,
+  monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage, reconfigure, problems,
   get sessionId() { return sessionId; },
   get current() { return current; },
 };

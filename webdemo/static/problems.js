@@ -1,0 +1,191 @@
+// The Problems panel: every file of the active session with diagnostics,
+// open in a tab or not — what lsp.wasm collects from the language servers
+// (lsp.problems: pushed diagnostics for files nobody opened, related
+// documents of pulls, workspace diagnostics). Rows are grouped by file; a
+// click opens the file and selects the problem's range. A toolbar toggle
+// shows or hides the panel and counts the errors and warnings.
+//
+// Like the Problems view of desktop editors, it lists errors, warnings and
+// information, not hints (unused code and the like, faded in the editor).
+
+const SEVERITY = { 8: 'error', 4: 'warning', 2: 'info' }; // Monaco's MarkerSeverity
+const OPEN_KEY = 'kandev.demo.problemsOpen';
+
+// createProblemsPanel wires the panel. sessionId() is the active session;
+// open(target) opens a file in a tab at a selection (the page's navigateTo,
+// the same as a go-to-definition target). listen() subscribes to lsp's
+// changes and returns off(); call it again after a configure.
+export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empty, toggle, badge }) {
+  const collapsed = new Set(); // paths whose markers are folded away
+  let shown = localStorage.getItem(OPEN_KEY) === '1';
+  let pending = 0;
+
+  // plural picks KEY.one or KEY.other, the one/other rule of the page's
+  // locales (English, German and en-XA); lsp.text fills {n}.
+  const plural = (key, n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
+
+  function files() {
+    return lsp.problems(sessionId())
+      .map((f) => ({ ...f, markers: f.markers.filter((m) => SEVERITY[m.severity]).sort(byRank) }))
+      .filter((f) => f.markers.length);
+  }
+
+  function render() {
+    pending = 0;
+    const all = files();
+    let errors = 0, warnings = 0;
+    for (const f of all) {
+      for (const m of f.markers) {
+        if (m.severity === 8) errors++;
+        else if (m.severity === 4) warnings++;
+      }
+    }
+    renderToggle(errors, warnings);
+    panel.hidden = !shown;
+    if (!shown) return; // the rows are built when the panel opens
+    empty.hidden = all.length > 0;
+    empty.textContent = t('problems.empty');
+    // A row with keyboard focus keeps it across the redraw while it is listed.
+    const had = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    list.replaceChildren(...all.map(fileGroup));
+    if (had) list.querySelector(`.problem[data-key="${CSS.escape(had)}"]`)?.focus();
+  }
+
+  function renderToggle(errors, warnings) {
+    toggle.setAttribute('aria-expanded', String(shown));
+    toggle.querySelector('.label').textContent = t('problems.title');
+    // The icons and numbers are for the eye; the button's name has the words.
+    const name = t('problems.toggle', { errors: plural('problems.errors', errors), warnings: plural('problems.warnings', warnings) });
+    toggle.title = name;
+    toggle.setAttribute('aria-label', name);
+    badge.dataset.errors = String(errors);
+    badge.dataset.warnings = String(warnings);
+    const count = (kind, n) => {
+      const s = document.createElement('span');
+      s.className = 'count';
+      s.dataset.severity = kind;
+      s.dataset.count = String(n);
+      s.setAttribute('aria-hidden', 'true');
+      s.append(icon(kind), String(n));
+      return s;
+    };
+    badge.replaceChildren(count('error', errors), count('warning', warnings));
+  }
+
+  function fileGroup(f) {
+    const li = document.createElement('li');
+    li.className = 'problem-file';
+    li.dataset.path = f.path;
+    const details = document.createElement('details');
+    details.open = !collapsed.has(f.path);
+    details.addEventListener('toggle', () => {
+      if (details.open) collapsed.delete(f.path); else collapsed.add(f.path);
+    });
+    const summary = document.createElement('summary');
+    const name = document.createElement('span');
+    name.className = 'problem-path';
+    name.textContent = f.path;
+    const n = document.createElement('span');
+    n.className = 'problem-count';
+    n.textContent = String(f.markers.length);
+    n.title = plural('problems.count', f.markers.length);
+    summary.append(name, ' ', n);
+    const ul = document.createElement('ul');
+    ul.append(...f.markers.map((m) => row(f, m)));
+    details.append(summary, ul);
+    li.append(details);
+    return li;
+  }
+
+  function row(f, m) {
+    const kind = SEVERITY[m.severity];
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'problem';
+    b.dataset.severity = kind;
+    b.dataset.path = f.path;
+    b.dataset.line = String(m.startLineNumber);
+    b.dataset.column = String(m.startColumn);
+    b.dataset.key = `${f.path}:${m.startLineNumber}:${m.startColumn}:${kind}`;
+    const sev = icon(kind);
+    sev.title = t(`problems.severity.${kind}`);
+    sev.setAttribute('role', 'img');
+    sev.setAttribute('aria-label', sev.title);
+    const message = document.createElement('span');
+    message.className = 'problem-message';
+    message.textContent = m.message;
+    const where = document.createElement('span');
+    where.className = 'problem-where';
+    const src = source(m);
+    if (src) {
+      const s = document.createElement('span');
+      s.className = 'problem-source';
+      s.textContent = src;
+      where.append(s, ' ');
+    }
+    const pos = document.createElement('span');
+    pos.className = 'problem-position';
+    pos.textContent = t('problems.position', { line: m.startLineNumber, column: m.startColumn });
+    where.append(pos);
+    b.append(sev, message, where);
+    b.addEventListener('click', () => open({
+      sessionId: sessionId(),
+      path: f.path,
+      ancestors: ancestors(f.path),
+      selection: {
+        startLineNumber: m.startLineNumber, startColumn: m.startColumn,
+        endLineNumber: m.endLineNumber, endColumn: m.endColumn,
+      },
+    }));
+    li.append(b);
+    return li;
+  }
+
+  // later coalesces the changes of one burst (a server reports file after
+  // file) into one redraw.
+  function later() {
+    if (!pending) pending = requestAnimationFrame(render);
+  }
+
+  toggle.addEventListener('click', () => {
+    shown = !shown;
+    localStorage.setItem(OPEN_KEY, shown ? '1' : '0');
+    render();
+  });
+
+  return {
+    render,
+    listen: () => lsp.onProblems(({ sessionId: id }) => { if (id === sessionId()) later(); }),
+    get shown() { return shown; },
+  };
+}
+
+// icon is a severity's mark, drawn by the style sheet (the same in every
+// font).
+function icon(kind) {
+  const i = document.createElement('span');
+  i.className = 'severity-icon';
+  i.dataset.severity = kind;
+  return i;
+}
+
+// byRank orders a file's problems as the editor's Problems view does:
+// errors first, then by position.
+function byRank(a, b) {
+  return b.severity - a.severity || a.startLineNumber - b.startLineNumber || a.startColumn - b.startColumn;
+}
+
+// source is "source(code)" as servers name their checks, e.g.
+// compiler(IncompatibleAssign) or ts(2322).
+function source(m) {
+  const code = m.code == null ? '' : typeof m.code === 'object' ? m.code.value : String(m.code);
+  if (m.source && code) return `${m.source}(${code})`;
+  return m.source || code;
+}
+
+// ancestors are the folders of path, outermost first, for the Files tree.
+function ancestors(path) {
+  const parts = path.split('/');
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
