@@ -1,0 +1,3 @@
+module example.com/problems
+
+go 1.26

@@ -1,0 +1,4 @@
+/** Returns n doubled. */
+export function twice(n: number): number {
+  return n * 2;
+}

@@ -1,0 +1,3 @@
+import { twice } from './a';
+
+export const four: number = twice(2);
