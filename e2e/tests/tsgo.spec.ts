@@ -90,3 +90,28 @@ test('tsgo: hover shows the signature and its documentation', async ({ page }) =
   await hoverUntil(page, 'twice(2)', 'function twice(n: number): number');
   await expect(hover(page)).toContainText('Returns n doubled.');
 });
+
+test('tsgo: a reference code lens renders and shows its references', async ({ page }) => {
+  // tsgo draws reference lenses only when its configuration asks for
+  // them: the section it reads through workspace/configuration.
+  await putSettings(page, {
+    lsp_auto_start_languages: ['typescript'],
+    lsp_server_configs: { typescript: { typescript: { referencesCodeLens: { enabled: true } } } },
+  });
+  await page.reload();
+  await openDemo(page);
+  await openFile(page, 'b.ts');
+  await waitReady(page);
+  await openFile(page, 'a.ts');
+  await waitReady(page);
+  // The lens over twice counts the call in b.ts (codeLens/resolve fills
+  // in the title).
+  const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /1 reference/ });
+  await expect(lens).toBeVisible({ timeout: 60_000 });
+  // Its command is VS Code's editor.action.showReferences, which lsp.wasm
+  // maps to Monaco's own: the references peek lists b.ts.
+  await lens.click();
+  const peek = page.locator('.monaco-editor .zone-widget .peekview-widget, .monaco-editor .reference-zone-widget');
+  await expect(peek.first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.reference-zone-widget').getByRole('treeitem', { name: /twice\(2\).* in b\.ts on line 3/ })).toBeVisible();
+});

@@ -142,7 +142,7 @@ func TestInitializeAdvertisesWatchedFiles(t *testing.T) {
 // servers get no initializationOptions.
 func TestInitializeLeavesTypeScriptWatchingToTheClient(t *testing.T) {
 	t.Parallel()
-	for file, want := range map[string]string{"ts/main.ts": `{"tsserver":{"useClientFileWatcher":true}}`, "main.go": ""} {
+	for file, want := range map[string]string{"ts/main.ts": `{"tsserver":{"useClientFileWatcher":true},"codeLensShowLocationsCommandName":"editor.action.showReferences"}`, "main.go": ""} {
 		h := newHarness(t)
 		_, err := h.client.OpenDocument("demo", file, newModel(""), newModel(""))
 		require.NoError(t, err)

@@ -20,5 +20,14 @@ import "github.com/kandev/lsp/wasm/jsonlite"
 // deleted or replaced, which is what the task host reports there.
 const typescriptFileWatching = `"tsserver":{"useClientFileWatcher":true}`
 
-// typescriptOptions are typescript-language-server's initializationOptions.
-var typescriptOptions = jsonlite.Raw("{" + typescriptFileWatching + "}")
+// typescriptShowLocations names the client command TypeScript 7's server
+// (tsgo) puts on its resolved references and implementations code lenses;
+// without it the lens is a title with no command. VS Code's
+// editor.action.showReferences is the one lsp.wasm maps to Monaco's own
+// references peek (features/codelens.go). typescript-language-server
+// ignores the member.
+const typescriptShowLocations = `"codeLensShowLocationsCommandName":"editor.action.showReferences"`
+
+// typescriptOptions are the initializationOptions of the TypeScript
+// servers: typescript-language-server's and tsgo's members side by side.
+var typescriptOptions = jsonlite.Raw("{" + typescriptFileWatching + "," + typescriptShowLocations + "}")
