@@ -71,6 +71,30 @@ func ForFile(name string) (LanguageInfo, bool) {
 	return LanguageInfo{}, false
 }
 
+// MaxServerIDLength bounds a server id.
+const MaxServerIDLength = 64
+
+// ValidServerID reports whether id has the shape of a catalog id: 1 to 64
+// characters of lower-case letters, digits, '.', '_' and '-', starting with
+// a letter or digit, and no "..". The shape alone keeps an id from ever
+// being a path or a command line (no '/', '\', space or shell character);
+// whether an entry of that id exists is the agent catalog's to say.
+func ValidServerID(id string) bool {
+	if id == "" || len(id) > MaxServerIDLength || strings.Contains(id, "..") {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case (c == '.' || c == '_' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // FileURI turns an absolute slash-separated path (a Windows path such as
 // C:/work is accepted too) into a percent-encoded file:// URI, the form LSP
 // servers expect for rootUri and document URIs. It escapes as net/url does

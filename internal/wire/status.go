@@ -11,11 +11,16 @@ const (
 
 // Status is a task-host status frame. Which fields are set depends on Status:
 // installing/installed carry Language; ready carries the workspace fields;
-// install_failed carries Language and Error.
+// install_failed carries Language and Error. Every frame of a stream names
+// its Server, the catalog id the stream runs, and ready also says how that
+// server is to be initialized and used.
 type Status struct {
 	Status   string `json:"status"`
 	Language string `json:"language,omitempty"`
-	Error    string `json:"error,omitempty"`
+	// Server is the catalog id of the stream's server (the one the
+	// request named, or the language's default).
+	Server string `json:"server,omitempty"`
+	Error  string `json:"error,omitempty"`
 	// WorkspacePath is the absolute workspace directory on the task host.
 	WorkspacePath string `json:"workspacePath,omitempty"`
 	// WorkspaceURI is WorkspacePath as a percent-encoded file:// URI; the
@@ -24,6 +29,32 @@ type Status struct {
 	// RepoSubpaths are the repository roots inside the workspace, relative
 	// and slash-separated ("" or "." is the workspace itself).
 	RepoSubpaths []string `json:"repoSubpaths,omitempty"`
+	// InitializationOptions, on ready, are the catalog entry's default
+	// initializationOptions (a JSON object): a client sends them in its
+	// initialize request, its own members laid over them. Absent: none.
+	InitializationOptions RawJSON `json:"initializationOptions,omitempty"`
+	// Features, on ready, limits what the server is used for (Feature*
+	// values, Helix's only-features); absent, everything it advertises.
+	Features []string `json:"features,omitempty"`
+}
+
+// RawJSON is a JSON value carried as it is, like encoding/json's
+// RawMessage; written here because this package must not pull
+// encoding/json (and with it reflect) into lsp.wasm.
+type RawJSON []byte
+
+// MarshalJSON returns the value itself, or null when it is empty.
+func (r RawJSON) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// UnmarshalJSON keeps a copy of the value.
+func (r *RawJSON) UnmarshalJSON(b []byte) error {
+	*r = append((*r)[:0], b...)
+	return nil
 }
 
 // IsStatusFrame reports whether a text frame is a task-host status frame

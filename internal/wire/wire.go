@@ -29,6 +29,15 @@ const (
 
 	// ParamLanguage names the language (a Language value) on both stream routes.
 	ParamLanguage = "language"
+	// ParamServer names the server on both stream routes: the id of an
+	// entry of the agent's catalog that serves the language (ValidServerID
+	// gives its shape). Absent, the language's default serves. It is
+	// never a command or a path: a value that is not an id, an id the
+	// catalog does not hold and an entry that does not serve the language
+	// are all refused (HTTP 400) before any upgrade or process, like an
+	// unknown language. The relay sends the browser's value, or else the
+	// user's lsp_language_servers choice for the language.
+	ParamServer = "server"
 	// ParamAutoInstall is "true" or "false" on the agent route. The browser
 	// never sends it: the relay decides it from the user's settings.
 	ParamAutoInstall = "autoInstall"

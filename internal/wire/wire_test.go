@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"encoding/json"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +42,34 @@ func TestForFile(t *testing.T) {
 		if _, ok := ForFile(name); ok {
 			t.Errorf("ForFile(%q) found a language", name)
 		}
+	}
+}
+
+func TestValidServerID(t *testing.T) {
+	for _, id := range []string{"gopls", "tsgo", "vscode-json-language-server", "a", "0x", "my_server.v2", strings.Repeat("a", 64)} {
+		if !ValidServerID(id) {
+			t.Errorf("ValidServerID(%q) = false", id)
+		}
+	}
+	for _, id := range []string{"", "..", "a..b", "../gopls", "/usr/bin/gopls", `C:\x`, "a/b", `a\b`, "Gopls", "-x", ".x", "_x",
+		"gopls serve", "gopls;rm", "a\x00", "ü", strings.Repeat("a", 65)} {
+		if ValidServerID(id) {
+			t.Errorf("ValidServerID(%q) = true", id)
+		}
+	}
+}
+
+func TestStatusRawJSON(t *testing.T) {
+	b, err := json.Marshal(Status{Status: StatusReady, Server: "gopls", InitializationOptions: RawJSON(`{"a":[1,2]}`)})
+	if err != nil || string(b) != `{"status":"ready","server":"gopls","initializationOptions":{"a":[1,2]}}` {
+		t.Fatalf("%s, %v", b, err)
+	}
+	var st Status
+	if err := json.Unmarshal(b, &st); err != nil || string(st.InitializationOptions) != `{"a":[1,2]}` {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	if b, _ := json.Marshal(Status{Status: StatusReady}); string(b) != `{"status":"ready"}` {
+		t.Fatalf("empty options not omitted: %s", b)
 	}
 }
 
