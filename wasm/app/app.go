@@ -140,6 +140,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		IdleTimeout: cfg.IdleTimeout,
 		Policy:      a.policy,
 		Configs:     a.policy,
+		Server:      a.policy.Server,
 		OnStatus:    a.record,
 		Version:     cfg.Version,
 		Logf:        cfg.Logf,
@@ -236,7 +237,12 @@ func (a *App) SetSettings(data []byte) error {
 	}
 	old := a.policy.SetSettings(s)
 	for _, l := range wire.Languages {
-		if settings.ConfigChanged(old, s, l.Language) {
+		switch {
+		case settings.ServerChanged(old, s, l.Language):
+			// Another server: its connections end and the new one starts
+			// (with its own configuration), without a page reload.
+			a.client.Restart(l.Language)
+		case settings.ConfigChanged(old, s, l.Language):
 			a.client.PushConfiguration(l.Language)
 		}
 	}

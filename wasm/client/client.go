@@ -99,6 +99,10 @@ type Config struct {
 	Policy Policy
 	// Configs answers workspace/configuration; nil answers null.
 	Configs Configs
+	// Server names the catalog id of the server chosen for a language, ""
+	// (or a nil Server) for the language's default: the stream URL asks
+	// the relay for it.
+	Server func(lang wire.Language) string
 	// OnStatus receives every status change, in order, from the goroutine
 	// that caused it; it must not block (hand the status to another
 	// goroutine). It may call Status and Document methods, not Stop or Close.
@@ -430,6 +434,25 @@ func (c *Client) reopen(p *pair) {
 	}
 	c.mu.Unlock()
 	c.deliver()
+}
+
+// Restart ends every live connection of a language on purpose and connects
+// its pairs again at once (the server chosen for it changed): documents stay
+// open and are opened on the new server; a pair without a connection is
+// left as it is.
+func (c *Client) Restart(lang wire.Language) {
+	c.mu.Lock()
+	var conns []*connection
+	for _, p := range c.pairs {
+		if p.key.language == lang && p.conn != nil && p.conn.ctx.Err() == nil {
+			p.reopen = true
+			conns = append(conns, p.conn)
+		}
+	}
+	c.mu.Unlock()
+	for _, conn := range conns {
+		conn.cancel()
+	}
 }
 
 // PushConfiguration sends workspace/didChangeConfiguration with the

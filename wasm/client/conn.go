@@ -103,7 +103,11 @@ func (c *connection) run() {
 	)
 	defer func() { c.finish(endErr, detail) }()
 
-	sock, err := c.cl.cfg.Dial(c.ctx, StreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language)))
+	server := ""
+	if c.cl.cfg.Server != nil {
+		server = c.cl.cfg.Server(c.p.key.language)
+	}
+	sock, err := c.cl.cfg.Dial(c.ctx, ServerStreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language), server))
 	if err != nil {
 		endErr = err
 		return

@@ -16,6 +16,20 @@ func StreamURL(relayURL, sessionID, language string) string {
 		"?" + wire.ParamLanguage + "=" + encodeURIComponent(language)
 }
 
+// paramServer names the catalog id of the chosen server on the stream
+// route (absent: the language's default).
+const paramServer = "server"
+
+// ServerStreamURL is StreamURL asking for the catalog server id, the
+// language's default when id is "".
+func ServerStreamURL(relayURL, sessionID, language, id string) string {
+	u := StreamURL(relayURL, sessionID, language)
+	if id != "" {
+		u += "&" + paramServer + "=" + encodeURIComponent(id)
+	}
+	return u
+}
+
 // encodeURIComponent escapes s exactly as JavaScript's encodeURIComponent:
 // everything but A–Z a–z 0–9 - _ . ! ~ * ' ( ) becomes %XX per UTF-8 byte.
 func encodeURIComponent(s string) string {

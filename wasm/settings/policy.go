@@ -45,7 +45,15 @@ func (p *Policy) SetSettings(s Settings) (old Settings) {
 	return old
 }
 
-// Config returns a language's configuration object, or nil.
+// Server returns the catalog id of the server chosen for a language, ""
+// for its default.
+func (p *Policy) Server(lang wire.Language) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.settings.Server(lang)
+}
+
+// Config returns the configuration object of a language's server, or nil.
 func (p *Policy) Config(lang wire.Language) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -18,6 +18,10 @@ type Settings struct {
 	AutoStart   []string                `json:"lsp_auto_start_languages"`
 	AutoInstall []string                `json:"lsp_auto_install_languages"`
 	Configs     map[string]jsonlite.Raw `json:"lsp_server_configs"`
+	// Servers is lsp_language_servers: the catalog ids of the servers
+	// chosen per language, in order; a language without one uses its
+	// default server.
+	Servers map[string][]string `json:"lsp_language_servers"`
 	// StatusLocation is normalized: anything but status_bar is toolbar.
 	StatusLocation string `json:"lsp_status_location"`
 }
@@ -55,8 +59,32 @@ func (s Settings) AutoStarts(lang wire.Language) bool {
 	return false
 }
 
-// Config returns a language's configuration object, or nil.
-func (s Settings) Config(lang wire.Language) jsonlite.Raw { return s.Configs[string(lang)] }
+// Server returns the catalog id of the server chosen for a language, ""
+// for its default.
+func (s Settings) Server(lang wire.Language) string {
+	if ids := s.Servers[string(lang)]; len(ids) > 0 {
+		return ids[0]
+	}
+	return ""
+}
+
+// Config returns the configuration object of a language's server, or nil:
+// lsp_server_configs keyed by the chosen server's id, else by the language
+// (the default server's configuration, as before servers could be chosen).
+func (s Settings) Config(lang wire.Language) jsonlite.Raw {
+	if id := s.Server(lang); id != "" {
+		if c, ok := s.Configs[id]; ok {
+			return c
+		}
+	}
+	return s.Configs[string(lang)]
+}
+
+// ServerChanged reports whether the server chosen for a language differs
+// between two settings (the connection must end and the new one start).
+func ServerChanged(a, b Settings, lang wire.Language) bool {
+	return a.Server(lang) != b.Server(lang)
+}
 
 // ConfigChanged reports whether a language's configuration differs between
 // two settings. The texts are compared as sent: the page stringifies the
@@ -105,6 +133,23 @@ func decode(v jsonlite.Value) (s Settings, ok bool) {
 			s.Configs[k] = cfg.Raw()
 		}
 	} else if !c.DecodeObject() {
+		return Settings{}, false
+	}
+	if m := v.Get("lsp_language_servers"); m.Kind() == jsonlite.Object {
+		s.Servers = make(map[string][]string)
+		for lang, ids := range m.Members() {
+			if ids.Kind() != jsonlite.Array {
+				return Settings{}, false
+			}
+			for _, e := range ids.Elems() {
+				id, ok := e.Str()
+				if !ok {
+					return Settings{}, false
+				}
+				s.Servers[lang] = append(s.Servers[lang], id)
+			}
+		}
+	} else if !m.DecodeObject() {
 		return Settings{}, false
 	}
 	var ok2 bool

@@ -184,3 +184,27 @@ func TestParseMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestLanguageServers(t *testing.T) {
+	s, err := Parse([]byte(`{"lsp_language_servers":{"typescript":["tsgo"],"python":[]},` +
+		`"lsp_server_configs":{"typescript":{"a":1},"tsgo":{"b":2},"go":{"c":3}}}`))
+	require.NoError(t, err)
+	require.Equal(t, "tsgo", s.Server(wire.TypeScript))
+	require.Equal(t, "", s.Server(wire.Python), "an empty list is the default server")
+	require.Equal(t, "", s.Server(wire.Go))
+	require.JSONEq(t, `{"b":2}`, string(s.Config(wire.TypeScript)), "the chosen server's own configuration")
+	require.JSONEq(t, `{"c":3}`, string(s.Config(wire.Go)), "language keys are the default server's")
+
+	// A chosen server without a configuration of its own keeps the
+	// language's.
+	s2, err := Parse([]byte(`{"lsp_language_servers":{"typescript":["tsgo"]},"lsp_server_configs":{"typescript":{"a":1}}}`))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"a":1}`, string(s2.Config(wire.TypeScript)))
+	require.True(t, ServerChanged(s, Settings{}, wire.TypeScript))
+	require.False(t, ServerChanged(s, s2, wire.TypeScript))
+
+	for _, bad := range []string{`{"lsp_language_servers":[]}`, `{"lsp_language_servers":{"go":"gopls"}}`, `{"lsp_language_servers":{"go":[1]}}`} {
+		_, err := Parse([]byte(bad))
+		require.Error(t, err, bad)
+	}
+}
