@@ -360,7 +360,7 @@ func TestInstallersRouteRealAgent(t *testing.T) {
 	require.Len(t, got.Languages, len(wire.Languages))
 	byLang := map[wire.Language]wire.InstallerInfo{}
 	for _, l := range got.Languages {
-		byLang[l.Language] = l
+		byLang[l.Language] = l.InstallerInfo
 	}
 	require.True(t, byLang[wire.Go].Found, "the fake gopls on the task PATH")
 	require.Equal(t, wire.NotInstallableManual, byLang[wire.Kotlin].Reason)

@@ -172,8 +172,8 @@ func TestRuntime(t *testing.T) {
 		assert.Equal(t, l.MonacoIDs, got.Languages[i].MonacoIDs)
 		assert.Equal(t, l.Experimental, got.Languages[i].Experimental)
 	}
-	// Rust included whatever OS the relay runs on; Kotlin never.
-	assert.Equal(t, []string{"typescript", "python", "go", "rust"}, got.AutoInstallable)
+	// Rust included whatever OS the relay runs on; Kotlin and C never.
+	assert.Equal(t, []string{"typescript", "python", "go", "rust", "json", "css", "html", "markdown", "yaml", "shell", "dockerfile"}, got.AutoInstallable)
 }
 
 // Another site's page cannot read or change settings or stop a task from

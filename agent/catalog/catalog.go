@@ -1,110 +1,322 @@
-// Package catalog maps each supported language to the language-server
-// command the agent runs for it, and knows where that command may be found.
+// Package catalog is the agent's one authority on what may run: entries
+// that each name a catalog id, the languages served, the command, a pinned
+// install recipe, default initialization options and the features the
+// server is used for. The built-in entries are data here (builtin.go); an
+// operator may add entries the agent is told about at start. Nothing a stream request or the workspace sends chooses
+// an executable: a request names a catalog id (or none: the language's
+// default), and the command is the entry's.
 //
 // It holds data and lookups only: no process is started here, so the stream
-// route can reject an unknown language before any upgrade or process.
+// route can reject an unknown language or server before any upgrade or
+// process.
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// ErrUnknownLanguage: the language is not one wire.Languages lists.
-var ErrUnknownLanguage = errors.New("catalog: unknown language")
-
-// Installer names how a server is installed. Discovery uses it too: a binary
-// published by `go install` lives in a Go bin directory, not only on PATH.
-type Installer string
-
-// Installers.
-const (
-	// InstallNone: the user installs the server by hand (Kotlin).
-	InstallNone Installer = ""
-	// InstallGo: `go install`; the result lands in a Go bin directory.
-	InstallGo Installer = "go"
-	// InstallNPM: an npm package in the task's cache.
-	InstallNPM Installer = "npm"
-	// InstallRelease: a downloaded release archive.
-	InstallRelease Installer = "release"
+// Errors of Resolve. Each is a request the stream route refuses with HTTP
+// 400 before any upgrade.
+var (
+	// ErrUnknownLanguage: the language is not one wire.Languages lists.
+	ErrUnknownLanguage = errors.New("catalog: unknown language")
+	// ErrBadServerID: the server parameter is not shaped like an id (a
+	// path, a command line, too long).
+	ErrBadServerID = errors.New("catalog: malformed server id")
+	// ErrUnknownServer: no entry has that id.
+	ErrUnknownServer = errors.New("catalog: unknown server")
+	// ErrNotServed: the entry exists but does not serve the language.
+	ErrNotServed = errors.New("catalog: server does not serve the language")
 )
 
-// Server describes how to run the language server of one language.
-type Server struct {
-	Language wire.Language
+// Kind names how an entry's server is installed. Discovery uses it too: a
+// binary published by `go install` lives in a Go bin directory, not only on
+// PATH.
+type Kind string
+
+// Install kinds.
+const (
+	// InstallManual: the user installs the server by hand (kotlin-lsp,
+	// clangd); it is only ever found on the task PATH.
+	InstallManual Kind = "manual"
+	// InstallGo: `go install` of a module at an exact version; the result
+	// lands in a Go bin directory.
+	InstallGo Kind = "go"
+	// InstallNPM: `npm ci --ignore-scripts` of an embedded lockfile into
+	// the task's managed cache.
+	InstallNPM Kind = "npm"
+	// InstallRelease: a downloaded release archive checked against its
+	// pinned SHA-256.
+	InstallRelease Kind = "release"
+)
+
+// WireKind is the installers route's name for k.
+func (k Kind) WireKind() wire.InstallerKind {
+	switch k {
+	case InstallGo:
+		return wire.InstallerGo
+	case InstallNPM:
+		return wire.InstallerNPM
+	case InstallRelease:
+		return wire.InstallerRelease
+	}
+	return wire.InstallerManual
+}
+
+// Entry is one server of the catalog.
+type Entry struct {
+	// ID is the catalog id (wire.ValidServerID), what a stream's server
+	// parameter names.
+	ID string
+	// Languages are the language families the server serves; which files
+	// and LSP languageIds those hold is wire.LanguageInfo's.
+	Languages []wire.Language
 	// Command is the executable's base name, looked up in the task env.
 	Command string
 	// Args are passed as they are; every server here speaks stdio.
 	Args []string
-	// Installer is how the agent could install a missing Command.
-	Installer Installer
-	// Packages are the pinned npm packages (InstallNPM) or the one Go
-	// package path with its version (InstallGo) that provide Command.
+	// Install is how the agent could install a missing Command.
+	Install Recipe
+	// InitializationOptions are the default initializationOptions (a JSON
+	// object) a client sends in initialize; the ready frame carries them.
+	InitializationOptions json.RawMessage
+	// Features limits what the server is used for (wire.Feature* values);
+	// nil: everything it advertises.
+	Features []string
+	// Tools are helper programs the server runs, by the environment
+	// variable that tells the server their path: the agent finds each like
+	// a server (task PATH, never the workspace) and sets the variable to
+	// the absolute path, or to "" when there is none, so the server never
+	// searches a PATH that may hold workspace directories for them.
+	Tools []Tool
+	// Operator marks an entry from the operator's catalog file.
+	Operator bool
+}
+
+// Tool is one helper program of an entry (Entry.Tools).
+type Tool struct {
+	// Env is the variable the server reads the tool's path from.
+	Env string
+	// Command is the tool's executable base name.
+	Command string
+}
+
+// Recipe is an entry's pinned install recipe. Which fields are set
+// depends on Kind.
+type Recipe struct {
+	Kind Kind
+	// Packages are the exact pins: for npm, the package@version specs the
+	// lockfile's root depends on (for the installers route's manual
+	// command; the lockfile is what an install uses); for go, the one
+	// module path@version `go install` is given.
 	Packages []string
-	// Release is the pinned release tag (InstallRelease).
-	Release string
-	// Managed is the server's directory name in the managed cache
-	// (InstallNPM, InstallRelease): the one agent/install publishes into,
-	// so discovery on later starts finds what an install left there.
+	// Managed is the entry's directory in the managed cache (npm,
+	// release), relative and slash-separated. Entries installed by one npm
+	// package share it (the VS Code servers), so one install serves all.
 	Managed string
+	// Lock is the npm project an install hands to `npm ci` (npm).
+	Lock *NPMLock
+	// Release pins the downloads (release).
+	Release *Release
+	// Guidance says how to install the server by hand (manual), in
+	// English; the UI localizes by the installers route's reason code.
+	Guidance string
 }
 
-// servers is the table. gopls and rust-analyzer serve stdio by default;
-// the others need --stdio.
-// Versions are pinned (DESIGN.md): an install gives every task host the
-// server the product was tested with. typescript-language-server 6 needs
-// Node 22 and typescript 7 has no tsserver.js, hence 5.3.0 with 6.0.3.
-var servers = map[wire.Language]Server{
-	wire.Go: {Language: wire.Go, Command: "gopls", Installer: InstallGo,
-		Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}},
-	wire.TypeScript: {Language: wire.TypeScript, Command: "typescript-language-server", Args: []string{"--stdio"}, Installer: InstallNPM,
-		Packages: []string{"typescript-language-server@5.3.0", "typescript@6.0.3"}, Managed: "typescript-language-server"},
-	wire.Python: {Language: wire.Python, Command: "pyright-langserver", Args: []string{"--stdio"}, Installer: InstallNPM,
-		Packages: []string{"pyright@1.1.414"}, Managed: "pyright"},
-	// The tag is agent/install's RustAnalyzerTag (a test there keeps the
-	// two equal); its checksums are pinned there.
-	wire.Rust: {Language: wire.Rust, Command: "rust-analyzer", Installer: InstallRelease, Release: "2026-07-13",
-		Managed: "rust-analyzer"},
-	wire.Kotlin: {Language: wire.Kotlin, Command: "kotlin-lsp", Args: []string{"--stdio"}},
+// Release pins a release download: per task platform, one gzip-compressed
+// executable and its SHA-256.
+type Release struct {
+	// Tag names the pinned release, for people.
+	Tag string
+	// BaseURL is the directory of the assets: an asset's URL is
+	// BaseURL + "/" + its File.
+	BaseURL string
+	// Assets by "goos/goarch". A platform without one has no installer
+	// (close 4007); an asset without a SHA-256 is never installed.
+	Assets map[string]Asset
 }
 
-// Lookup returns the server for a language name as the query parameter
-// carries it, or ErrUnknownLanguage.
-func Lookup(language string) (Server, error) {
-	s, ok := servers[wire.Language(language)]
-	if !ok {
-		return Server{}, fmt.Errorf("%w: %q", ErrUnknownLanguage, language)
+// Asset is one release file.
+type Asset struct {
+	// File is the asset's name under the base URL: a gzip of the
+	// executable.
+	File string
+	// SHA256 is the hex SHA-256 of the gzip file.
+	SHA256 string
+}
+
+// Asset returns the release asset for a task platform.
+func (r *Release) Asset(goos, goarch string) (Asset, bool) {
+	if r == nil {
+		return Asset{}, false
 	}
-	return s, nil
+	a, ok := r.Assets[goos+"/"+goarch]
+	return a, ok
 }
 
-// Locate returns the absolute path of the server's executable in the task
-// environment, or an error wrapping taskenv.ErrNotFound. The task PATH comes
-// first, then where the server's installer puts it (InstallDirs), so an
-// installed server is found even when that directory is not on PATH.
-func (s Server) Locate(env *taskenv.Env) (string, error) {
-	return env.LookPath(s.Command, s.InstallDirs(env)...)
+// Serves reports whether the entry serves lang.
+func (e Entry) Serves(lang wire.Language) bool { return slices.Contains(e.Languages, lang) }
+
+// Catalog is a set of entries: the built-in ones and, after them, an
+// operator's. The zero value is not usable; Builtin and New make one. A
+// Catalog is immutable and safe for concurrent use.
+type Catalog struct {
+	entries []Entry
+	byID    map[string]int
 }
 
-// InstallDirs lists where this server's installer publishes its executable
+// builtin is the built-in catalog, checked once.
+var builtin = func() *Catalog {
+	c, err := newCatalog(builtinEntries())
+	if err != nil {
+		panic(err) // the table in builtin.go is wrong: a test catches it
+	}
+	return c
+}()
+
+// Builtin returns the built-in catalog.
+func Builtin() *Catalog { return builtin }
+
+// New returns the built-in catalog with operator entries added after it.
+// The entries must be checked already; an id that is taken already is an
+// error.
+func New(operator []Entry) (*Catalog, error) {
+	all := append(builtinEntries(), operator...)
+	return newCatalog(all)
+}
+
+func newCatalog(entries []Entry) (*Catalog, error) {
+	c := &Catalog{entries: entries, byID: make(map[string]int, len(entries))}
+	for i, e := range entries {
+		if _, dup := c.byID[e.ID]; dup {
+			return nil, fmt.Errorf("catalog: server %q is defined twice", e.ID)
+		}
+		c.byID[e.ID] = i
+	}
+	for _, l := range wire.Languages {
+		d, ok := wire.DefaultServer(l.Language)
+		if e, found := c.Lookup(d); !ok || !found || !e.Serves(l.Language) {
+			return nil, fmt.Errorf("catalog: %s has no default server", l.Language)
+		}
+	}
+	return c, nil
+}
+
+// Entries returns every entry, the built-in ones first.
+func (c *Catalog) Entries() []Entry { return slices.Clone(c.entries) }
+
+// Lookup returns the entry with id.
+func (c *Catalog) Lookup(id string) (Entry, bool) {
+	i, ok := c.byID[id]
+	if !ok {
+		return Entry{}, false
+	}
+	return c.entries[i], true
+}
+
+// Default returns the entry a language uses when a stream names none: the
+// first of its wire.LanguageInfo.Servers.
+func (c *Catalog) Default(lang wire.Language) (Entry, bool) {
+	id, ok := wire.DefaultServer(lang)
+	if !ok {
+		return Entry{}, false
+	}
+	return c.Lookup(id)
+}
+
+// ForLanguage returns every entry serving lang: the default first, then
+// the other built-in ones in wire's order, then the operator's in the
+// file's order.
+func (c *Catalog) ForLanguage(lang wire.Language) []Entry {
+	info, ok := wire.Lookup(string(lang))
+	if !ok {
+		return nil
+	}
+	var out []Entry
+	for _, id := range info.Servers {
+		if e, ok := c.Lookup(id); ok && e.Serves(lang) {
+			out = append(out, e)
+		}
+	}
+	for _, e := range c.entries {
+		if e.Operator && e.Serves(lang) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Resolve returns the entry a stream request names: language as the
+// language query parameter carries it, server as the server parameter
+// does ("" for none: the language's default). Every refusal wraps one of
+// ErrUnknownLanguage, ErrBadServerID, ErrUnknownServer, ErrNotServed.
+func (c *Catalog) Resolve(language, server string) (Entry, error) {
+	lang := wire.Language(language)
+	if _, ok := wire.Lookup(language); !ok {
+		return Entry{}, fmt.Errorf("%w: %q", ErrUnknownLanguage, language)
+	}
+	if server == "" {
+		e, _ := c.Default(lang) // newCatalog checked every default
+		return e, nil
+	}
+	if !wire.ValidServerID(server) {
+		return Entry{}, fmt.Errorf("%w: %q", ErrBadServerID, server)
+	}
+	e, ok := c.Lookup(server)
+	if !ok {
+		return Entry{}, fmt.Errorf("%w: %q", ErrUnknownServer, server)
+	}
+	if !e.Serves(lang) {
+		return Entry{}, fmt.Errorf("%w: %q does not serve %s", ErrNotServed, server, language)
+	}
+	return e, nil
+}
+
+// Locate returns the absolute path of the entry's executable in the task
+// environment, or an error wrapping taskenv.ErrNotFound. The task PATH
+// comes first, then where the entry's installer puts it (InstallDirs), so
+// an installed server is found even when that directory is not on PATH.
+func (e Entry) Locate(env *taskenv.Env) (string, error) {
+	return env.LookPath(e.Command, e.InstallDirs(env)...)
+}
+
+// ToolEnv returns the entry's Tools as KEY=VALUE entries for the server's
+// environment: each tool's absolute path as discovery finds it, or "" for
+// a tool the task host lacks.
+func (e Entry) ToolEnv(env *taskenv.Env) []string {
+	out := make([]string, 0, len(e.Tools))
+	for _, t := range e.Tools {
+		p, err := env.LookPath(t.Command)
+		if err != nil {
+			p = ""
+		}
+		out = append(out, t.Env+"="+p)
+	}
+	return out
+}
+
+// InstallDirs lists where this entry's installer publishes its executable
 // for this task: the Go bin directories for `go install`; the managed
 // cache's node_modules/.bin for npm (PATHEXT then finds the .cmd shim on
-// Windows); the managed cache directory itself for a release. Only absolute
-// directories derived from the task environment appear: never one inside
-// the repository.
-func (s Server) InstallDirs(env *taskenv.Env) []string {
-	switch s.Installer {
+// Windows); the managed cache directory itself for a release; nothing for
+// a manual entry. Only absolute directories derived from the task
+// environment appear: never one inside the repository.
+func (e Entry) InstallDirs(env *taskenv.Env) []string {
+	switch e.Install.Kind {
 	case InstallGo:
 		return env.GoBinDirs()
 	case InstallNPM:
-		if d := s.ManagedDir(env); d != "" {
+		if d := e.ManagedDir(env); d != "" {
 			return []string{env.Join(d, "node_modules", ".bin")}
 		}
 	case InstallRelease:
-		if d := s.ManagedDir(env); d != "" {
+		if d := e.ManagedDir(env); d != "" {
 			return []string{d}
 		}
 	}
@@ -122,25 +334,39 @@ func ManagedRoot(env *taskenv.Env) string {
 	return env.Join(home, ".kandev", "lsp-servers")
 }
 
-// ManagedDir is this server's directory in the managed cache ("" without
-// a task home). Go-installed servers have none: they live in a Go bin
-// directory.
-func (s Server) ManagedDir(env *taskenv.Env) string {
+// ManagedDir is this entry's directory in the managed cache ("" without a
+// task home, and for entries that have none: Go-installed servers live in
+// a Go bin directory, manual ones wherever the user put them).
+func (e Entry) ManagedDir(env *taskenv.Env) string {
 	root := ManagedRoot(env)
-	if root == "" || s.Managed == "" {
+	if root == "" || e.Install.Managed == "" {
 		return ""
 	}
-	return env.Join(root, s.Managed)
+	return env.Join(append([]string{root}, splitSlash(e.Install.Managed)...)...)
 }
 
-// AutoInstallable reports whether this task host could install the server:
-// the language must be auto-installable in wire (task-host independent) and
-// have an installer for goos. rust-analyzer releases are not installed on
-// Windows hosts (the spec's "Unsupported Rust installer").
-func (s Server) AutoInstallable(goos string) bool {
-	info, ok := wire.Lookup(string(s.Language))
-	if !ok || !info.AutoInstallable || s.Installer == InstallNone {
-		return false
+func splitSlash(p string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			out = append(out, p[start:i])
+			start = i + 1
+		}
 	}
-	return !(s.Installer == InstallRelease && goos == "windows")
+	return out
+}
+
+// AutoInstallable reports whether a task host of goos/goarch has an
+// installer for the entry: never for a manual entry, for a release only
+// where it has an asset (rust-analyzer has none for Windows).
+func (e Entry) AutoInstallable(goos, goarch string) bool {
+	switch e.Install.Kind {
+	case InstallNPM, InstallGo:
+		return true
+	case InstallRelease:
+		_, ok := e.Install.Release.Asset(goos, goarch)
+		return ok
+	}
+	return false
 }

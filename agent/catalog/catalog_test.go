@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,43 +14,115 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-func TestEveryLanguageHasAServer(t *testing.T) {
+func get(t *testing.T, id string) Entry {
+	t.Helper()
+	e, ok := Builtin().Lookup(id)
+	require.True(t, ok, id)
+	return e
+}
+
+// wire's per-language server lists (what the relay and the browser know)
+// and the built-in entries (what the agent runs) are one table.
+func TestBuiltinAgreesWithWire(t *testing.T) {
 	t.Parallel()
+	c := Builtin()
+	served := map[string][]wire.Language{}
 	for _, l := range wire.Languages {
-		s, err := Lookup(string(l.Language))
-		require.NoError(t, err, l.Language)
-		require.Equal(t, l.Language, s.Language)
-		require.NotEmpty(t, s.Command)
+		var ids []string
+		for _, e := range c.ForLanguage(l.Language) {
+			ids = append(ids, e.ID)
+		}
+		require.Equal(t, l.Servers, ids, l.Language)
+		d, ok := c.Default(l.Language)
+		require.True(t, ok)
+		require.Equal(t, l.Servers[0], d.ID)
+		for _, id := range l.Servers {
+			served[id] = append(served[id], l.Language)
+		}
 	}
-	_, err := Lookup("cobol")
-	require.ErrorIs(t, err, ErrUnknownLanguage)
-	_, err = Lookup("")
-	require.ErrorIs(t, err, ErrUnknownLanguage)
+	for _, e := range c.Entries() {
+		require.True(t, wire.ValidServerID(e.ID), e.ID)
+		require.Equal(t, served[e.ID], e.Languages, "%s serves what wire lists it for", e.ID)
+		require.NotEmpty(t, e.Command, e.ID)
+		require.False(t, e.Operator)
+		if e.InitializationOptions != nil {
+			var o map[string]any
+			require.NoError(t, json.Unmarshal(e.InitializationOptions, &o), e.ID)
+		}
+		for _, f := range e.Features {
+			require.True(t, wire.IsFeature(f), f)
+		}
+	}
+	require.Empty(t, c.ForLanguage("cobol"))
 }
 
 func TestCommands(t *testing.T) {
 	t.Parallel()
-	want := map[wire.Language][]string{
-		wire.Go:         {"gopls"},
-		wire.TypeScript: {"typescript-language-server", "--stdio"},
-		wire.Python:     {"pyright-langserver", "--stdio"},
-		wire.Rust:       {"rust-analyzer"},
-		wire.Kotlin:     {"kotlin-lsp", "--stdio"},
+	want := map[string][]string{
+		"gopls":                           {"gopls"},
+		"typescript-language-server":      {"typescript-language-server", "--stdio"},
+		"tsgo":                            {"tsgo", "--lsp", "--stdio"},
+		"pyright":                         {"pyright-langserver", "--stdio"},
+		"basedpyright":                    {"basedpyright-langserver", "--stdio"},
+		"rust-analyzer":                   {"rust-analyzer"},
+		"kotlin-lsp":                      {"kotlin-lsp", "--stdio"},
+		"vscode-json-language-server":     {"vscode-json-language-server", "--stdio"},
+		"vscode-css-language-server":      {"vscode-css-language-server", "--stdio"},
+		"vscode-html-language-server":     {"vscode-html-language-server", "--stdio"},
+		"vscode-markdown-language-server": {"vscode-markdown-language-server", "--stdio"},
+		"yaml-language-server":            {"yaml-language-server", "--stdio"},
+		"bash-language-server":            {"bash-language-server", "start"},
+		"dockerfile-language-server":      {"docker-langserver", "--stdio"},
+		"clangd":                          {"clangd"},
 	}
-	for l, argv := range want {
-		s, err := Lookup(string(l))
-		require.NoError(t, err)
-		require.Equal(t, argv, append([]string{s.Command}, s.Args...))
+	require.Len(t, Builtin().Entries(), len(want))
+	for id, argv := range want {
+		e := get(t, id)
+		require.Equal(t, argv, append([]string{e.Command}, e.Args...), id)
+	}
+}
+
+// What a stream request may name: a language, and optionally a server of
+// it. Everything else is refused with a reason the route maps to HTTP 400.
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	c := Builtin()
+	for _, ok := range []struct{ lang, server, want string }{
+		{"go", "", "gopls"}, {"typescript", "", "typescript-language-server"}, {"typescript", "tsgo", "tsgo"},
+		{"python", "basedpyright", "basedpyright"}, {"c", "", "clangd"}, {"shell", "bash-language-server", "bash-language-server"},
+	} {
+		e, err := c.Resolve(ok.lang, ok.server)
+		require.NoError(t, err, ok)
+		require.Equal(t, ok.want, e.ID)
+	}
+	for _, bad := range []struct {
+		lang, server string
+		want         error
+	}{
+		{"cobol", "", ErrUnknownLanguage}, {"", "gopls", ErrUnknownLanguage}, {"go", "gopls2", ErrUnknownServer},
+		{"python", "tsgo", ErrNotServed}, {"go", "/usr/bin/gopls", ErrBadServerID}, {"go", "../gopls", ErrBadServerID},
+		{"go", `..\gopls`, ErrBadServerID}, {"go", "gopls -rpc.trace", ErrBadServerID}, {"go", "Gopls", ErrBadServerID},
+		{"go", "..", ErrBadServerID}, {"go", strings.Repeat("g", 65), ErrBadServerID},
+	} {
+		_, err := c.Resolve(bad.lang, bad.server)
+		require.ErrorIs(t, err, bad.want, bad)
 	}
 }
 
 func TestAutoInstallable(t *testing.T) {
 	t.Parallel()
-	get := func(l wire.Language) Server { s, _ := Lookup(string(l)); return s }
-	require.True(t, get(wire.Go).AutoInstallable("linux"))
-	require.True(t, get(wire.Rust).AutoInstallable("linux"))
-	require.False(t, get(wire.Rust).AutoInstallable("windows"))
-	require.False(t, get(wire.Kotlin).AutoInstallable("linux"))
+	require.True(t, get(t, "gopls").AutoInstallable("linux", "amd64"))
+	require.True(t, get(t, "tsgo").AutoInstallable("windows", "amd64"))
+	require.True(t, get(t, "rust-analyzer").AutoInstallable("linux", "arm64"))
+	require.False(t, get(t, "rust-analyzer").AutoInstallable("windows", "amd64"))
+	require.False(t, get(t, "rust-analyzer").AutoInstallable("linux", "riscv64"))
+	require.False(t, get(t, "kotlin-lsp").AutoInstallable("linux", "amd64"))
+	require.False(t, get(t, "clangd").AutoInstallable("linux", "amd64"))
+	for _, e := range Builtin().Entries() {
+		if e.Install.Kind == InstallManual {
+			require.NotEmpty(t, e.Install.Guidance, e.ID)
+		}
+	}
 }
 
 func TestLocateGoplsInGoBin(t *testing.T) {
@@ -56,26 +131,27 @@ func TestLocateGoplsInGoBin(t *testing.T) {
 	p := filepath.Join(gobin, "gopls")
 	require.NoError(t, os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755))
 	env := taskenv.New(map[string]string{"PATH": t.TempDir(), "GOBIN": gobin})
-	s, _ := Lookup("go")
-	got, err := s.Locate(env)
+	got, err := get(t, "gopls").Locate(env)
 	require.NoError(t, err)
 	require.Equal(t, p, got)
 
 	// Go bin directories are only for Go-installed servers.
-	require.NoError(t, os.WriteFile(filepath.Join(gobin, "kotlin-lsp"), []byte("#!/bin/sh\n"), 0o755))
-	k, _ := Lookup("kotlin")
-	_, err = k.Locate(env)
-	require.ErrorIs(t, err, taskenv.ErrNotFound)
+	for _, id := range []string{"kotlin-lsp", "clangd"} {
+		e := get(t, id)
+		require.NoError(t, os.WriteFile(filepath.Join(gobin, e.Command), []byte("#!/bin/sh\n"), 0o755))
+		_, err = e.Locate(env)
+		require.ErrorIs(t, err, taskenv.ErrNotFound)
+	}
 }
 
 // The managed cache comes from the task HOME: an npm server is found in
-// its node_modules/.bin, a release server in its directory, and nothing
-// from a relative home or the repository.
+// its node_modules/.bin (the VS Code servers in their shared one), a
+// release server in its directory, and nothing from a relative home or the
+// repository.
 func TestLocateManagedCache(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
-	ts, _ := Lookup("typescript")
-	rust, _ := Lookup("rust")
+	ts, rust := get(t, "typescript-language-server"), get(t, "rust-analyzer")
 	env := taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": home})
 	_, err := ts.Locate(env)
 	require.ErrorIs(t, err, taskenv.ErrNotFound)
@@ -87,6 +163,16 @@ func TestLocateManagedCache(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(npmBin, "typescript-language-server"), got)
 
+	vscBin := filepath.Join(home, ".kandev", "lsp-servers", "vscode-langservers-extracted", "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(vscBin, 0o755))
+	for _, id := range []string{"vscode-json-language-server", "vscode-css-language-server", "vscode-html-language-server", "vscode-markdown-language-server"} {
+		e := get(t, id)
+		require.NoError(t, os.WriteFile(filepath.Join(vscBin, e.Command), []byte("#!/bin/sh\n"), 0o755))
+		got, err := e.Locate(env)
+		require.NoError(t, err)
+		require.Equal(t, filepath.Join(vscBin, e.Command), got)
+	}
+
 	rdir := filepath.Join(home, ".kandev", "lsp-servers", "rust-analyzer")
 	require.NoError(t, os.MkdirAll(rdir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(rdir, "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
@@ -95,23 +181,153 @@ func TestLocateManagedCache(t *testing.T) {
 	require.Equal(t, filepath.Join(rdir, "rust-analyzer"), got)
 
 	// A relative HOME (say, the repository) supplies nothing.
-	ws := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".kandev", "lsp-servers", "rust-analyzer"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".kandev", "lsp-servers", "rust-analyzer", "rust-analyzer"), []byte("#!/bin/sh\n"), 0o755))
 	rel := taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": "."})
 	_, err = rust.Locate(rel)
 	require.ErrorIs(t, err, taskenv.ErrNotFound)
 	require.Empty(t, ManagedRoot(rel))
 }
 
+// Discovery never takes a command from the workspace, for any entry: the
+// task PATH's workspace directories and a HOME inside the workspace (a
+// managed cache in the checkout) supply nothing, while the same files
+// outside it would be found.
+func TestLocateNeverInWorkspace(t *testing.T) {
+	t.Parallel()
+	ws, outside := t.TempDir(), t.TempDir()
+	wsBin := filepath.Join(ws, "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(wsBin, 0o755))
+	for _, e := range Builtin().Entries() {
+		for _, dir := range []string{wsBin, outside} {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, e.Command), []byte("#!/bin/sh\n"), 0o755))
+		}
+		for _, d := range e.InstallDirs(taskenv.New(map[string]string{"HOME": filepath.Join(ws, "home")})) {
+			require.NoError(t, os.MkdirAll(d, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(d, e.Command), []byte("#!/bin/sh\n"), 0o755))
+		}
+	}
+	confined := taskenv.New(map[string]string{"PATH": wsBin + ":" + ws, "HOME": filepath.Join(ws, "home")}).WithWorkspace(ws)
+	free := taskenv.New(map[string]string{"PATH": wsBin + ":" + outside}).WithWorkspace(ws)
+	for _, e := range Builtin().Entries() {
+		_, err := e.Locate(confined)
+		require.ErrorIs(t, err, taskenv.ErrNotFound, e.ID)
+		got, err := e.Locate(free)
+		require.NoError(t, err, e.ID)
+		require.Equal(t, filepath.Join(outside, e.Command), got, e.ID)
+	}
+}
+
+// Tools are found like servers: outside the workspace, or not at all (an
+// empty value, which turns the server's use of them off).
+func TestToolEnv(t *testing.T) {
+	t.Parallel()
+	ws, tools := t.TempDir(), t.TempDir()
+	for _, dir := range []string{ws, tools} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "shellcheck"), []byte("#!/bin/sh\n"), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "shfmt"), []byte("#!/bin/sh\n"), 0o755))
+	env := taskenv.New(map[string]string{"PATH": ws + ":" + tools}).WithWorkspace(ws)
+	require.Equal(t, []string{"SHELLCHECK_PATH=" + filepath.Join(tools, "shellcheck"), "SHFMT_PATH="}, get(t, "bash-language-server").ToolEnv(env))
+	require.Empty(t, get(t, "gopls").ToolEnv(env))
+}
+
 func TestInstallDirsWindows(t *testing.T) {
 	t.Parallel()
 	env := taskenv.New(map[string]string{"USERPROFILE": `C:\Users\dev`})
 	env.GOOS = "windows"
-	ts, _ := Lookup("typescript")
-	g, _ := Lookup("go")
-	k, _ := Lookup("kotlin")
-	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\typescript-language-server\node_modules\.bin`}, ts.InstallDirs(env))
-	require.Equal(t, []string{`C:\Users\dev\go\bin`}, g.InstallDirs(env))
-	require.Empty(t, k.InstallDirs(env))
+	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\typescript-language-server\node_modules\.bin`}, get(t, "typescript-language-server").InstallDirs(env))
+	require.Equal(t, []string{`C:\Users\dev\go\bin`}, get(t, "gopls").InstallDirs(env))
+	require.Empty(t, get(t, "kotlin-lsp").InstallDirs(env))
+	op := Entry{ID: "x", Install: Recipe{Kind: InstallNPM, Managed: "operator/x"}}
+	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\operator\x\node_modules\.bin`}, op.InstallDirs(env))
+}
+
+// The embedded lockfiles pin the whole tree of each built-in npm recipe:
+// package.json asks for exactly the pinned versions, the lockfile's root
+// agrees, the command is one of the locked packages' bins, and every
+// package comes from the npm registry with a sha512 integrity.
+func TestNPMLockfilesPinned(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, e := range Builtin().Entries() {
+		if e.Install.Kind != InstallNPM {
+			continue
+		}
+		seen[e.Install.Managed] = true
+		require.NoError(t, CheckLock(e.Install.Lock, e.Install.Packages, e.Command), e.ID)
+		var lf lockfile
+		require.NoError(t, json.Unmarshal(e.Install.Lock.PackageLock, &lf))
+		require.Equal(t, 3, lf.LockfileVersion, e.ID)
+		require.Greater(t, len(lf.Packages), len(e.Install.Packages), e.ID)
+		for path, p := range lf.Packages {
+			if path != "" {
+				require.True(t, strings.HasPrefix(p.Resolved, "https://registry.npmjs.org/"), "%s %s: %s", e.ID, path, p.Resolved)
+			}
+		}
+	}
+	entries, err := npmLocks.ReadDir("npm")
+	require.NoError(t, err)
+	var dirs []string
+	for _, d := range entries {
+		dirs = append(dirs, d.Name())
+		require.True(t, seen[d.Name()], "npm/%s is some entry's lockfile", d.Name())
+	}
+	require.Len(t, dirs, 8)
+
+	// tsgo's launcher only dispatches to a platform package: the lockfile
+	// must hold them, with their own integrity.
+	var lf lockfile
+	require.NoError(t, json.Unmarshal(get(t, "tsgo").Install.Lock.PackageLock, &lf))
+	for _, p := range []string{"linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"} {
+		pkg, ok := lf.Packages["node_modules/@typescript/native-preview-"+p]
+		require.True(t, ok, p)
+		require.Equal(t, TsgoVersion, pkg.Version)
+		require.True(t, strings.HasPrefix(pkg.Integrity, "sha512-"))
+	}
+}
+
+func TestCheckLockRefuses(t *testing.T) {
+	t.Parallel()
+	good := get(t, "yaml-language-server").Install
+	pkgs := good.Packages
+	mutate := func(f func(map[string]any)) *NPMLock {
+		var lf map[string]any
+		require.NoError(t, json.Unmarshal(good.Lock.PackageLock, &lf))
+		f(lf)
+		b, err := json.Marshal(lf)
+		require.NoError(t, err)
+		return &NPMLock{PackageJSON: good.Lock.PackageJSON, PackageLock: b}
+	}
+	pkg := func(lf map[string]any, name string) map[string]any {
+		return lf["packages"].(map[string]any)["node_modules/"+name].(map[string]any)
+	}
+	require.NoError(t, CheckLock(good.Lock, pkgs, "yaml-language-server"))
+	for name, c := range map[string]struct {
+		lock    *NPMLock
+		pkgs    []string
+		command string
+		want    string
+	}{
+		"range pin":         {good.Lock, []string{"yaml-language-server@^2.0.0"}, "yaml-language-server", "not an exact npm pin"},
+		"tag pin":           {good.Lock, []string{"yaml-language-server@latest"}, "yaml-language-server", "not an exact npm pin"},
+		"other version":     {good.Lock, []string{"yaml-language-server@2.0.1"}, "yaml-language-server", "package.json depends on"},
+		"no such bin":       {good.Lock, pkgs, "yaml-ls", `has a "yaml-ls" bin`},
+		"no integrity":      {mutate(func(lf map[string]any) { delete(pkg(lf, "yaml"), "integrity") }), pkgs, "yaml-language-server", "node_modules/yaml has no sha512 integrity"},
+		"sha1 integrity":    {mutate(func(lf map[string]any) { pkg(lf, "yaml")["integrity"] = "sha1-abc" }), pkgs, "yaml-language-server", "no sha512"},
+		"http tarball":      {mutate(func(lf map[string]any) { pkg(lf, "yaml")["resolved"] = "http://registry.npmjs.org/yaml.tgz" }), pkgs, "yaml-language-server", "not fetched from an https URL"},
+		"local link":        {mutate(func(lf map[string]any) { pkg(lf, "yaml")["link"] = true }), pkgs, "yaml-language-server", "link to a local directory"},
+		"root disagrees":    {mutate(func(lf map[string]any) { lf["packages"].(map[string]any)[""] = map[string]any{} }), pkgs, "yaml-language-server", "its root depends on"},
+		"old lockfile":      {mutate(func(lf map[string]any) { lf["lockfileVersion"] = 1 }), pkgs, "yaml-language-server", "lockfileVersion 1"},
+		"not locked at pin": {mutate(func(lf map[string]any) { pkg(lf, "yaml-language-server")["version"] = "1.0.0" }), pkgs, "yaml-language-server", "locked at"},
+		"no lockfile":       {nil, pkgs, "yaml-language-server", "no lockfile"},
+	} {
+		err := CheckLock(c.lock, c.pkgs, c.command)
+		require.ErrorContains(t, err, c.want, name)
+	}
+	_, _, ok := SplitNPMSpec("@typescript/native-preview@" + TsgoVersion)
+	require.True(t, ok)
+	for _, bad := range []string{"x", "@x", "x@", "x@1.0", "x@>=1.0.0", "x@git+https://e/x", "X@1.0.0", "x@1.0.0 || 2.0.0"} {
+		_, _, ok := SplitNPMSpec(bad)
+		require.False(t, ok, bad)
+	}
+	require.True(t, slices.Contains(get(t, "typescript-language-server").Install.Packages, "typescript@"+TypeScriptVersion))
 }

@@ -44,11 +44,12 @@ const (
 type Config struct {
 	// Runner runs npm and go; nil means a Runner with the default grace.
 	Runner *Runner
-	// ReleaseBaseURL overrides DefaultReleaseBaseURL (tests: a loopback
-	// server).
+	// ReleaseBaseURL replaces the base URL of the built-in release entries
+	// (catalog.RustAnalyzerBaseURL): a mirror holding the same assets, or a
+	// loopback server in tests. Operator entries keep their own.
 	ReleaseBaseURL string
-	// ReleaseChecksums overrides DefaultReleaseChecksums: asset name to hex
-	// SHA-256.
+	// ReleaseChecksums replaces the pinned sums of the built-in release
+	// entries (catalog.RustAnalyzerChecksums): asset name to hex SHA-256.
 	ReleaseChecksums map[string]string
 	// GOARCH is the task host's architecture, runtime.GOARCH when empty:
 	// the agent runs on the task host. Tests pick release targets with it.
@@ -88,20 +89,6 @@ func (c *Config) goarch() string {
 		return c.GOARCH
 	}
 	return runtime.GOARCH
-}
-
-func (c *Config) releaseBaseURL() string {
-	if c.ReleaseBaseURL != "" {
-		return c.ReleaseBaseURL
-	}
-	return DefaultReleaseBaseURL
-}
-
-func (c *Config) releaseChecksums() map[string]string {
-	if c.ReleaseChecksums != nil {
-		return c.ReleaseChecksums
-	}
-	return DefaultReleaseChecksums
 }
 
 func (c *Config) stallTimeout() time.Duration { return or(c.StallTimeout, DefaultStallTimeout) }

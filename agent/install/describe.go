@@ -3,21 +3,23 @@ package install
 import (
 	"errors"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// Describe answers the installers route for one language on this task
-// host: whether Kandev can install its server here and, if so, how (the
-// command, what it needs on the task PATH, where the result goes), or why
-// not, with guidance. Command, Found and Path, which are discovery's
-// answers, are left for the caller.
+// Describe answers the installers route for one catalog entry on this task
+// host: how it is installed (Kind), whether Kandev can install it here
+// and, if so, how (the command, what it needs on the task PATH, where the
+// result goes), or why not, with guidance. Language, Server, Default,
+// Operator, Command, Found and Path, which are the catalog's and
+// discovery's answers, are left for the caller.
 //
 // Nothing is run or created: the UI shows this beside the auto-install
 // setting before the user enables it.
-func (m *Manager) Describe(env *taskenv.Env, language wire.Language) wire.InstallerInfo {
-	info := wire.InstallerInfo{Language: language}
-	inst, err := newInstaller(env, &m.cfg, language)
+func (m *Manager) Describe(env *taskenv.Env, e catalog.Entry) wire.InstallerInfo {
+	info := wire.InstallerInfo{Kind: e.Install.Kind.WireKind()}
+	inst, err := newInstaller(env, &m.cfg, e)
 	var ue *UnsupportedError
 	switch {
 	case errors.As(err, &ue):
@@ -53,7 +55,7 @@ func (m *Manager) Describe(env *taskenv.Env, language wire.Language) wire.Instal
 		info.Download = i.url
 		info.Destination = i.dir()
 		if i.sum == "" {
-			info.Guidance = "no pinned checksum for " + i.asset + " in this build; install rust-analyzer manually"
+			info.Guidance = "no pinned checksum for " + i.asset + " in this build; install " + i.binary + " manually"
 		}
 	}
 	return info

@@ -13,7 +13,7 @@ func TestDescribe(t *testing.T) {
 	m := New(Config{GOARCH: "amd64", ReleaseBaseURL: "http://127.0.0.1:1/dl", ReleaseChecksums: map[string]string{}})
 	env := linuxEnv(map[string]string{"HOME": "/home/u", "PATH": "/nonexistent"})
 
-	ts := m.Describe(env, wire.TypeScript)
+	ts := m.Describe(env, def(wire.TypeScript))
 	require.True(t, ts.Installable)
 	require.Equal(t, wire.InstallerNPM, ts.Kind)
 	require.Equal(t, []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "typescript-language-server@5.3.0", "typescript@6.0.3"}, ts.InstallCommand)
@@ -21,27 +21,27 @@ func TestDescribe(t *testing.T) {
 	require.Equal(t, "/home/u/.kandev/lsp-servers/typescript-language-server/node_modules/.bin", ts.Destination)
 	require.Equal(t, []wire.Prerequisite{{Name: "node"}, {Name: "npm"}}, ts.Prerequisites)
 
-	g := m.Describe(env, wire.Go)
+	g := m.Describe(env, def(wire.Go))
 	require.Equal(t, []string{"go", "install", "golang.org/x/tools/gopls@v0.23.0"}, g.InstallCommand)
 	require.Equal(t, "/home/u/go/bin", g.Destination)
 
-	r := m.Describe(env, wire.Rust)
+	r := m.Describe(env, def(wire.Rust))
 	require.True(t, r.Installable)
 	require.Equal(t, "http://127.0.0.1:1/dl/rust-analyzer-x86_64-unknown-linux-gnu.gz", r.Download)
 	require.Equal(t, "/home/u/.kandev/lsp-servers/rust-analyzer", r.Destination)
 	require.Contains(t, r.Guidance, "no pinned checksum")
 
-	k := m.Describe(env, wire.Kotlin)
+	k := m.Describe(env, def(wire.Kotlin))
 	require.False(t, k.Installable)
 	require.Equal(t, wire.NotInstallableManual, k.Reason)
 	require.Contains(t, k.Guidance, "kotlin-lsp")
 
-	w := m.Describe(windowsEnv(map[string]string{"USERPROFILE": `C:\Users\dev`}), wire.Rust)
+	w := m.Describe(windowsEnv(map[string]string{"USERPROFILE": `C:\Users\dev`}), def(wire.Rust))
 	require.False(t, w.Installable)
 	require.Equal(t, wire.NotInstallableOS, w.Reason)
 	require.Contains(t, w.Guidance, "manually")
 
-	noHome := m.Describe(linuxEnv(map[string]string{"HOME": "rel"}), wire.Python)
+	noHome := m.Describe(linuxEnv(map[string]string{"HOME": "rel"}), def(wire.Python))
 	require.False(t, noHome.Installable)
 	require.Contains(t, noHome.Guidance, "HOME")
 }

@@ -15,9 +15,11 @@ var ErrUnsupported = errors.New("install: no installer on this task host")
 // ErrClosed: the Manager is shutting down (task stop); no install starts.
 var ErrClosed = errors.New("install: manager closed")
 
-// UnsupportedError says why a language cannot be installed here.
+// UnsupportedError says why a server cannot be installed here.
 type UnsupportedError struct {
 	Language wire.Language
+	// Server is the catalog entry's id.
+	Server string
 	// Code is wire.NotInstallableManual or wire.NotInstallableOS, so the
 	// UI picks localized copy without parsing Reason.
 	Code string
@@ -26,7 +28,7 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	return "install: " + string(e.Language) + ": " + e.Reason
+	return "install: " + e.Server + ": " + e.Reason
 }
 
 // Is makes errors.Is(err, ErrUnsupported) hold.
@@ -36,13 +38,15 @@ func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupport
 // output, which usually says why (a network error, a missing toolchain).
 type Error struct {
 	Language wire.Language
-	Err      error
+	// Server is the catalog entry's id.
+	Server string
+	Err    error
 	// Output is the cleaned tail of the installer's output (at most
 	// TailSize bytes), empty when nothing was printed.
 	Output string
 }
 
-func (e *Error) Error() string { return "install " + string(e.Language) + ": " + e.Err.Error() }
+func (e *Error) Error() string { return "install " + e.Server + ": " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Detail is the text for an install_failed frame: the failure and the tail
@@ -61,4 +65,12 @@ func Detail(err error) string {
 		return ie.Error()
 	}
 	return ie.Error() + "\n" + out
+}
+
+// first is the first of an entry's languages, for errors that name one.
+func first(langs []wire.Language) wire.Language {
+	if len(langs) == 0 {
+		return ""
+	}
+	return langs[0]
 }

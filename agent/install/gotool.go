@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 )
-
-// GoplsVersion is the pinned gopls.
-const GoplsVersion = "v0.23.0"
 
 // goInstaller runs `go install` with the task's Go toolchain and finds the
 // result in the task's Go bin directories.
@@ -27,27 +25,31 @@ type goInstaller struct {
 	lockFile string
 }
 
-// newGoplsInstaller returns the gopls installer for env. It runs in the
-// managed cache directory; its lock lives there too, or, for a task without
-// a home, in the first Go bin directory, which is what it changes.
-func newGoplsInstaller(env *taskenv.Env) (*goInstaller, error) {
-	g := &goInstaller{work: work{env: env}, target: "golang.org/x/tools/gopls@" + GoplsVersion, binary: "gopls"}
+// newGoInstaller returns the `go install` of an entry for env: its one
+// pinned module path@version, which publishes the entry's command. It runs
+// in the managed cache directory; its lock lives there too, or, for a task
+// without a home, in the first Go bin directory, which is what it changes.
+func newGoInstaller(env *taskenv.Env, e catalog.Entry) (*goInstaller, error) {
+	if len(e.Install.Packages) != 1 {
+		return nil, fmt.Errorf("install %s: the go recipe pins %d packages, not one", e.ID, len(e.Install.Packages))
+	}
+	g := &goInstaller{work: work{env: env}, target: e.Install.Packages[0], binary: e.Command}
 	root, err := CacheRoot(env)
 	if errors.Is(err, ErrHomeInWorkspace) {
 		// go would put its module and build caches under that home.
-		return nil, fmt.Errorf("install gopls: %w", err)
+		return nil, fmt.Errorf("install %s: %w", e.ID, err)
 	}
 	if err == nil {
 		g.dir = root
-		g.lockFile = join(env.GOOS, locksDir(env, root), "gopls.lock")
+		g.lockFile = join(env.GOOS, locksDir(env, root), g.binary+".lock")
 		return g, nil
 	}
 	dirs := env.GoBinDirs()
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("install gopls: the task sets no absolute GOBIN, GOPATH, HOME or USERPROFILE for go install to use")
+		return nil, fmt.Errorf("install %s: the task sets no absolute GOBIN, GOPATH, HOME or USERPROFILE for go install to use", e.ID)
 	}
 	g.dir = dirs[0]
-	g.lockFile = join(env.GOOS, dirs[0], ".kandev-gopls.lock")
+	g.lockFile = join(env.GOOS, dirs[0], ".kandev-"+g.binary+".lock")
 	return g, nil
 }
 
@@ -85,7 +87,7 @@ func (g *goInstaller) install(ctx context.Context, r *Runner, out *Output) error
 	}
 	dirs := g.env.GoBinDirs()
 	if len(dirs) == 0 {
-		return fmt.Errorf("install gopls: the task sets no absolute GOBIN, GOPATH, HOME or USERPROFILE outside the workspace for go install to use")
+		return fmt.Errorf("install %s: the task sets no absolute GOBIN, GOPATH, HOME or USERPROFILE outside the workspace for go install to use", g.binary)
 	}
 	if err := os.MkdirAll(g.dir, 0o755); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -40,7 +41,7 @@ func TestGoplsInstallUsesTaskToolchain(t *testing.T) {
 		"HOME": home, "FAKE_GO_LOG": log,
 	})
 	m := New(Config{Runner: testRunner()})
-	job, err := m.Prepare(env, wire.Go)
+	job, err := m.Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	res, err := job.Run(context.Background())
 	require.NoError(t, err)
@@ -48,7 +49,7 @@ func TestGoplsInstallUsesTaskToolchain(t *testing.T) {
 	root := filepath.Join(home, ".kandev", "lsp-servers")
 	require.Equal(t, root+"|install -v golang.org/x/tools/gopls@v0.23.0|GOBIN="+gobin+"|GOPATH="+filepath.Join(dir, "gopath")+"|HOME="+home+"\n", readOr(log))
 
-	got, err := ManagedLauncher(env, wire.Go)
+	got, err := ManagedLauncher(env, def(wire.Go))
 	require.NoError(t, err)
 	require.Equal(t, res.Path, got)
 }
@@ -56,7 +57,7 @@ func TestGoplsInstallUsesTaskToolchain(t *testing.T) {
 func TestGoplsWithoutGoOnTaskPath(t *testing.T) {
 	t.Parallel()
 	env := taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": t.TempDir()})
-	job, err := New(Config{Runner: testRunner()}).Prepare(env, wire.Go)
+	job, err := New(Config{Runner: testRunner()}).Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	_, err = job.Run(context.Background())
 	require.ErrorContains(t, err, "go is required")
@@ -75,7 +76,7 @@ func TestGoplsResultOnlyInAbsoluteDirs(t *testing.T) {
 		"PATH": taskBin + ":" + shPath, "GOBIN": "rel-gobin", "HOME": filepath.Join(dir, "home"),
 		"FAKE_GO_LOG": filepath.Join(dir, "log"),
 	})
-	job, err := New(Config{Runner: testRunner()}).Prepare(env, wire.Go)
+	job, err := New(Config{Runner: testRunner()}).Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	res, err := job.Run(context.Background())
 	require.NoError(t, err, Detail(err))
@@ -100,7 +101,7 @@ func TestGoplsInstallIgnoresWorkspaceDirs(t *testing.T) {
 		"GOBIN": filepath.Join(ws, "gobin"), "GOPATH": filepath.Join(ws, "gopath"),
 		"HOME": home, "FAKE_GO_LOG": log,
 	}).WithWorkspace(ws)
-	job, err := New(Config{Runner: testRunner()}).Prepare(env, wire.Go)
+	job, err := New(Config{Runner: testRunner()}).Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	res, err := job.Run(context.Background())
 	require.NoError(t, err, Detail(err))
@@ -119,9 +120,9 @@ func TestHomeInWorkspaceRefusesInstalls(t *testing.T) {
 	env := taskenv.New(map[string]string{"PATH": shPath, "HOME": filepath.Join(ws, "home")}).WithWorkspace(ws)
 	m := New(Config{Runner: testRunner()})
 	for _, lang := range []wire.Language{wire.Go, wire.TypeScript, wire.Python, wire.Rust} {
-		_, err := m.Prepare(env, lang)
+		_, err := m.Prepare(env, def(lang))
 		require.ErrorIs(t, err, ErrHomeInWorkspace, lang)
-		_, err = ManagedLauncher(env, lang)
+		_, err = ManagedLauncher(env, def(lang))
 		require.Error(t, err, lang)
 	}
 	_, err := CacheRoot(env)
@@ -149,10 +150,10 @@ func TestRealGoInstallLocalModule(t *testing.T) {
 		"PATH": filepath.Dir(goExe) + ":" + shPath, "GOBIN": gobin, "HOME": home,
 		"GOCACHE": strings.TrimSpace(string(gocache)), "GOTOOLCHAIN": "local", "GOPROXY": "off", "GOFLAGS": "",
 	})
-	g, err := newGoplsInstaller(env)
+	g, err := newGoInstaller(env, def(wire.Go))
 	require.NoError(t, err)
 	g.target, g.binary, g.dir = ".", "hello", mod
-	job := &Job{m: New(Config{Runner: testRunner()}), language: wire.Go, inst: g}
+	job := &Job{m: New(Config{Runner: testRunner()}), language: wire.Go, server: "hello", inst: g}
 	start := time.Now()
 	res, err := job.Run(context.Background())
 	require.NoError(t, err, Detail(err))
@@ -167,7 +168,7 @@ func TestRealGoInstallLocalModule(t *testing.T) {
 // only with KANDEV_INSTALL_GOPLS=1.
 func TestRealGoplsInstall(t *testing.T) {
 	if os.Getenv("KANDEV_INSTALL_GOPLS") != "1" {
-		t.Skip("set KANDEV_INSTALL_GOPLS=1 to go install gopls " + GoplsVersion)
+		t.Skip("set KANDEV_INSTALL_GOPLS=1 to go install gopls " + catalog.GoplsVersion)
 	}
 	goExe, err := exec.LookPath("go")
 	require.NoError(t, err)
@@ -179,7 +180,7 @@ func TestRealGoplsInstall(t *testing.T) {
 		vars[k] = strings.TrimSpace(string(v))
 	}
 	env := taskenv.New(vars)
-	job, err := New(Config{}).Prepare(env, wire.Go)
+	job, err := New(Config{}).Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	start := time.Now()
 	res, err := job.Run(context.Background())
@@ -187,5 +188,5 @@ func TestRealGoplsInstall(t *testing.T) {
 	t.Logf("go install gopls took %v", time.Since(start))
 	out, err := exec.Command(res.Path, "version").CombinedOutput()
 	require.NoError(t, err)
-	require.Contains(t, string(out), GoplsVersion)
+	require.Contains(t, string(out), catalog.GoplsVersion)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/install/lock"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
@@ -31,11 +32,12 @@ func New(cfg Config) *Manager {
 	return &Manager{cfg: cfg, teardown: ctx, cancel: cancel}
 }
 
-// Job is one prepared install of one language's server in one task
+// Job is one prepared install of one catalog entry's server in one task
 // environment. Prepare is cheap and does no I/O; Run does the work.
 type Job struct {
 	m        *Manager
 	language wire.Language
+	server   string
 	inst     installer
 }
 
@@ -49,40 +51,36 @@ type Result struct {
 	Reused bool
 }
 
-// Prepare returns the install of language's server for env. The error is
+// Prepare returns the install of an entry's server for env. The error is
 // an *UnsupportedError (errors.Is ErrUnsupported: close 4007) when this
-// task host has no installer for it: Kotlin anywhere, rust-analyzer on
-// Windows or an unsupported architecture. Any other error (a task without
-// an absolute HOME) is an install failure (4003 with Detail).
-func (m *Manager) Prepare(env *taskenv.Env, language wire.Language) (*Job, error) {
-	inst, err := newInstaller(env, &m.cfg, language)
+// task host has no installer for it: a manual entry (kotlin-lsp, clangd)
+// anywhere, a release on a platform it has no asset for (rust-analyzer on
+// Windows or an unsupported architecture). Any other error (a task
+// without an absolute HOME) is an install failure (4003 with Detail).
+func (m *Manager) Prepare(env *taskenv.Env, e catalog.Entry) (*Job, error) {
+	inst, err := newInstaller(env, &m.cfg, e)
 	if err != nil {
 		return nil, err
 	}
-	return &Job{m: m, language: language, inst: inst}, nil
+	return &Job{m: m, language: first(e.Languages), server: e.ID, inst: inst}, nil
 }
 
-// newInstaller picks the installer of a language. This is the one place
-// that knows which language is installed how.
-func newInstaller(env *taskenv.Env, cfg *Config, language wire.Language) (installer, error) {
-	switch language {
-	case wire.TypeScript:
-		return newNPMInstaller(env, npmTypeScript)
-	case wire.Python:
-		return newNPMInstaller(env, npmPyright)
-	case wire.Go:
-		return newGoplsInstaller(env)
-	case wire.Rust:
-		if env.GOOS == "windows" {
-			return nil, &UnsupportedError{Language: wire.Rust, Code: wire.NotInstallableOS,
-				Reason: "rust-analyzer is not auto-installed on Windows task hosts; install it manually on the task host's PATH"}
-		}
-		return newReleaseInstaller(env, cfg)
-	case wire.Kotlin:
-		return nil, &UnsupportedError{Language: wire.Kotlin, Code: wire.NotInstallableManual,
-			Reason: "kotlin-lsp is never auto-installed; install it on the task host's PATH"}
+// newInstaller picks the installer of an entry by its recipe. This is the
+// one place that knows which recipe is installed how.
+func newInstaller(env *taskenv.Env, cfg *Config, e catalog.Entry) (installer, error) {
+	switch e.Install.Kind {
+	case catalog.InstallNPM:
+		return newNPMInstaller(env, npmPackageOf(e))
+	case catalog.InstallGo:
+		return newGoInstaller(env, e)
+	case catalog.InstallRelease:
+		return newReleaseInstaller(env, cfg, e)
 	}
-	return nil, &UnsupportedError{Language: language, Code: wire.NotInstallableManual, Reason: "unknown language"}
+	guidance := e.Install.Guidance
+	if guidance == "" {
+		guidance = e.Command + " is never auto-installed; install it on the task host's PATH"
+	}
+	return nil, &UnsupportedError{Language: first(e.Languages), Server: e.ID, Code: wire.NotInstallableManual, Reason: guidance}
 }
 
 // Run installs the server, unless it is already there, and returns the
@@ -137,11 +135,11 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 		if ctx.Err() != nil {
 			return Result{}, j.m.why(ctx.Err())
 		}
-		return Result{}, &Error{Language: j.language, Err: err, Output: out.Tail(TailSize)}
+		return Result{}, &Error{Language: j.language, Server: j.server, Err: err, Output: out.Tail(TailSize)}
 	}
 	p, err := j.inst.find(osStat)
 	if err != nil {
-		return Result{}, &Error{Language: j.language, Err: fmt.Errorf("installed, but %w", err), Output: out.Tail(TailSize)}
+		return Result{}, &Error{Language: j.language, Server: j.server, Err: fmt.Errorf("installed, but %w", err), Output: out.Tail(TailSize)}
 	}
 	return Result{Path: p}, nil
 }
@@ -193,17 +191,18 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 }
 
-// ManagedLauncher returns the installed executable of language's server in
+// ManagedLauncher returns the installed executable of an entry's server in
 // env's managed locations, for discovery on later starts: the npm launcher
-// in the cache (the PATHEXT shim on Windows), rust-analyzer in the cache,
-// gopls in the Go bin directories. The error wraps ErrNotInstalled, or is
-// the reason there is no managed location (ErrUnsupported, ErrNoHome).
-func ManagedLauncher(env *taskenv.Env, language wire.Language) (string, error) {
-	return managedLauncher(env, language, osStat)
+// in the cache (the PATHEXT shim on Windows), a release's executable in
+// the cache, a Go-installed one in the Go bin directories. The error wraps
+// ErrNotInstalled, or is the reason there is no managed location
+// (ErrUnsupported, ErrNoHome).
+func ManagedLauncher(env *taskenv.Env, e catalog.Entry) (string, error) {
+	return managedLauncher(env, e, osStat)
 }
 
-func managedLauncher(env *taskenv.Env, language wire.Language, stat statFunc) (string, error) {
-	inst, err := newInstaller(env, &Config{}, language)
+func managedLauncher(env *taskenv.Env, e catalog.Entry, stat statFunc) (string, error) {
+	inst, err := newInstaller(env, &Config{}, e)
 	if err != nil {
 		return "", err
 	}

@@ -2,82 +2,36 @@ package install
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 )
 
-// Exact npm pins. typescript-language-server 6 needs Node 22; typescript 7
-// ships no tsserver.js, which typescript-language-server loads. The whole
-// dependency tree of each server is pinned further, with integrity
-// hashes, by the lockfiles in npm/ (see npmLocks).
-const (
-	TypeScriptLanguageServerVersion = "5.3.0"
-	TypeScriptVersion               = "6.0.3"
-	PyrightVersion                  = "1.1.414"
-)
-
-// npmLocks holds, per server, the package.json and package-lock.json that
-// an install writes into its staging directory and hands to `npm ci`: npm
-// then installs exactly the locked tree — every package at its locked
-// version, each tarball checked against its sha512 — or fails (EINTEGRITY
-// for a tarball that does not match). Nothing is resolved at install time.
-//
-// Provenance: the lockfiles were generated with npm 11.19.1 (`npm install
-// --package-lock-only`) against registry.npmjs.org; each integrity value is
-// the registry's dist.integrity for that version, as the publisher's
-// upload produced it; each was checked again against `npm view
-// NAME@VERSION dist.integrity` from the registry. To move a pin, change the version in
-// package.json, regenerate the lockfile the same way, and update the
-// constants above; TestNPMLockfilesPinned keeps the three in step.
-//
-//go:embed npm/*/package.json npm/*/package-lock.json
-var npmLocks embed.FS
-
 // npmPackage is one managed npm install: a directory in the cache holding
 // the locked package.json and package-lock.json and their node_modules.
+// The pins and the lockfile are the catalog entry's (catalog.Recipe).
 type npmPackage struct {
-	// name is the cache subdirectory and the directory in npmLocks.
-	name string
+	// managed is the cache subdirectory, slash-separated
+	// ("vscode-langservers-extracted", "operator/my-yaml").
+	managed string
 	// specs are the exact package@version pins, for the installers
 	// route's manual command; the lockfile is what an install uses.
 	specs []string
 	// launcher is the command node_modules/.bin gets for the server.
 	launcher string
-	// lock holds package.json and package-lock.json; nil means
-	// npmLocks' directory for name.
-	lock fs.FS
+	// lock holds package.json and package-lock.json.
+	lock *catalog.NPMLock
 }
 
-// lockFiles returns the package's package.json and package-lock.json.
-func (p npmPackage) lockFiles() fs.FS {
-	if p.lock != nil {
-		return p.lock
-	}
-	sub, err := fs.Sub(npmLocks, "npm/"+p.name)
-	if err != nil {
-		panic(err) // a fixed, embedded path
-	}
-	return sub
+// npmPackageOf is the npm install of an entry.
+func npmPackageOf(e catalog.Entry) npmPackage {
+	return npmPackage{managed: e.Install.Managed, specs: e.Install.Packages, launcher: e.Command, lock: e.Install.Lock}
 }
-
-var (
-	npmTypeScript = npmPackage{
-		name:     "typescript-language-server",
-		specs:    []string{"typescript-language-server@" + TypeScriptLanguageServerVersion, "typescript@" + TypeScriptVersion},
-		launcher: "typescript-language-server",
-	}
-	npmPyright = npmPackage{
-		name:     "pyright",
-		specs:    []string{"pyright@" + PyrightVersion},
-		launcher: "pyright-langserver",
-	}
-)
 
 // npmInstaller installs an npmPackage under the task's cache root.
 type npmInstaller struct {
@@ -86,10 +40,12 @@ type npmInstaller struct {
 	root string // CacheRoot(env)
 }
 
-func (n *npmInstaller) dest() string { return join(n.env.GOOS, n.root, n.pkg.name) }
+func (n *npmInstaller) dest() string {
+	return join(n.env.GOOS, append([]string{n.root}, strings.Split(n.pkg.managed, "/")...)...)
+}
 
 func (n *npmInstaller) lockPath() string {
-	return join(n.env.GOOS, locksDir(n.env, n.root), n.pkg.name+".lock")
+	return join(n.env.GOOS, append([]string{locksDir(n.env, n.root)}, strings.Split(n.pkg.managed+".lock", "/")...)...)
 }
 
 // find returns the concrete launcher in node_modules/.bin: on Windows the
@@ -118,11 +74,13 @@ func (n *npmInstaller) install(ctx context.Context, r *Runner, out *Output) (err
 	if err != nil {
 		return fmt.Errorf("npm is required (install Node.js on the task host): %w", err)
 	}
-	if err := os.MkdirAll(n.root, 0o755); err != nil {
+	// Staging beside the destination, so publishing it is a rename.
+	parent, base := filepath.Dir(n.dest()), filepath.Base(n.dest())
+	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	removeGlob(n.root, ".staging-"+n.pkg.name+"-*")
-	staging, err := os.MkdirTemp(n.root, ".staging-"+n.pkg.name+"-")
+	removeGlob(parent, ".staging-"+base+"-*")
+	staging, err := os.MkdirTemp(parent, ".staging-"+base+"-")
 	if err != nil {
 		return err
 	}
@@ -131,7 +89,7 @@ func (n *npmInstaller) install(ctx context.Context, r *Runner, out *Output) (err
 			_ = os.RemoveAll(staging)
 		}
 	}()
-	if err := writeLockFiles(staging, n.pkg.lockFiles()); err != nil {
+	if err := writeLockFiles(staging, n.pkg.lock); err != nil {
 		return err
 	}
 	if err := r.Run(ctx, Command{Path: npm, Args: npmArgs, Dir: staging, Env: n.env.InstallList()}, out); err != nil {
@@ -153,14 +111,13 @@ var npmArgs = []string{
 	"--no-progress", "--color=false", "--loglevel=http",
 }
 
-// writeLockFiles copies package.json and package-lock.json into dir, which
+// writeLockFiles writes package.json and package-lock.json into dir, which
 // makes dir the npm project `npm ci` installs.
-func writeLockFiles(dir string, lock fs.FS) error {
-	for _, name := range []string{"package.json", "package-lock.json"} {
-		b, err := fs.ReadFile(lock, name)
-		if err != nil {
-			return err
-		}
+func writeLockFiles(dir string, lock *catalog.NPMLock) error {
+	if lock == nil {
+		return errors.New("no lockfile for this npm install")
+	}
+	for name, b := range map[string][]byte{"package.json": lock.PackageJSON, "package-lock.json": lock.PackageLock} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			return err
 		}

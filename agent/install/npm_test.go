@@ -127,21 +127,20 @@ func TestNPMInstall(t *testing.T) {
 		{wire.TypeScript, "typescript-language-server", "typescript-language-server"},
 		{wire.Python, "pyright", "pyright-langserver"},
 	} {
-		job, err := m.Prepare(k.env, c.lang)
+		job, err := m.Prepare(k.env, def(c.lang))
 		require.NoError(t, err)
 		res, err := job.Run(context.Background())
 		require.NoError(t, err)
 		want := filepath.Join(k.root, c.dir, "node_modules", ".bin", c.bin)
 		require.Equal(t, Result{Path: want}, res, "the concrete launcher right after install")
 
-		got, err := ManagedLauncher(k.env, c.lang)
+		got, err := ManagedLauncher(k.env, def(c.lang))
 		require.NoError(t, err)
 		require.Equal(t, want, got, "and on later starts")
 
-		for _, name := range []string{"package.json", "package-lock.json"} {
+		lock := def(c.lang).Install.Lock
+		for name, want := range map[string][]byte{"package.json": lock.PackageJSON, "package-lock.json": lock.PackageLock} {
 			b, err := os.ReadFile(filepath.Join(k.root, c.dir, name))
-			require.NoError(t, err)
-			want, err := npmLocks.ReadFile("npm/" + c.dir + "/" + name)
 			require.NoError(t, err)
 			require.Equal(t, string(want), string(b), "npm ci ran on the embedded %s", name)
 		}
@@ -157,7 +156,7 @@ func TestNPMInstall(t *testing.T) {
 	require.Empty(t, leftovers(t, k.root, "typescript-language-server", "pyright"))
 
 	// Installed: a later Run reuses it without running npm.
-	job, err := m.Prepare(k.env, wire.Python)
+	job, err := m.Prepare(k.env, def(wire.Python))
 	require.NoError(t, err)
 	res, err := job.Run(context.Background())
 	require.NoError(t, err)
@@ -169,23 +168,23 @@ func TestNPMInstall(t *testing.T) {
 func TestNPMFailureKeepsOutputAndNothingElse(t *testing.T) {
 	t.Parallel()
 	k := newNPMTask(t, "fail")
-	job, err := New(Config{Runner: testRunner()}).Prepare(k.env, wire.Python)
+	job, err := New(Config{Runner: testRunner()}).Prepare(k.env, def(wire.Python))
 	require.NoError(t, err)
 	_, err = job.Run(context.Background())
 	var ie *Error
 	require.ErrorAs(t, err, &ie)
 	require.Contains(t, ie.Output, "npm error 404 Not Found")
-	require.Contains(t, Detail(err), "install python: ")
+	require.Contains(t, Detail(err), "install pyright: ")
 	require.Contains(t, Detail(err), "npm error code E404")
 	require.Empty(t, leftovers(t, k.root))
-	_, err = ManagedLauncher(k.env, wire.Python)
+	_, err = ManagedLauncher(k.env, def(wire.Python))
 	require.ErrorIs(t, err, ErrNotInstalled)
 }
 
 func TestNPMWithoutLauncherFails(t *testing.T) {
 	t.Parallel()
 	k := newNPMTask(t, "nolauncher")
-	job, err := New(Config{Runner: testRunner()}).Prepare(k.env, wire.TypeScript)
+	job, err := New(Config{Runner: testRunner()}).Prepare(k.env, def(wire.TypeScript))
 	require.NoError(t, err)
 	_, err = job.Run(context.Background())
 	require.ErrorContains(t, err, "did not create typescript-language-server")
@@ -201,7 +200,7 @@ func TestNPMMissingFromTaskPath(t *testing.T) {
 	if _, err := env.LookPath("npm"); err == nil {
 		env = taskenv.New(map[string]string{"PATH": t.TempDir(), "HOME": home})
 	}
-	job, err := New(Config{Runner: testRunner()}).Prepare(env, wire.TypeScript)
+	job, err := New(Config{Runner: testRunner()}).Prepare(env, def(wire.TypeScript))
 	require.NoError(t, err)
 	_, err = job.Run(context.Background())
 	require.ErrorContains(t, err, "npm is required")
@@ -219,7 +218,7 @@ func TestNPMReplacesBrokenDestination(t *testing.T) {
 	// And a staging dir a killed agent left behind.
 	require.NoError(t, os.MkdirAll(filepath.Join(k.root, ".staging-pyright-123"), 0o755))
 
-	job, err := New(Config{Runner: testRunner()}).Prepare(k.env, wire.Python)
+	job, err := New(Config{Runner: testRunner()}).Prepare(k.env, def(wire.Python))
 	require.NoError(t, err)
 	_, err = job.Run(context.Background())
 	require.NoError(t, err)
@@ -235,7 +234,7 @@ func TestNPMCancelMidInstall(t *testing.T) {
 	for _, teardown := range []bool{false, true} {
 		k := newNPMTask(t, "hang")
 		m := New(Config{Runner: testRunner()})
-		job, err := m.Prepare(k.env, wire.TypeScript)
+		job, err := m.Prepare(k.env, def(wire.TypeScript))
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -258,7 +257,7 @@ func TestNPMCancelMidInstall(t *testing.T) {
 		requireGone(t, readOr(k.pids))
 		require.NoDirExists(t, staging)
 		require.Empty(t, leftovers(t, k.root))
-		_, err = ManagedLauncher(k.env, wire.TypeScript)
+		_, err = ManagedLauncher(k.env, def(wire.TypeScript))
 		require.ErrorIs(t, err, ErrNotInstalled)
 		require.Zero(t, m.keyed.Len())
 		l, err := lock.Acquire(context.Background(), filepath.Join(k.root, ".locks", "typescript-language-server.lock"), time.Millisecond)
@@ -279,9 +278,9 @@ func TestNPMRaceInstallsOnce(t *testing.T) {
 		if !sameAgent {
 			b = New(Config{Runner: testRunner(), LockPoll: 5 * time.Millisecond})
 		}
-		jobA, err := a.Prepare(k.env, wire.Python)
+		jobA, err := a.Prepare(k.env, def(wire.Python))
 		require.NoError(t, err)
-		jobB, err := b.Prepare(k.env, wire.Python)
+		jobB, err := b.Prepare(k.env, def(wire.Python))
 		require.NoError(t, err)
 
 		var wg sync.WaitGroup
@@ -313,7 +312,7 @@ func TestWaiterCancelLeavesHolder(t *testing.T) {
 	t.Parallel()
 	k := newNPMTask(t, "gate")
 	m := New(Config{Runner: testRunner()})
-	job, err := m.Prepare(k.env, wire.Python)
+	job, err := m.Prepare(k.env, def(wire.Python))
 	require.NoError(t, err)
 	first := make(chan error, 1)
 	go func() { _, err := job.Run(context.Background()); first <- err }()
@@ -335,7 +334,7 @@ func TestRunAfterClose(t *testing.T) {
 	t.Parallel()
 	k := newNPMTask(t, "ok")
 	m := New(Config{Runner: testRunner()})
-	job, err := m.Prepare(k.env, wire.Python)
+	job, err := m.Prepare(k.env, def(wire.Python))
 	require.NoError(t, err)
 	require.NoError(t, m.Close(context.Background()))
 	_, err = job.Run(context.Background())
@@ -363,7 +362,7 @@ func TestNPMDeadlines(t *testing.T) {
 			k := newNPMTask(t, c.mode)
 			c.cfg.Runner = testRunner()
 			m := New(c.cfg)
-			job, err := m.Prepare(k.env, wire.TypeScript)
+			job, err := m.Prepare(k.env, def(wire.TypeScript))
 			require.NoError(t, err)
 			_, err = job.Run(context.Background())
 			require.ErrorIs(t, err, c.want)

@@ -9,76 +9,19 @@ import (
 	"context"
 	"crypto/sha512"
 	"encoding/base64"
-	"encoding/json"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
-
-// lockfile is the part of a package-lock.json (version 3) checked here.
-type lockfile struct {
-	LockfileVersion int `json:"lockfileVersion"`
-	Packages        map[string]struct {
-		Version      string            `json:"version"`
-		Resolved     string            `json:"resolved"`
-		Integrity    string            `json:"integrity"`
-		Dependencies map[string]string `json:"dependencies"`
-	} `json:"packages"`
-}
-
-// The embedded lockfiles pin the whole tree: package.json asks for
-// exactly the pinned versions, the lockfile's root agrees, and every
-// package in it has a registry tarball and a sha512 integrity.
-func TestNPMLockfilesPinned(t *testing.T) {
-	t.Parallel()
-	for _, pkg := range []npmPackage{npmTypeScript, npmPyright} {
-		t.Run(pkg.name, func(t *testing.T) {
-			t.Parallel()
-			lock := pkg.lockFiles()
-			var manifest struct {
-				Dependencies map[string]string `json:"dependencies"`
-			}
-			b, err := fs.ReadFile(lock, "package.json")
-			require.NoError(t, err)
-			require.NoError(t, json.Unmarshal(b, &manifest))
-			want := map[string]string{}
-			for _, spec := range pkg.specs {
-				name, version, _ := strings.Cut(spec, "@")
-				want[name] = version
-			}
-			require.Equal(t, want, manifest.Dependencies, "package.json pins exactly the specs")
-
-			var lf lockfile
-			b, err = fs.ReadFile(lock, "package-lock.json")
-			require.NoError(t, err)
-			require.NoError(t, json.Unmarshal(b, &lf))
-			require.Equal(t, 3, lf.LockfileVersion)
-			require.Equal(t, want, lf.Packages[""].Dependencies, "the lockfile belongs to that package.json")
-			for name, version := range want {
-				require.Equal(t, version, lf.Packages["node_modules/"+name].Version, name)
-			}
-			require.Greater(t, len(lf.Packages), len(want))
-			for path, p := range lf.Packages {
-				if path == "" {
-					continue
-				}
-				require.True(t, strings.HasPrefix(p.Resolved, "https://registry.npmjs.org/"), "%s: %s", path, p.Resolved)
-				require.True(t, strings.HasPrefix(p.Integrity, "sha512-"), "%s: %s", path, p.Integrity)
-			}
-		})
-	}
-}
 
 // fakePackage is a registry tarball of a package providing the
 // typescript-language-server launcher, with a postinstall script that
@@ -108,13 +51,13 @@ func fakePackage(t *testing.T) []byte {
 
 // lockFor is a locked project depending on the fake package at url with
 // the given integrity.
-func lockFor(url, integrity string) fstest.MapFS {
-	return fstest.MapFS{
-		"package.json": {Data: []byte(`{"name":"kandev-lsp-fake","private":true,"dependencies":{"kandev-fake-server":"1.0.0"}}`)},
-		"package-lock.json": {Data: []byte(`{"name":"kandev-lsp-fake","lockfileVersion":3,"requires":true,"packages":{` +
+func lockFor(url, integrity string) *catalog.NPMLock {
+	return &catalog.NPMLock{
+		PackageJSON: []byte(`{"name":"kandev-lsp-fake","private":true,"dependencies":{"kandev-fake-server":"1.0.0"}}`),
+		PackageLock: []byte(`{"name":"kandev-lsp-fake","lockfileVersion":3,"requires":true,"packages":{` +
 			`"":{"name":"kandev-lsp-fake","dependencies":{"kandev-fake-server":"1.0.0"}},` +
 			`"node_modules/kandev-fake-server":{"version":"1.0.0","resolved":"` + url + `","integrity":"` + integrity + `",` +
-			`"hasInstallScript":true,"bin":{"typescript-language-server":"cli.js"}}}}`)},
+			`"hasInstallScript":true,"bin":{"typescript-language-server":"cli.js"}}}}`),
 	}
 }
 
@@ -149,7 +92,7 @@ func TestNPMLockfileInstall(t *testing.T) {
 	tampered[10] ^= 1 // still valid base64, another digest
 
 	for name, c := range map[string]struct {
-		lock  fstest.MapFS
+		lock  *catalog.NPMLock
 		check func(t *testing.T, res Result, err error)
 	}{
 		"locked": {lockFor(url, integrity), func(t *testing.T, res Result, err error) {
@@ -175,9 +118,9 @@ func TestNPMLockfileInstall(t *testing.T) {
 				"PATH": filepath.Dir(npm) + ":" + shPath, "HOME": home, "MARKER": marker,
 				"npm_config_fetch_retries": "0", // an unreachable registry fails at once
 			})
-			inst, err := newNPMInstaller(env, npmPackage{name: "typescript-language-server", launcher: "typescript-language-server", lock: c.lock})
+			inst, err := newNPMInstaller(env, npmPackage{managed: "typescript-language-server", launcher: "typescript-language-server", lock: c.lock})
 			require.NoError(t, err)
-			job := &Job{m: New(Config{Runner: testRunner()}), language: wire.TypeScript, inst: inst}
+			job := &Job{m: New(Config{Runner: testRunner()}), language: wire.TypeScript, server: "typescript-language-server", inst: inst}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			res, err := job.Run(ctx)
@@ -186,7 +129,7 @@ func TestNPMLockfileInstall(t *testing.T) {
 			root := filepath.Join(home, ".kandev", "lsp-servers")
 			if err != nil {
 				require.Empty(t, leftovers(t, root))
-				_, err = ManagedLauncher(env, wire.TypeScript)
+				_, err = ManagedLauncher(env, def(wire.TypeScript))
 				require.ErrorIs(t, err, ErrNotInstalled)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -63,11 +64,11 @@ func TestManagedLauncherWindowsShim(t *testing.T) {
 	env := windowsEnv(map[string]string{"USERPROFILE": `C:\Users\dev`, "PATHEXT": ".COM;.EXE;.BAT;.CMD"})
 	bin := `C:\Users\dev\.kandev\lsp-servers\pyright\node_modules\.bin\`
 	stat := windowsFS(bin+"pyright-langserver", bin+"pyright-langserver.cmd", bin+"pyright-langserver.ps1")
-	got, err := managedLauncher(env, wire.Python, stat)
+	got, err := managedLauncher(env, def(wire.Python), stat)
 	require.NoError(t, err)
 	require.Equal(t, bin+"pyright-langserver.cmd", got)
 
-	_, err = managedLauncher(env, wire.TypeScript, stat)
+	_, err = managedLauncher(env, def(wire.TypeScript), stat)
 	require.ErrorIs(t, err, ErrNotInstalled)
 }
 
@@ -77,12 +78,12 @@ func TestManagedLauncherWindowsGoWorkspace(t *testing.T) {
 	t.Parallel()
 	env := windowsEnv(map[string]string{"USERPROFILE": `C:\Users\dev`})
 	stat := windowsFS(`C:\Users\dev\go\bin\gopls.exe`)
-	got, err := managedLauncher(env, wire.Go, stat)
+	got, err := managedLauncher(env, def(wire.Go), stat)
 	require.NoError(t, err)
 	require.Equal(t, `C:\Users\dev\go\bin\gopls.exe`, got)
 
 	// A gopls.cmd planted there is not what go install writes.
-	_, err = managedLauncher(env, wire.Go, windowsFS(`C:\Users\dev\go\bin\gopls.cmd`))
+	_, err = managedLauncher(env, def(wire.Go), windowsFS(`C:\Users\dev\go\bin\gopls.cmd`))
 	require.ErrorIs(t, err, ErrNotInstalled)
 }
 
@@ -92,38 +93,38 @@ func TestGoResultIgnoresRelativeDirs(t *testing.T) {
 	t.Parallel()
 	env := windowsEnv(map[string]string{"GOBIN": `bin`, "GOPATH": `gp;D:\gopath`, "USERPROFILE": `Users\dev`})
 	stat := windowsFS(`bin\gopls.exe`, `gp\bin\gopls.exe`, `Users\dev\go\bin\gopls.exe`, `D:\gopath\bin\gopls.exe`)
-	got, err := managedLauncher(env, wire.Go, stat)
+	got, err := managedLauncher(env, def(wire.Go), stat)
 	require.NoError(t, err)
 	require.Equal(t, `D:\gopath\bin\gopls.exe`, got)
 
-	_, err = managedLauncher(env, wire.Go, windowsFS(`bin\gopls.exe`, `gp\bin\gopls.exe`))
+	_, err = managedLauncher(env, def(wire.Go), windowsFS(`bin\gopls.exe`, `gp\bin\gopls.exe`))
 	require.ErrorIs(t, err, ErrNotInstalled)
 }
 
 func TestPrepareUnsupported(t *testing.T) {
 	t.Parallel()
 	m := New(Config{})
-	_, err := m.Prepare(linuxEnv(map[string]string{"HOME": "/h"}), wire.Kotlin)
+	_, err := m.Prepare(linuxEnv(map[string]string{"HOME": "/h"}), def(wire.Kotlin))
 	require.ErrorIs(t, err, ErrUnsupported)
 	var ue *UnsupportedError
 	require.ErrorAs(t, err, &ue)
 	require.Contains(t, ue.Reason, "kotlin-lsp")
 
 	// Spec: Unsupported Rust installer — Windows is 4007, with a reason.
-	_, err = m.Prepare(windowsEnv(map[string]string{"USERPROFILE": `C:\u`}), wire.Rust)
+	_, err = m.Prepare(windowsEnv(map[string]string{"USERPROFILE": `C:\u`}), def(wire.Rust))
 	require.ErrorIs(t, err, ErrUnsupported)
 	require.ErrorAs(t, err, &ue)
 	require.Contains(t, ue.Reason, "manually")
 
 	// A Linux task host gets the installer even when the agent that
 	// decided the preference was elsewhere: only the task host's OS counts.
-	_, err = New(Config{GOARCH: "arm64"}).Prepare(linuxEnv(map[string]string{"HOME": "/h"}), wire.Rust)
+	_, err = New(Config{GOARCH: "arm64"}).Prepare(linuxEnv(map[string]string{"HOME": "/h"}), def(wire.Rust))
 	require.NoError(t, err)
-	_, err = New(Config{GOARCH: "riscv64"}).Prepare(linuxEnv(map[string]string{"HOME": "/h"}), wire.Rust)
+	_, err = New(Config{GOARCH: "riscv64"}).Prepare(linuxEnv(map[string]string{"HOME": "/h"}), def(wire.Rust))
 	require.ErrorIs(t, err, ErrUnsupported)
 
 	// No absolute home: not "unsupported", a failure the user can fix.
-	_, err = m.Prepare(linuxEnv(map[string]string{"HOME": "rel"}), wire.Python)
+	_, err = m.Prepare(linuxEnv(map[string]string{"HOME": "rel"}), def(wire.Python))
 	require.ErrorIs(t, err, ErrNoHome)
 	require.NotErrorIs(t, err, ErrUnsupported)
 }
@@ -136,12 +137,18 @@ func TestRustAssets(t *testing.T) {
 		{"darwin", "amd64", "rust-analyzer-x86_64-apple-darwin.gz"},
 		{"darwin", "arm64", "rust-analyzer-aarch64-apple-darwin.gz"},
 	} {
-		got, err := rustAsset(c.goos, c.goarch)
+		env := taskenv.New(map[string]string{"HOME": "/h"})
+		env.GOOS = c.goos
+		ri, err := newReleaseInstaller(env, &Config{GOARCH: c.goarch}, def(wire.Rust))
 		require.NoError(t, err)
-		require.Equal(t, c.want, got)
+		require.Equal(t, c.want, ri.asset)
+		require.Equal(t, catalog.RustAnalyzerChecksums[c.want], ri.sum)
+		require.NotEmpty(t, ri.sum)
 	}
 	for _, c := range [][2]string{{"windows", "amd64"}, {"freebsd", "amd64"}, {"linux", "386"}} {
-		_, err := rustAsset(c[0], c[1])
+		env := taskenv.New(map[string]string{"HOME": "/h"})
+		env.GOOS = c[0]
+		_, err := newReleaseInstaller(env, &Config{GOARCH: c[1]}, def(wire.Rust))
 		require.ErrorIs(t, err, ErrUnsupported, c)
 	}
 }

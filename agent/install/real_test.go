@@ -14,16 +14,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/framing"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// TestRealNPMInstall installs the pinned typescript-language-server +
-// typescript and pyright from the npm registry into a fresh task HOME,
-// then starts each launcher with --stdio and completes a real LSP
-// initialize. It needs the network and a minute, so it runs only with
-// KANDEV_REAL_INSTALL=1.
+// TestRealNPMInstall installs every built-in npm recipe from its embedded
+// lockfile with the real npm and the registry into one fresh task HOME —
+// typescript-language-server + typescript, tsgo, pyright, basedpyright,
+// the VS Code servers, yaml-language-server, bash-language-server and the
+// Dockerfile server — the recipes side by side, as an agent serving
+// several connections would, then starts each entry's command with its
+// arguments and completes a real LSP initialize. It needs the network and
+// about half a minute, so it runs only with KANDEV_REAL_INSTALL=1.
 func TestRealNPMInstall(t *testing.T) {
 	if os.Getenv("KANDEV_REAL_INSTALL") != "1" {
 		t.Skip("set KANDEV_REAL_INSTALL=1 to npm install the real servers from the registry")
@@ -39,27 +43,46 @@ func TestRealNPMInstall(t *testing.T) {
 	env := taskenv.New(vars)
 	m := New(Config{})
 	workspace := t.TempDir()
-	for _, lang := range []wire.Language{wire.TypeScript, wire.Python} {
-		t.Run(string(lang), func(t *testing.T) {
-			job, err := m.Prepare(env, lang)
+	// One subtest per recipe (the VS Code servers share one), each
+	// installing and then initializing every entry it provides.
+	recipes := map[string][]catalog.Entry{}
+	for _, e := range catalog.Builtin().Entries() {
+		if e.Install.Kind == catalog.InstallNPM {
+			recipes[e.Install.Managed] = append(recipes[e.Install.Managed], e)
+		}
+	}
+	require.Len(t, recipes, 8)
+	began := time.Now()
+	t.Cleanup(func() {
+		t.Logf("all npm recipes installed and initialized in %v", time.Since(began).Round(time.Millisecond))
+	})
+	for managed, entries := range recipes {
+		t.Run(managed, func(t *testing.T) {
+			t.Parallel()
+			job, err := m.Prepare(env, entries[0])
 			require.NoError(t, err)
 			start := time.Now()
 			res, err := job.Run(context.Background())
 			require.NoError(t, err, Detail(err))
-			t.Logf("npm install for %s took %v", lang, time.Since(start).Round(time.Millisecond))
-			require.True(t, strings.HasPrefix(res.Path, filepath.Join(home, ".kandev", "lsp-servers")+"/"), res.Path)
-			later, err := ManagedLauncher(env, lang)
-			require.NoError(t, err)
-			require.Equal(t, res.Path, later)
-			requirePinned(t, filepath.Dir(filepath.Dir(filepath.Dir(res.Path))))
-			initialize(t, env, res.Path, workspace)
+			t.Logf("npm ci of %s took %v", managed, time.Since(start).Round(time.Millisecond))
+			dest := filepath.Join(home, ".kandev", "lsp-servers", managed)
+			require.True(t, strings.HasPrefix(res.Path, dest+"/"), res.Path)
+			requirePinned(t, dest, entries[0].Install.Packages)
+			for _, e := range entries {
+				path, err := ManagedLauncher(env, e)
+				require.NoError(t, err, e.ID)
+				require.Equal(t, filepath.Join(dest, "node_modules", ".bin", e.Command), path)
+				start := time.Now()
+				initialize(t, env, path, e.Args, workspace)
+				t.Logf("%s answered initialize in %v", e.ID, time.Since(start).Round(time.Millisecond))
+			}
 		})
 	}
 }
 
 // requirePinned checks that the destination holds exactly the pinned
 // versions, recorded exactly in its package.json.
-func requirePinned(t *testing.T, dest string) {
+func requirePinned(t *testing.T, dest string, pins []string) {
 	t.Helper()
 	var pkg struct {
 		Dependencies map[string]string `json:"dependencies"`
@@ -67,14 +90,11 @@ func requirePinned(t *testing.T, dest string) {
 	b, err := os.ReadFile(filepath.Join(dest, "package.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &pkg))
-	require.NotEmpty(t, pkg.Dependencies)
-	for name, version := range pkg.Dependencies {
-		want := map[string]string{
-			"typescript-language-server": TypeScriptLanguageServerVersion,
-			"typescript":                 TypeScriptVersion,
-			"pyright":                    PyrightVersion,
-		}[name]
-		require.Equal(t, want, version, name)
+	require.Len(t, pkg.Dependencies, len(pins))
+	for _, pin := range pins {
+		name, want, ok := catalog.SplitNPMSpec(pin)
+		require.True(t, ok, pin)
+		require.Equal(t, want, pkg.Dependencies[name], name)
 		var installed struct{ Version string }
 		b, err := os.ReadFile(filepath.Join(dest, "node_modules", name, "package.json"))
 		require.NoError(t, err)
@@ -83,13 +103,13 @@ func requirePinned(t *testing.T, dest string) {
 	}
 }
 
-// initialize starts a language server with --stdio and checks that it
+// initialize starts a language server with args and checks that it
 // answers initialize with capabilities.
-func initialize(t *testing.T, env *taskenv.Env, path, workspace string) {
+func initialize(t *testing.T, env *taskenv.Env, path string, args []string, workspace string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--stdio")
+	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = workspace
 	cmd.Env = env.List()
 	stdin, err := cmd.StdinPipe()

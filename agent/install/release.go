@@ -13,44 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
-
-// RustAnalyzerTag is the pinned rust-analyzer release.
-const RustAnalyzerTag = "2026-07-13"
-
-// DefaultReleaseBaseURL is where the pinned release's assets are
-// downloaded from; an asset's URL is the base, "/", and its name.
-const DefaultReleaseBaseURL = "https://github.com/rust-lang/rust-analyzer/releases/download/" + RustAnalyzerTag
-
-// DefaultReleaseChecksums are the SHA-256 sums of the pinned release's
-// gzip assets. An asset without a sum here is never installed: an unchecked
-// download would run whatever the network handed us. Such an install fails
-// before any download (ErrNoChecksum: an install_failed frame saying so,
-// then 4003), and the installers route says so in its guidance.
-//
-// Provenance. The publisher's statement of these sums is the GitHub
-// release of the tag (rust-lang/rust-analyzer, release 2026-07-13, each
-// asset's sha256 digest); the machine these pins were made on cannot reach
-// GitHub, so none of them was verified against the publisher or hashed
-// from a download here. Each is instead the value that several
-// independent lock tables of other projects, pinning the same tag and
-// asset, agree on. A wrong value fails safe, as a checksum mismatch
-// (install_failed, 4003), never as an unchecked binary. Verify them against
-// the release's digests (or sha256sum of each downloaded .gz) when the tag
-// is next bumped. Tests inject their own sums through
-// Config.ReleaseChecksums and never depend on these values.
-var DefaultReleaseChecksums = map[string]string{
-	// Not verified from the publisher: agreed by independent third-party pins.
-	"rust-analyzer-x86_64-unknown-linux-gnu.gz": "5ee1754afa7a1eb7f56606847b61328e6fac2f316e40ebf314dcefb30263df4d",
-	// Not verified from the publisher: agreed by independent third-party pins.
-	"rust-analyzer-aarch64-unknown-linux-gnu.gz": "d30c3ac726f93ae7cb57c6e16cd2d2b5460c9893ccdd38b6d3ae9300c72852ab",
-	// Not verified from the publisher: agreed by independent third-party pins.
-	"rust-analyzer-x86_64-apple-darwin.gz": "b8832accb9f163214e63ccc989bb2161d52f19270eafb136da0fb16093185041",
-	// Not verified from the publisher: agreed by independent third-party pins.
-	"rust-analyzer-aarch64-apple-darwin.gz": "9c6b3ebf06480e2c95a7b01750fa68d77834bffa34da81e4eb00cef3cdff4613",
-}
 
 // ErrChecksum: the download does not match its pinned SHA-256.
 var ErrChecksum = errors.New("checksum mismatch")
@@ -62,29 +28,19 @@ var ErrNoChecksum = errors.New("no pinned checksum")
 // the release size limit.
 var ErrTooLarge = errors.New("release asset too large")
 
-// rustAsset returns the release asset for a task host, or an
-// *UnsupportedError. Only the targets rust-analyzer publishes as
-// single-file gzip binaries for macOS and Linux are installed.
-func rustAsset(goos, goarch string) (string, error) {
-	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[goarch]
-	suffix := map[string]string{"linux": "unknown-linux-gnu", "darwin": "apple-darwin"}[goos]
-	if arch == "" || suffix == "" {
-		return "", &UnsupportedError{Language: wire.Rust, Code: wire.NotInstallableOS,
-			Reason: fmt.Sprintf("rust-analyzer cannot be auto-installed on %s/%s task hosts; install it manually on the task host's PATH", goos, goarch)}
-	}
-	return "rust-analyzer-" + arch + "-" + suffix + ".gz", nil
-}
-
 // releaseInstaller downloads a gzip release asset, checks it and publishes
-// the decompressed executable at root/rust-analyzer/rust-analyzer.
+// the decompressed executable in the entry's managed directory
+// (root/rust-analyzer/rust-analyzer).
 type releaseInstaller struct {
 	work
-	root   string
-	asset  string
-	url    string
-	sum    string // hex SHA-256 of the gzip asset; "" means none pinned
-	client *http.Client
-	stall  time.Duration
+	root    string
+	managed string // the entry's cache directory, slash-separated
+	binary  string // the executable's name (".exe" added on Windows)
+	asset   string
+	url     string
+	sum     string // hex SHA-256 of the gzip asset; "" means none pinned
+	client  *http.Client
+	stall   time.Duration
 	// max bounds the download and what it decompresses to, checked as
 	// each block is written: the checksum is only known at the end, so a
 	// hostile mirror could otherwise fill the disk (a gzip bomb) before it
@@ -92,14 +48,25 @@ type releaseInstaller struct {
 	max int64
 }
 
-func (ri *releaseInstaller) dir() string { return join(ri.env.GOOS, ri.root, "rust-analyzer") }
+func (ri *releaseInstaller) dir() string {
+	return join(ri.env.GOOS, append([]string{ri.root}, strings.Split(ri.managed, "/")...)...)
+}
 
 func (ri *releaseInstaller) lockPath() string {
-	return join(ri.env.GOOS, locksDir(ri.env, ri.root), "rust-analyzer.lock")
+	return join(ri.env.GOOS, append([]string{locksDir(ri.env, ri.root)}, strings.Split(ri.managed+".lock", "/")...)...)
 }
 
 func (ri *releaseInstaller) find(stat statFunc) (string, error) {
-	return findExecutable(ri.env, stat, ri.dir(), "rust-analyzer")
+	return findExecutable(ri.env, stat, ri.dir(), ri.binary)
+}
+
+// file is the published executable's name: Windows starts only a file
+// with an executable extension.
+func (ri *releaseInstaller) file() string {
+	if ri.env.GOOS == "windows" {
+		return ri.binary + ".exe"
+	}
+	return ri.binary
 }
 
 // install downloads, hashes and decompresses in one pass into a temporary
@@ -108,7 +75,7 @@ func (ri *releaseInstaller) find(stat statFunc) (string, error) {
 // temporary file, so only a verified binary is ever at the destination.
 func (ri *releaseInstaller) install(ctx context.Context, _ *Runner, out *Output) (err error) {
 	if ri.sum == "" {
-		return fmt.Errorf("%w for %s; install rust-analyzer manually", ErrNoChecksum, ri.asset)
+		return fmt.Errorf("%w for %s; install %s manually", ErrNoChecksum, ri.asset, ri.binary)
 	}
 	dir := ri.dir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -138,7 +105,7 @@ func (ri *releaseInstaller) install(ctx context.Context, _ *Runner, out *Output)
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), join(ri.env.GOOS, dir, "rust-analyzer"))
+	return os.Rename(tmp.Name(), join(ri.env.GOOS, dir, ri.file()))
 }
 
 // fetch streams the asset into dst, decompressed, and checks its hash.
@@ -229,23 +196,50 @@ func (ri *releaseInstaller) cause(ctx context.Context, err error) error {
 	return err
 }
 
-// newReleaseInstaller returns the rust-analyzer installer for env, or an
-// *UnsupportedError on a host without a release target.
-func newReleaseInstaller(env *taskenv.Env, cfg *Config) (*releaseInstaller, error) {
-	asset, err := rustAsset(env.GOOS, cfg.goarch())
-	if err != nil {
-		return nil, err
+// newReleaseInstaller returns the release installer of an entry for env,
+// or an *UnsupportedError on a host the release has no asset for.
+// Built-in entries take the configured mirror and checksums
+// (Config.ReleaseBaseURL, Config.ReleaseChecksums) where set; an operator's
+// entry always its own.
+func newReleaseInstaller(env *taskenv.Env, cfg *Config, e catalog.Entry) (*releaseInstaller, error) {
+	goarch := cfg.goarch()
+	asset, ok := e.Install.Release.Asset(env.GOOS, goarch)
+	if !ok {
+		return nil, &UnsupportedError{Language: first(e.Languages), Server: e.ID, Code: wire.NotInstallableOS,
+			Reason: fmt.Sprintf("%s cannot be auto-installed on %s (%s) task hosts; install it manually on the task host's PATH", e.Command, osName(env.GOOS), goarch)}
 	}
 	root, err := CacheRoot(env)
 	if err != nil {
 		return nil, err
 	}
+	base, sum := e.Install.Release.BaseURL, asset.SHA256
+	if !e.Operator {
+		if cfg.ReleaseBaseURL != "" {
+			base = cfg.ReleaseBaseURL
+		}
+		if cfg.ReleaseChecksums != nil {
+			sum = cfg.ReleaseChecksums[asset.File]
+		}
+	}
 	return &releaseInstaller{
-		work: work{env: env}, root: root, asset: asset,
-		url:    strings.TrimRight(cfg.releaseBaseURL(), "/") + "/" + asset,
-		sum:    cfg.releaseChecksums()[asset],
+		work: work{env: env}, root: root, managed: e.Install.Managed, binary: e.Command, asset: asset.File,
+		url:    strings.TrimRight(base, "/") + "/" + asset.File,
+		sum:    sum,
 		client: cfg.httpClient(),
 		stall:  cfg.stallTimeout(),
 		max:    cfg.maxReleaseSize(),
 	}, nil
+}
+
+// osName is an operating system's name for people.
+func osName(goos string) string {
+	switch goos {
+	case "windows":
+		return "Windows"
+	case "darwin":
+		return "macOS"
+	case "linux":
+		return "Linux"
+	}
+	return goos
 }

@@ -62,7 +62,7 @@ func newReleaseTask(t *testing.T, srv *httptest.Server, sum string) *releaseTask
 
 func (r *releaseTask) run(ctx context.Context, t *testing.T) (Result, error) {
 	t.Helper()
-	job, err := r.m.Prepare(r.env, wire.Rust)
+	job, err := r.m.Prepare(r.env, def(wire.Rust))
 	require.NoError(t, err)
 	return job.Run(ctx)
 }
@@ -110,7 +110,7 @@ func TestReleaseInstall(t *testing.T) {
 	require.Equal(t, os.FileMode(0o755), fi.Mode().Perm())
 	require.Equal(t, []string{want}, rt.files(t), "no temporary file left")
 
-	got, err := ManagedLauncher(rt.env, wire.Rust)
+	got, err := ManagedLauncher(rt.env, def(wire.Rust))
 	require.NoError(t, err)
 	require.Equal(t, want, got)
 }
@@ -155,7 +155,7 @@ func TestReleaseFailuresLeaveNothing(t *testing.T) {
 			require.ErrorAs(t, err, &ie)
 			c.check(t, err)
 			require.Empty(t, rt.files(t))
-			_, err = ManagedLauncher(rt.env, wire.Rust)
+			_, err = ManagedLauncher(rt.env, def(wire.Rust))
 			require.ErrorIs(t, err, ErrNotInstalled)
 		})
 	}

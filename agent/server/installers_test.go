@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -43,7 +44,7 @@ func TestInstallersRouteUsesManager(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
 	m := map[wire.Language]wire.InstallerInfo{}
 	for _, l := range got.Languages {
-		m[l.Language] = l
+		m[l.Language] = l.InstallerInfo
 	}
 	cache := filepath.Join(home, ".kandev", "lsp-servers")
 	rust := m[wire.Rust]
@@ -57,5 +58,5 @@ func TestInstallersRouteUsesManager(t *testing.T) {
 	goInfo := m[wire.Go]
 	require.True(t, goInfo.Found)
 	require.Equal(t, gopls, goInfo.Path)
-	require.Equal(t, []string{"go", "install", "golang.org/x/tools/gopls@" + install.GoplsVersion}, goInfo.InstallCommand)
+	require.Equal(t, []string{"go", "install", "golang.org/x/tools/gopls@" + catalog.GoplsVersion}, goInfo.InstallCommand)
 }

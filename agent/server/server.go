@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kandev/lsp/agent/auth"
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/files"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/installers"
@@ -36,6 +37,10 @@ type Config struct {
 	Token string
 	// Env is the task environment, as taskenv.Parse(os.Environ()) gives it.
 	Env map[string]string
+	// Catalog is what may run (the stream route's language and server
+	// parameters name its entries; the installers route lists them). Nil
+	// is the built-in catalog; catalog.New adds an operator's entries.
+	Catalog *catalog.Catalog
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// ServerStderr receives language servers' stderr; nil discards it.
@@ -135,11 +140,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New()
 	}
+	if cfg.Catalog == nil {
+		cfg.Catalog = catalog.Builtin()
+	}
 	// One watcher for the workspace, shared by every stream: the kernel's
 	// watches are taken once, however many servers run.
 	watcher := watch.New(root.Dir(), watch.Options{MaxWatches: cfg.MaxWatches, Logger: logger})
 	st := stream.New(stream.Config{
-		Workspace: root, Token: cfg.Token, Env: env, Installs: mgr, Watch: watcher,
+		Workspace: root, Token: cfg.Token, Env: env, Catalog: cfg.Catalog, Installs: mgr, Watch: watcher,
 		Logger: cfg.Logger, ServerStderr: cfg.ServerStderr,
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
@@ -153,7 +161,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(wire.AgentStreamPath, st)
-	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Token, plan))
+	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Catalog, cfg.Token, plan))
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)

@@ -129,7 +129,7 @@ func TestInstallersAndWindowsHost(t *testing.T) {
 			require.Equal(t, wire.NotInstallableOS, l.Reason)
 			require.Contains(t, l.Guidance, "Windows")
 			require.Empty(t, l.Download)
-		case wire.Kotlin:
+		case wire.Kotlin, wire.C:
 			require.False(t, l.Installable)
 			require.Equal(t, wire.NotInstallableManual, l.Reason)
 		default:
@@ -142,6 +142,7 @@ func TestInstallersAndWindowsHost(t *testing.T) {
 	for lang, code := range map[string]wire.CloseCode{
 		"rust": wire.CloseNoInstaller, "rust&autoInstall=true": wire.CloseNoInstaller,
 		"kotlin&autoInstall=true": wire.CloseNoInstaller, "go": wire.CloseBinaryMissing,
+		"c&autoInstall=true": wire.CloseNoInstaller, "typescript&server=tsgo": wire.CloseBinaryMissing,
 	} {
 		c := dial(t, ctx, hs, lang)
 		_, _, err := c.Read(ctx)

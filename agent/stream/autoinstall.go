@@ -9,6 +9,7 @@ import (
 
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/install"
+	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -16,19 +17,20 @@ import (
 // executable to start when an install produced one; otherwise it has closed
 // the socket with the code that says why and returns ok false.
 //
-// The order is the spec's: a host with no installer for the language
-// closes 4007 whatever the request asked (so the UI can point to manual
+// The order is the spec's: a host with no installer for the server closes
+// 4007 whatever the request asked (so the UI can point to manual
 // installation before the preference is enabled), then a request without
 // autoInstall closes 4001, and only then does an install begin.
-func (s *session) missing(srv catalog.Server, autoInstall bool) (path string, ok bool) {
+func (s *session) missing(autoInstall bool) (path string, ok bool) {
+	srv := s.srv
 	mgr := s.h.cfg.Installs
 	if mgr == nil {
-		code := missingCode(srv, s.h.cfg.Env.GOOS, autoInstall)
+		code := missingCode(srv, s.h.cfg.Env, autoInstall)
 		s.logger.Info("language server not found", "command", srv.Command, "code", code)
 		_ = s.sock.close(websocket.StatusCode(code))
 		return "", false
 	}
-	job, err := mgr.Prepare(s.h.cfg.Env, srv.Language)
+	job, err := mgr.Prepare(s.h.cfg.Env, srv)
 	switch {
 	case errors.Is(err, install.ErrUnsupported):
 		s.logger.Info("language server not found; no installer on this host", "command", srv.Command, "why", err)
@@ -41,17 +43,17 @@ func (s *session) missing(srv catalog.Server, autoInstall bool) (path string, ok
 	case err != nil:
 		// The task cannot host an install at all (no absolute HOME):
 		// a failed install, with the reason as its detail.
-		s.failInstall(srv.Language, err)
+		s.failInstall(err)
 		return "", false
 	}
-	return s.install(srv.Language, job)
+	return s.install(job)
 }
 
 // missingCode picks the close code for a server that is not installed when
 // the handler has no installers (Config.Installs nil): a requested
 // auto-install is answered like a host without an installer.
-func missingCode(srv catalog.Server, goos string, autoInstall bool) wire.CloseCode {
-	if srv.AutoInstallable(goos) && !autoInstall {
+func missingCode(srv catalog.Entry, env *taskenv.Env, autoInstall bool) wire.CloseCode {
+	if srv.AutoInstallable(env.GOOS, env.GOARCH) && !autoInstall {
 		return wire.CloseBinaryMissing
 	}
 	return wire.CloseNoInstaller
@@ -62,7 +64,8 @@ func missingCode(srv catalog.Server, goos string, autoInstall bool) wire.CloseCo
 // and 4003. A peer that leaves, and task stop, cancel the
 // install; Run has then killed the installer's tree, removed its partial
 // files and released its locks before it returns.
-func (s *session) install(lang wire.Language, job *install.Job) (path string, ok bool) {
+func (s *session) install(job *install.Job) (path string, ok bool) {
+	lang := s.lang
 	if s.stopping() {
 		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
 		return "", false
@@ -70,7 +73,7 @@ func (s *session) install(lang wire.Language, job *install.Job) (path string, ok
 	// Delivered before any install work is acquired: a peer that cannot
 	// take this frame within the write timeout can neither see nor cancel
 	// the install, so none is started for it.
-	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalling, Language: string(lang)}); err != nil {
+	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalling, Language: string(lang), Server: s.srv.ID}); err != nil {
 		s.logger.Info("installing frame not delivered; not installing", "err", err)
 		_ = s.sock.close(closeNow)
 		return "", false
@@ -90,11 +93,11 @@ func (s *session) install(lang wire.Language, job *install.Job) (path string, ok
 	s.h.cfg.Metrics.InstallFinished(lang, installResult(err), time.Since(began))
 
 	if err != nil {
-		s.endInstall(lang, err, ahead)
+		s.endInstall(err, ahead)
 		return "", false
 	}
 	s.logger.Info("language server installed", "path", res.Path, "reused", res.Reused)
-	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalled, Language: string(lang)}); err != nil {
+	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalled, Language: string(lang), Server: s.srv.ID}); err != nil {
 		s.logger.Info("installed frame not delivered", "err", err)
 		_ = s.sock.close(closeNow)
 		s.dropReadAhead()
@@ -130,10 +133,10 @@ func (s *session) watchInstall(ctx context.Context, cancel context.CancelFunc, a
 
 // endInstall closes a stream whose install did not produce a server. The
 // read-ahead is drained once the socket is closed.
-func (s *session) endInstall(lang wire.Language, err error, ahead *readAhead) {
+func (s *session) endInstall(err error, ahead *readAhead) {
 	defer s.dropReadAhead()
 	if !errors.Is(err, context.Canceled) && !errors.Is(err, install.ErrClosed) {
-		s.failInstall(lang, err)
+		s.failInstall(err)
 		return
 	}
 	if code, ended := ahead.endCode(); ended && !s.stopping() {
@@ -149,9 +152,9 @@ func (s *session) endInstall(lang wire.Language, err error, ahead *readAhead) {
 
 // failInstall reports a failed install: the installer's own diagnosis in
 // an install_failed frame, then 4003 with no reason.
-func (s *session) failInstall(lang wire.Language, err error) {
+func (s *session) failInstall(err error) {
 	s.logger.Warn("install failed", "err", err)
-	st := wire.Status{Status: wire.StatusInstallFailed, Language: string(lang), Error: install.Detail(err)}
+	st := wire.Status{Status: wire.StatusInstallFailed, Language: string(s.lang), Server: s.srv.ID, Error: install.Detail(err)}
 	if err := s.sendStatus(st); err != nil {
 		s.logger.Info("install_failed frame not delivered", "err", err)
 		_ = s.sock.close(closeNow)

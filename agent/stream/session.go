@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/framing"
 	"github.com/kandev/lsp/agent/proc"
+	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/agent/watch"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -29,9 +32,11 @@ const goodbyeWait = 100 * time.Millisecond
 
 // session is one admitted stream request.
 type session struct {
-	h        *Handler
-	logger   *slog.Logger
-	lang     wire.Language
+	h      *Handler
+	logger *slog.Logger
+	lang   wire.Language
+	// srv is the catalog entry the stream runs.
+	srv      catalog.Entry
 	shutdown chan struct{} // closed by stop
 	stopOnce sync.Once
 
@@ -76,7 +81,7 @@ func (s *session) stopping() bool {
 // of: the peer goes, the server exits, a pipe fails, or task stop. Whatever
 // ends it, the process tree is stopped and every goroutine has returned
 // before run does.
-func (s *session) run(srv catalog.Server, path string) {
+func (s *session) run(path string) {
 	cfg := s.h.cfg
 	// Every path below has closed the socket by the time it returns, which
 	// ends a read-ahead the bridge did not take.
@@ -93,14 +98,14 @@ func (s *session) run(srv catalog.Server, path string) {
 	defer s.unwatchFiles()
 	repos := make(chan []string, 1)
 	go func() { repos <- cfg.Workspace.RepoSubpaths() }()
-	args := srv.Args
+	args := s.srv.Args
 	// A launcher script's "#!/usr/bin/env node" is resolved here, like
 	// discovery, not by env over the whole task PATH.
 	if interp, ok := cfg.Env.Interpreter(path); ok {
 		path, args = interp, append([]string{path}, args...)
 	}
 	p, err := s.h.launcher.Start(proc.Command{
-		Path: path, Args: args, Dir: cfg.Workspace.Dir(), Env: cfg.Env.List(),
+		Path: path, Args: args, Dir: cfg.Workspace.Dir(), Env: serverEnv(cfg.Env, s.srv),
 		Grace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 	})
 	if err != nil {
@@ -116,10 +121,13 @@ func (s *session) run(srv catalog.Server, path string) {
 	s.awaitWatch()
 	ws := cfg.Workspace
 	if err := s.sendStatus(wire.Status{
-		Status:        wire.StatusReady,
-		WorkspacePath: ws.Dir(),
-		WorkspaceURI:  wire.FileURI(filepath.ToSlash(ws.Dir())),
-		RepoSubpaths:  <-repos,
+		Status:                wire.StatusReady,
+		Server:                s.srv.ID,
+		WorkspacePath:         ws.Dir(),
+		WorkspaceURI:          wire.FileURI(filepath.ToSlash(ws.Dir())),
+		RepoSubpaths:          <-repos,
+		InitializationOptions: wire.RawJSON(s.srv.InitializationOptions),
+		Features:              s.srv.Features,
 	}); err != nil {
 		// A stalled peer: the process started before the frame could be
 		// delivered is stopped all the same.
@@ -128,6 +136,25 @@ func (s *session) run(srv catalog.Server, path string) {
 		return
 	}
 	s.bridge(p)
+}
+
+// serverEnv is the environment a server runs with: the task's, with the
+// entry's tools (Entry.Tools) set to what discovery finds, replacing any
+// value the task had for them.
+func serverEnv(env *taskenv.Env, e catalog.Entry) []string {
+	list := env.List()
+	if len(e.Tools) == 0 {
+		return list
+	}
+	tools := e.ToolEnv(env)
+	out := make([]string, 0, len(list)+len(tools))
+	for _, kv := range list {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(e.Tools, func(t catalog.Tool) bool { return t.Env == name }) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, tools...)
 }
 
 // sendStatus writes one status frame within the write timeout: ready, and

@@ -65,6 +65,9 @@ type Config struct {
 	// Env is the task environment: discovery reads it and servers get it.
 	// New confines it to directories outside Workspace.
 	Env *taskenv.Env
+	// Catalog is what may run: a request names one of its entries (or
+	// none, for the language's default). Nil is the built-in catalog.
+	Catalog *catalog.Catalog
 	// Logger receives what the peer must not see. Nil discards.
 	Logger *slog.Logger
 	// ServerStderr receives the servers' stderr. Nil discards it.
@@ -168,6 +171,9 @@ func New(cfg Config) *Handler {
 	if cfg.Metrics == nil {
 		cfg.Metrics = noMetrics{}
 	}
+	if cfg.Catalog == nil {
+		cfg.Catalog = catalog.Builtin()
+	}
 	return &Handler{cfg: cfg, logger: logger, launcher: proc.NewLauncher(cfg.ServerStderr), sessions: make(map[*session]struct{})}
 }
 
@@ -178,12 +184,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	srv, err := catalog.Lookup(q.Get(wire.ParamLanguage))
+	// The language and the server it names are checked before anything
+	// else, the token included: a request for what the catalog does not
+	// hold is a client bug, refused the same way with or without a token.
+	// The server is a catalog id, never a command: anything else (a path,
+	// an id of no entry, an entry of another language, two of them) is
+	// refused here, before any upgrade or process.
+	srv, err := h.cfg.Catalog.Resolve(q.Get(wire.ParamLanguage), q.Get(wire.ParamServer))
+	if err == nil && len(q[wire.ParamServer]) > 1 {
+		err = catalog.ErrBadServerID
+	}
 	if err != nil {
+		h.logger.Debug("stream refused", "err", err)
 		h.cfg.Metrics.StreamRefused(http.StatusBadRequest)
 		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
 		return
 	}
+	lang := wire.Language(q.Get(wire.ParamLanguage))
 	autoInstall := false
 	if v := q.Get(wire.ParamAutoInstall); v != "" {
 		if autoInstall, err = strconv.ParseBool(v); err != nil {
@@ -199,7 +216,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Every line of the stream names its session, language and connection
 	// id: the relay's, when it sent them, so both hops' lines match.
-	log := h.logger.With("session", logID(r, wire.HeaderSession), "language", srv.Language,
+	log := h.logger.With("session", logID(r, wire.HeaderSession), "language", lang, "server", srv.ID,
 		"conn", logID(r, wire.HeaderConnection))
 	s, full := h.admit()
 	if full {
@@ -216,7 +233,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.release(s)
 
-	s.lang = srv.Language
+	s.lang, s.srv = lang, srv
 	s.logger = log
 	path, locateErr := srv.Locate(h.cfg.Env)
 
@@ -242,11 +259,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if locateErr != nil {
 		var ok bool
-		if path, ok = s.missing(srv, autoInstall); !ok {
+		if path, ok = s.missing(autoInstall); !ok {
 			return
 		}
 	}
-	s.run(srv, path)
+	s.run(path)
 }
 
 // accept upgrades the request to the stream's WebSocket.

@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// Language identifies a language server family. Its value is what the
-// language query parameter and the user settings carry.
+// Language identifies a language family: the files one choice of servers
+// serves, as the language query parameter and the user settings carry it.
+// A family may hold several LSP languages (typescript with javascript and
+// the React variants; css with scss and less; go with go.mod and go.work).
 type Language string
 
 // The languages Kandev LSP knows. Anything else is rejected before a
@@ -17,31 +19,90 @@ const (
 	Python     Language = "python"
 	Rust       Language = "rust"
 	Kotlin     Language = "kotlin"
+	JSON       Language = "json"
+	CSS        Language = "css"
+	HTML       Language = "html"
+	Markdown   Language = "markdown"
+	YAML       Language = "yaml"
+	Shell      Language = "shell"
+	Dockerfile Language = "dockerfile"
+	C          Language = "c"
 )
 
 // LanguageInfo describes a language for every tier: which files belong to
-// it and which Monaco language ids its server serves.
+// it, which Monaco language ids its servers serve, the LSP languageId of
+// each of its files, and which servers of the agent's built-in catalog may
+// serve it.
+//
+// A file belongs to the language whose FileNames hold its base name, else
+// whose Patterns match it, else whose Extensions hold its extension (the
+// order VS Code uses); the comparison ignores case.
 type LanguageInfo struct {
 	Language Language
 	// Extensions are lower-case file name suffixes, dot included.
 	Extensions []string
+	// FileNames are whole base names, lower case ("go.mod", "dockerfile").
+	FileNames []string
+	// Patterns are path.Match patterns on the lower-cased base name
+	// ("dockerfile.*").
+	Patterns []string
 	// MonacoIDs are the Monaco language ids whose models this server serves.
 	MonacoIDs []string
+	// LanguageIDs maps an entry of FileNames, Patterns or Extensions to the
+	// LSP languageId of its files (didOpen's textDocument.languageId) where
+	// that is not the first of MonacoIDs: ".tsx" is "typescriptreact",
+	// "go.mod" is "go.mod", ".sh" is "shellscript".
+	LanguageIDs map[string]string
+	// Servers are the ids of the agent's built-in catalog entries that
+	// serve this language, the default first: the stream routes' server
+	// parameter names one of them (or an entry of the task host's operator
+	// catalog), and lsp_language_servers may choose among them.
+	Servers []string
 	// Experimental marks languages whose upstream server is not yet stable.
 	Experimental bool
 	// AutoInstallable is the task-host-independent answer to "may the user
-	// save this language as an auto-install preference". Whether the actual
-	// task host has an installer is decided there, not here.
+	// save this language as an auto-install preference": some built-in
+	// server of it has an installer. Whether the actual task host has an
+	// installer for the chosen server is decided there, not here.
 	AutoInstallable bool
 }
 
 // Languages lists every supported language in a stable order.
 var Languages = []LanguageInfo{
-	{Language: TypeScript, Extensions: []string{".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"}, MonacoIDs: []string{"typescript", "javascript"}, AutoInstallable: true},
-	{Language: Python, Extensions: []string{".py", ".pyi"}, MonacoIDs: []string{"python"}, AutoInstallable: true},
-	{Language: Go, Extensions: []string{".go"}, MonacoIDs: []string{"go"}, AutoInstallable: true},
-	{Language: Rust, Extensions: []string{".rs"}, MonacoIDs: []string{"rust"}, AutoInstallable: true},
-	{Language: Kotlin, Extensions: []string{".kt", ".kts"}, MonacoIDs: []string{"kotlin"}, Experimental: true},
+	{Language: TypeScript, Extensions: []string{".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"}, MonacoIDs: []string{"typescript", "javascript"},
+		LanguageIDs: map[string]string{".tsx": "typescriptreact", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact"},
+		Servers:     []string{"typescript-language-server", "tsgo"}, AutoInstallable: true},
+	{Language: Python, Extensions: []string{".py", ".pyi"}, MonacoIDs: []string{"python"},
+		Servers: []string{"pyright", "basedpyright"}, AutoInstallable: true},
+	{Language: Go, Extensions: []string{".go"}, FileNames: []string{"go.mod", "go.work"}, MonacoIDs: []string{"go"},
+		LanguageIDs: map[string]string{"go.mod": "go.mod", "go.work": "go.work"},
+		Servers:     []string{"gopls"}, AutoInstallable: true},
+	{Language: Rust, Extensions: []string{".rs"}, MonacoIDs: []string{"rust"}, Servers: []string{"rust-analyzer"}, AutoInstallable: true},
+	{Language: Kotlin, Extensions: []string{".kt", ".kts"}, MonacoIDs: []string{"kotlin"}, Servers: []string{"kotlin-lsp"}, Experimental: true},
+	{Language: JSON, Extensions: []string{".json", ".jsonc"}, MonacoIDs: []string{"json"},
+		LanguageIDs: map[string]string{".jsonc": "jsonc"},
+		Servers:     []string{"vscode-json-language-server"}, AutoInstallable: true},
+	{Language: CSS, Extensions: []string{".css", ".scss", ".less"}, MonacoIDs: []string{"css", "scss", "less"},
+		LanguageIDs: map[string]string{".scss": "scss", ".less": "less"},
+		Servers:     []string{"vscode-css-language-server"}, AutoInstallable: true},
+	{Language: HTML, Extensions: []string{".html", ".htm"}, MonacoIDs: []string{"html"},
+		Servers: []string{"vscode-html-language-server"}, AutoInstallable: true},
+	{Language: Markdown, Extensions: []string{".md"}, MonacoIDs: []string{"markdown"},
+		Servers: []string{"vscode-markdown-language-server"}, AutoInstallable: true},
+	{Language: YAML, Extensions: []string{".yaml", ".yml"}, MonacoIDs: []string{"yaml"},
+		Servers: []string{"yaml-language-server"}, AutoInstallable: true},
+	// Monaco calls shell scripts "shell"; LSP servers (bash-language-server
+	// among them) know them as "shellscript", VS Code's id.
+	{Language: Shell, Extensions: []string{".sh", ".bash"}, MonacoIDs: []string{"shell"},
+		LanguageIDs: map[string]string{".sh": "shellscript", ".bash": "shellscript"},
+		Servers:     []string{"bash-language-server"}, AutoInstallable: true},
+	{Language: Dockerfile, Extensions: []string{".dockerfile"}, FileNames: []string{"dockerfile"}, Patterns: []string{"dockerfile.*"}, MonacoIDs: []string{"dockerfile"},
+		Servers: []string{"dockerfile-language-server"}, AutoInstallable: true},
+	// clangd is never installed by Kandev: it comes with the task host's
+	// C/C++ toolchain, whose headers it needs anyway.
+	{Language: C, Extensions: []string{".c", ".h", ".cc", ".cpp", ".hpp"}, MonacoIDs: []string{"c", "cpp"},
+		LanguageIDs: map[string]string{".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp"},
+		Servers:     []string{"clangd"}},
 }
 
 // Lookup returns the description of a language and whether it is known.
@@ -54,21 +115,101 @@ func Lookup(name string) (LanguageInfo, bool) {
 	return LanguageInfo{}, false
 }
 
-// ForFile returns the language serving a file name (by extension) and
-// whether there is one.
+// ForFile returns the language serving a file (by its base name, a
+// pattern on it, or its extension; see LanguageInfo) and whether there is
+// one. name may be a path; only its last element counts.
 func ForFile(name string) (LanguageInfo, bool) {
-	ext := strings.ToLower(path.Ext(name))
+	l, _, ok := forFile(name)
+	return l, ok
+}
+
+// LanguageID returns the LSP languageId of a file, the textDocument's
+// languageId its didOpen carries ("typescriptreact" for a.tsx, "go.mod" for
+// go.mod, "shellscript" for a.sh, "cpp" for a.hpp), or "" for a file no
+// language serves.
+func LanguageID(name string) string {
+	l, key, ok := forFile(name)
+	if !ok {
+		return ""
+	}
+	if id, ok := l.LanguageIDs[key]; ok {
+		return id
+	}
+	return l.MonacoIDs[0]
+}
+
+// forFile finds the language of a file and the entry of its FileNames,
+// Patterns or Extensions that matched.
+func forFile(name string) (LanguageInfo, string, bool) {
+	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
+	if base == "" || base == "." || base == "/" {
+		return LanguageInfo{}, "", false
+	}
+	for _, l := range Languages {
+		for _, n := range l.FileNames {
+			if n == base {
+				return l, n, true
+			}
+		}
+	}
+	for _, l := range Languages {
+		for _, p := range l.Patterns {
+			if ok, _ := path.Match(p, base); ok {
+				return l, p, true
+			}
+		}
+	}
+	ext := path.Ext(base)
 	if ext == "" {
-		return LanguageInfo{}, false
+		return LanguageInfo{}, "", false
 	}
 	for _, l := range Languages {
 		for _, e := range l.Extensions {
 			if e == ext {
-				return l, true
+				return l, e, true
 			}
 		}
 	}
-	return LanguageInfo{}, false
+	return LanguageInfo{}, "", false
+}
+
+// DefaultServer returns the id of the built-in server a language uses when
+// a stream names none, and whether the language is known.
+func DefaultServer(lang Language) (string, bool) {
+	l, ok := Lookup(string(lang))
+	if !ok || len(l.Servers) == 0 {
+		return "", false
+	}
+	return l.Servers[0], true
+}
+
+// BuiltinServes reports whether the agent's built-in catalog lists server
+// id for lang.
+func BuiltinServes(lang Language, id string) bool {
+	l, ok := Lookup(string(lang))
+	if !ok {
+		return false
+	}
+	for _, s := range l.Servers {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}
+
+// BuiltinServer returns the languages the built-in server id serves, in
+// the order of Languages, and whether the built-in catalog has the id.
+func BuiltinServer(id string) ([]Language, bool) {
+	var out []Language
+	for _, l := range Languages {
+		for _, s := range l.Servers {
+			if s == id {
+				out = append(out, l.Language)
+			}
+		}
+	}
+	return out, len(out) > 0
 }
 
 // MaxServerIDLength bounds a server id.

@@ -32,16 +32,92 @@ func TestFileURIRoundTrip(t *testing.T) {
 }
 
 func TestForFile(t *testing.T) {
-	for name, want := range map[string]Language{"main.go": Go, "a/B.TSX": TypeScript, "x.pyi": Python, "build.gradle.kts": Kotlin, "lib.rs": Rust} {
+	for name, want := range map[string]Language{
+		"main.go": Go, "a/B.TSX": TypeScript, "x.pyi": Python, "build.gradle.kts": Kotlin, "lib.rs": Rust,
+		"go.mod": Go, "sub/go.work": Go, "tsconfig.json": JSON, "a.jsonc": JSON, "s.SCSS": CSS, "x.less": CSS,
+		"index.htm": HTML, "notes.md": Markdown, "ci.yml": YAML, "k.yaml": YAML, "run.sh": Shell, "x.bash": Shell,
+		"Dockerfile": Dockerfile, "svc/Dockerfile.dev": Dockerfile, "app.dockerfile": Dockerfile, "dockerfile": Dockerfile,
+		"m.c": C, "m.h": C, "m.cc": C, "m.cpp": C, "m.hpp": C, `win\dir\go.mod`: Go,
+	} {
 		l, ok := ForFile(name)
 		if !ok || l.Language != want {
 			t.Errorf("ForFile(%q) = %v, %v; want %v", name, l.Language, ok, want)
 		}
 	}
-	for _, name := range []string{"README", "notes.md", "Makefile"} {
-		if _, ok := ForFile(name); ok {
-			t.Errorf("ForFile(%q) found a language", name)
+	for _, name := range []string{"README", "Makefile", "go.sum", "", "a/", "x.txt", "Dockerfiles", "my.dockerfile.bak"} {
+		if l, ok := ForFile(name); ok {
+			t.Errorf("ForFile(%q) found %s", name, l.Language)
 		}
+	}
+}
+
+func TestLanguageID(t *testing.T) {
+	for name, want := range map[string]string{
+		"a.ts": "typescript", "a.mts": "typescript", "a.tsx": "typescriptreact", "a.js": "javascript", "a.cjs": "javascript",
+		"a.jsx": "javascriptreact", "main.go": "go", "go.mod": "go.mod", "go.work": "go.work", "a.py": "python",
+		"a.rs": "rust", "a.kt": "kotlin", "a.json": "json", "a.jsonc": "jsonc", "a.css": "css", "a.scss": "scss",
+		"a.less": "less", "a.html": "html", "a.htm": "html", "a.md": "markdown", "a.yml": "yaml", "a.sh": "shellscript",
+		"a.bash": "shellscript", "Dockerfile": "dockerfile", "Dockerfile.prod": "dockerfile", "a.dockerfile": "dockerfile",
+		"a.c": "c", "a.h": "c", "a.cc": "cpp", "a.cpp": "cpp", "a.hpp": "cpp", "README": "",
+	} {
+		if got := LanguageID(name); got != want {
+			t.Errorf("LanguageID(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// The language table is consistent: every file key is lower case and
+// belongs to one language only, every LanguageIDs key is one of the
+// language's own, every language has a valid default server and no server
+// twice.
+func TestLanguagesTable(t *testing.T) {
+	owner := map[string]Language{}
+	for _, l := range Languages {
+		if len(l.MonacoIDs) == 0 {
+			t.Errorf("%s: no Monaco id", l.Language)
+		}
+		keys := map[string]bool{}
+		for _, list := range [][]string{l.Extensions, l.FileNames, l.Patterns} {
+			for _, k := range list {
+				if k != strings.ToLower(k) {
+					t.Errorf("%s: %q is not lower case", l.Language, k)
+				}
+				if o, dup := owner[k]; dup {
+					t.Errorf("%q belongs to %s and %s", k, o, l.Language)
+				}
+				owner[k], keys[k] = l.Language, true
+			}
+		}
+		for k := range l.LanguageIDs {
+			if !keys[k] {
+				t.Errorf("%s: LanguageIDs key %q is none of its files", l.Language, k)
+			}
+		}
+		if len(l.Servers) == 0 {
+			t.Errorf("%s: no server", l.Language)
+		}
+		seen := map[string]bool{}
+		for _, id := range l.Servers {
+			if !ValidServerID(id) || seen[id] {
+				t.Errorf("%s: server %q invalid or repeated", l.Language, id)
+			}
+			seen[id] = true
+			if !BuiltinServes(l.Language, id) {
+				t.Errorf("BuiltinServes(%s, %s) = false", l.Language, id)
+			}
+		}
+		if d, ok := DefaultServer(l.Language); !ok || d != l.Servers[0] {
+			t.Errorf("DefaultServer(%s) = %q, %v", l.Language, d, ok)
+		}
+	}
+	if _, ok := DefaultServer("cobol"); ok || BuiltinServes("cobol", "gopls") || BuiltinServes(Go, "pyright") {
+		t.Error("a server for an unknown language, or for another language's")
+	}
+	if langs, ok := BuiltinServer("tsgo"); !ok || len(langs) != 1 || langs[0] != TypeScript {
+		t.Errorf("BuiltinServer(tsgo) = %v, %v", langs, ok)
+	}
+	if _, ok := BuiltinServer("ruff"); ok {
+		t.Error("ruff is no built-in server")
 	}
 }
 

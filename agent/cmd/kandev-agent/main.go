@@ -65,7 +65,7 @@ import (
 const tokenEnv = "KANDEV_AGENT_TOKEN"
 
 // releaseBaseEnv names the variable overriding the release download base
-// URL (install.DefaultReleaseBaseURL).
+// URL (catalog.RustAnalyzerBaseURL).
 const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 
 func main() {

@@ -1,0 +1,181 @@
+//go:build linux
+
+package stream
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// dialQuery dials the stream with a raw query string.
+func dialQuery(t *testing.T, f *fixture, query, tok string) (*http.Response, error) {
+	t.Helper()
+	h := http.Header{}
+	if tok != "" {
+		h.Set("Authorization", "Bearer "+tok)
+	}
+	u := "ws" + strings.TrimPrefix(f.srv.URL, "http") + wire.AgentStreamPath + "?" + query
+	_, resp, err := websocketDial(t, u, h)
+	return resp, err
+}
+
+// everyCommand puts, for every built-in entry, a server on the task PATH
+// that records its start in the workspace and echoes.
+func everyCommand(t *testing.T, f *fixture) {
+	t.Helper()
+	for _, e := range catalog.Builtin().Entries() {
+		script := "#!/bin/sh\necho \"$0 $*\" >> " + filepath.Join(f.ws, "started") + "\nenv > " + filepath.Join(f.ws, "env-"+e.ID) + "\nexec cat\n"
+		require.NoError(t, os.WriteFile(filepath.Join(f.bin, e.Command), []byte(script), 0o755))
+	}
+}
+
+// An unknown server, one of another language, and anything shaped like a
+// path or a command line are refused with HTTP 400 before the token is
+// even looked at — like an unknown language — and nothing starts.
+func TestServerParamRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	everyCommand(t, f)
+	for _, q := range []string{
+		"language=go&server=gopls2", "language=python&server=tsgo", "language=go&server=typescript-language-server",
+		"language=go&server=/usr/bin/gopls", "language=go&server=..%2Fgopls", "language=go&server=..", "language=go&server=.%2Fgopls",
+		"language=go&server=gopls%20-rpc.trace", "language=go&server=C:%5Cgopls.exe", "language=go&server=GOPLS",
+		"language=go&server=" + strings.Repeat("g", 65), "language=go&server=gopls&server=gopls",
+		"language=cobol&server=gopls", "server=gopls",
+	} {
+		for _, tok := range []string{token, ""} {
+			resp, err := dialQuery(t, f, q, tok)
+			require.Error(t, err, q)
+			require.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
+		}
+	}
+	require.NoFileExists(t, filepath.Join(f.ws, "started"), "no process started")
+}
+
+// server=ID picks the entry: its command and arguments run, and every
+// status frame names it; without it, the language's default runs. The
+// ready frame carries the entry's initialization options.
+func TestServerParamChoosesEntry(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	everyCommand(t, f)
+	for _, c := range []struct {
+		query, want, argv string
+		options           string
+	}{
+		{"language=typescript&server=tsgo", "tsgo", "tsgo --lsp --stdio", ""},
+		{"language=typescript", "typescript-language-server", "typescript-language-server --stdio", ""},
+		{"language=typescript&server=", "typescript-language-server", "typescript-language-server --stdio", ""},
+		{"language=python&server=basedpyright", "basedpyright", "basedpyright-langserver --stdio", ""},
+		{"language=json", "vscode-json-language-server", "vscode-json-language-server --stdio", `{"provideFormatter":true}`},
+		{"language=shell", "bash-language-server", "bash-language-server start", ""},
+		{"language=dockerfile", "dockerfile-language-server", "docker-langserver --stdio", ""},
+		{"language=c&server=clangd", "clangd", "clangd ", ""},
+	} {
+		_ = os.Remove(filepath.Join(f.ws, "started"))
+		cn, _, err := websocketDial(t, "ws"+strings.TrimPrefix(f.srv.URL, "http")+wire.AgentStreamPath+"?"+c.query, http.Header{"Authorization": {"Bearer " + token}})
+		require.NoError(t, err, c.query)
+		st := readStatus(t, cn)
+		require.Equal(t, wire.StatusReady, st.Status, c.query)
+		require.Equal(t, c.want, st.Server, c.query)
+		require.Equal(t, c.options, string(st.InitializationOptions), c.query)
+		var b []byte
+		waitFor(t, func() bool {
+			b, _ = os.ReadFile(filepath.Join(f.ws, "started"))
+			return bytes.HasSuffix(b, []byte("\n"))
+		})
+		require.Equal(t, filepath.Join(f.bin, c.argv)+"\n", string(b), c.query)
+		cn.CloseNow()
+	}
+}
+
+// Workspace PATH entries and a HOME inside the workspace never supply a
+// command, for any entry: every built-in command planted there stays
+// unstarted and the stream reports its server missing.
+func TestWorkspaceNeverSuppliesAnyCommand(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	ran := filepath.Join(t.TempDir(), "planted-ran")
+	planted := "#!/bin/sh\ntouch " + ran + "\nexec cat\n"
+	wsBin := filepath.Join(f.ws, "node_modules", ".bin")
+	home := filepath.Join(f.ws, "home")
+	require.NoError(t, os.MkdirAll(wsBin, 0o755))
+	homeEnv := taskenv.New(map[string]string{"HOME": home})
+	for _, e := range catalog.Builtin().Entries() {
+		require.NoError(t, os.WriteFile(filepath.Join(wsBin, e.Command), []byte(planted), 0o755))
+		for _, d := range e.InstallDirs(homeEnv) {
+			require.NoError(t, os.MkdirAll(d, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(d, e.Command), []byte(planted), 0o755))
+		}
+	}
+	g := newFixture(t, "", func(c *Config) {
+		c.Workspace = f.h.cfg.Workspace
+		// Nothing but the workspace on the task PATH: no clangd of the
+		// machine's own is found instead.
+		c.Env = taskenv.New(map[string]string{"PATH": wsBin + ":" + f.ws, "HOME": home})
+	})
+	for _, e := range catalog.Builtin().Entries() {
+		c, _, err := websocketDial(t, "ws"+strings.TrimPrefix(g.srv.URL, "http")+wire.AgentStreamPath+"?language="+string(e.Languages[0])+"&server="+e.ID,
+			http.Header{"Authorization": {"Bearer " + token}})
+		require.NoError(t, err)
+		ce := closeStatus(t, c)
+		want := wire.CloseBinaryMissing
+		if !e.AutoInstallable("linux", "amd64") {
+			want = wire.CloseNoInstaller
+		}
+		require.EqualValues(t, want, ce.Code, e.ID)
+	}
+	require.NoFileExists(t, ran)
+}
+
+// bash-language-server gets the shellcheck discovery finds outside the
+// workspace, never the one a workspace directory on the task PATH holds,
+// and no shfmt at all when the task host has none.
+func TestToolsFoundOutsideWorkspace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	everyCommand(t, f)
+	tools := t.TempDir()
+	wsBin := filepath.Join(f.ws, "bin")
+	require.NoError(t, os.MkdirAll(wsBin, 0o755))
+	for _, dir := range []string{wsBin, tools} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "shellcheck"), []byte("#!/bin/sh\n"), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(wsBin, "shfmt"), []byte("#!/bin/sh\n"), 0o755))
+	g := newFixture(t, "", func(c *Config) {
+		c.Workspace = f.h.cfg.Workspace
+		c.Env = taskenv.New(map[string]string{"PATH": wsBin + ":" + f.bin + ":" + tools + ":/usr/bin:/bin", "HOME": t.TempDir(), "SHFMT_PATH": filepath.Join(wsBin, "shfmt")})
+	})
+	c, _, err := websocketDial(t, "ws"+strings.TrimPrefix(g.srv.URL, "http")+wire.AgentStreamPath+"?language=shell", http.Header{"Authorization": {"Bearer " + token}})
+	require.NoError(t, err)
+	require.Equal(t, wire.StatusReady, readStatus(t, c).Status)
+	envFile := filepath.Join(f.ws, "env-bash-language-server")
+	waitFor(t, func() bool { b, _ := os.ReadFile(envFile); return bytes.Contains(b, []byte("SHFMT_PATH")) })
+	b, err := os.ReadFile(envFile)
+	require.NoError(t, err)
+	lines := strings.Split(string(b), "\n")
+	require.Contains(t, lines, "SHELLCHECK_PATH="+filepath.Join(tools, "shellcheck"))
+	require.Contains(t, lines, "SHFMT_PATH=", "the task's own value, inside the workspace, is replaced")
+}
+
+// websocketDial dials u with header h, with the stream's read limit.
+func websocketDial(t *testing.T, u string, h http.Header) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	c, resp, err := websocket.Dial(testCtx(t), u, &websocket.DialOptions{HTTPHeader: h})
+	if c != nil {
+		c.SetReadLimit(wire.MaxMessageSize + 1)
+		t.Cleanup(func() { c.CloseNow() })
+	}
+	return c, resp, err
+}
