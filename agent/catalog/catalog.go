@@ -2,7 +2,8 @@
 // that each name a catalog id, the languages served, the command, a pinned
 // install recipe, default initialization options and the features the
 // server is used for. The built-in entries are data here (builtin.go); an
-// operator may add entries the agent is told about at start. Nothing a stream request or the workspace sends chooses
+// operator may add entries from a file the agent is told about at start
+// (operator.go). Nothing a stream request or the workspace sends chooses
 // an executable: a request names a catalog id (or none: the language's
 // default), and the command is the entry's.
 //
@@ -184,8 +185,8 @@ var builtin = func() *Catalog {
 func Builtin() *Catalog { return builtin }
 
 // New returns the built-in catalog with operator entries added after it.
-// The entries must be checked already; an id that is taken already is an
-// error.
+// The entries must come from Load or Parse (validated); an id that is
+// taken already is an error.
 func New(operator []Entry) (*Catalog, error) {
 	all := append(builtinEntries(), operator...)
 	return newCatalog(all)

@@ -162,6 +162,27 @@ func TestDescribeDarwinAndNoHome(t *testing.T) {
 	}
 }
 
+// Operator entries follow the built-in ones of their languages, marked.
+func TestDescribeOperatorEntries(t *testing.T) {
+	t.Parallel()
+	bin := t.TempDir()
+	ruffPath := exe(t, bin, "ruff")
+	ops, err := catalog.Parse([]byte(`{"servers":[{"id":"ruff","languages":["python"],"command":"ruff","args":["server"],
+		"install":{"kind":"manual","guidance":"pipx install ruff==0.12.0"}}]}`), "")
+	require.NoError(t, err)
+	cat, err := catalog.New(ops)
+	require.NoError(t, err)
+	env := taskenv.New(map[string]string{"PATH": bin, "HOME": t.TempDir()})
+	py := byLanguage(t, Describe(env, cat, nil))[wire.Python]
+	var ids []string
+	for _, s := range py.Servers {
+		ids = append(ids, s.Server)
+	}
+	require.Equal(t, []string{"pyright", "basedpyright", "ruff"}, ids)
+	require.Equal(t, wire.InstallerInfo{Language: wire.Python, Server: "ruff", Operator: true, Command: "ruff", Found: true, Path: ruffPath,
+		Kind: wire.InstallerManual, Reason: wire.NotInstallableManual, Guidance: "pipx install ruff==0.12.0"}, py.Servers[2])
+}
+
 func TestHandler(t *testing.T) {
 	t.Parallel()
 	env := taskenv.New(map[string]string{"HOME": t.TempDir()})

@@ -10,13 +10,19 @@
 // published), streams close with 1001, every language-server process tree
 // is reaped, and the agent exits 0.
 //
+// What may run is the catalog (package agent/catalog): the built-in
+// entries and, with -catalog FILE, an operator's entries from that JSON
+// file. The file is checked at start: a
+// bad field stops the agent with an error naming the entry and the field.
+// It is the agent's setting, never the workspace's or a request's.
+//
 // A missing language server is installed when the stream request asks for
 // it (npm and go from the task PATH, rust-analyzer as a checksummed release
 // download). KANDEV_RELEASE_BASE_URL, when set, replaces the release
-// download base URL (the directory holding the pinned release's assets,
-// e.g. a mirror, or a loopback server in tests); downloads are still
-// checked against the pinned SHA-256 sums, so it cannot change what is
-// installed, only where it comes from.
+// download base URL of the built-in release entries (the directory holding
+// the pinned release's assets, e.g. a mirror, or a loopback server in
+// tests); downloads are still checked against the pinned SHA-256 sums, so
+// it cannot change what is installed, only where it comes from.
 //
 // Limits, each a flag with an environment variable read when the flag is
 // not given (limits.go): -install-stall (KANDEV_AGENT_INSTALL_STALL, 2m)
@@ -55,6 +61,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/server"
 	"github.com/kandev/lsp/agent/taskenv"
@@ -71,16 +78,17 @@ const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
 	dir := flag.String("workspace", "", "task workspace directory")
+	catalogFile := flag.String("catalog", "", "operator catalog: a JSON file of language servers added to the built-in ones")
 	var lim limits
 	lim.register(flag.CommandLine)
 	flag.Parse()
-	if err := run(*addr, *dir, &lim); err != nil {
+	if err := run(*addr, *dir, *catalogFile, &lim); err != nil {
 		fmt.Fprintln(os.Stderr, "kandev-agent:", err)
 		os.Exit(2)
 	}
 }
 
-func run(addr, dir string, lim *limits) error {
+func run(addr, dir, catalogFile string, lim *limits) error {
 	// The process environment is the task environment, read here once.
 	env := taskenv.Parse(os.Environ())
 	token := env[tokenEnv]
@@ -95,6 +103,10 @@ func run(addr, dir string, lim *limits) error {
 	delete(env, tokenEnv)
 	releaseBase := env[releaseBaseEnv]
 	delete(env, releaseBaseEnv)
+	cat, err := loadCatalog(catalogFile)
+	if err != nil {
+		return err
+	}
 	if dir == "" {
 		return errors.New("-workspace is required")
 	}
@@ -111,8 +123,11 @@ func run(addr, dir string, lim *limits) error {
 		return err
 	}
 	logger.Info("limits", "set", lim.String())
+	if ids := operatorIDs(cat); len(ids) > 0 {
+		logger.Info("operator catalog", "file", catalogFile, "servers", ids)
+	}
 	srv, err := server.New(server.Config{
-		Workspace: abs, Token: token, Env: env, Logger: logger, ServerStderr: os.Stderr,
+		Workspace: abs, Token: token, Env: env, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
 		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
 		MaxWatches: lim.maxWatches,
 		Install:    install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
@@ -148,6 +163,30 @@ func run(addr, dir string, lim *limits) error {
 		logger.Warn("shutdown", "err", err)
 	}
 	return ignoreClosed(hs.Shutdown(sctx))
+}
+
+// loadCatalog is the built-in catalog with the operator's file's entries,
+// if a file is named.
+func loadCatalog(file string) (*catalog.Catalog, error) {
+	if file == "" {
+		return catalog.Builtin(), nil
+	}
+	entries, err := catalog.Load(file)
+	if err != nil {
+		return nil, err
+	}
+	return catalog.New(entries)
+}
+
+// operatorIDs are the ids of the catalog's operator entries.
+func operatorIDs(cat *catalog.Catalog) []string {
+	var ids []string
+	for _, e := range cat.Entries() {
+		if e.Operator {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
 }
 
 func ignoreClosed(err error) error {
