@@ -124,6 +124,15 @@ func Parse(data []byte, dir string) ([]Entry, error) {
 	}
 	var out []Entry
 	seen := map[string]bool{}
+	// go install writes every binary into the one Go bin directory, where
+	// discovery finds it by name: two go entries of one command would
+	// replace each other's install.
+	goCommands := map[string]string{}
+	for _, e := range Builtin().Entries() {
+		if e.Install.Kind == InstallGo {
+			goCommands[e.Command] = e.ID
+		}
+	}
 	for i, raw := range raws {
 		e, err := parseEntry(raw, dir)
 		if err != nil {
@@ -134,6 +143,13 @@ func Parse(data []byte, dir string) ([]Entry, error) {
 			return nil, &FieldError{Index: i, ID: e.ID, Field: "id", Message: "defined twice in this file"}
 		}
 		seen[e.ID] = true
+		if e.Install.Kind == InstallGo {
+			if other, ok := goCommands[e.Command]; ok {
+				return nil, &FieldError{Index: i, ID: e.ID, Field: "install.package",
+					Message: fmt.Sprintf("go install writes %s into the Go bin directory, where %q installs its own", e.Command, other)}
+			}
+			goCommands[e.Command] = e.ID
+		}
 		out = append(out, e)
 	}
 	return out, nil

@@ -32,8 +32,8 @@ func TestParseOperatorCatalog(t *testing.T) {
 	   "install": {"kind": "npm", "packages": ["yaml-language-server@2.0.0"], "lockfile": "yaml.lock.json"}},
 	  {"id": "my-yaml-inline", "languages": ["yaml"], "command": "yaml-language-server", "args": ["--stdio"],
 	   "install": {"kind": "npm", "packages": ["yaml-language-server@2.0.0"], "lockfile": ` + operatorLock(t) + `}},
-	  {"id": "gopls-next", "languages": ["go"], "command": "gopls",
-	   "install": {"kind": "go", "package": "golang.org/x/tools/gopls@v0.22.0"}, "tools": {"MY_LINT": "golangci-lint"}},
+	  {"id": "golangci-lint-ls", "languages": ["go"], "command": "golangci-lint-langserver",
+	   "install": {"kind": "go", "package": "github.com/nametake/golangci-lint-langserver@v0.0.11"}, "tools": {"MY_LINT": "golangci-lint"}},
 	  {"id": "taplo", "languages": ["yaml"], "command": "taplo", "args": ["lsp", "stdio"],
 	   "install": {"kind": "release", "tag": "0.10.0", "baseUrl": "https://example.com/taplo/0.10.0/",
 	     "assets": {"linux/amd64": {"file": "taplo-linux-x86_64.gz", "sha256": "` + sum + `"}}}}
@@ -65,7 +65,7 @@ func TestParseOperatorCatalog(t *testing.T) {
 	require.JSONEq(t, operatorLock(t), string(entries[2].Install.Lock.PackageLock))
 
 	g := entries[3]
-	require.Equal(t, []string{"golang.org/x/tools/gopls@v0.22.0"}, g.Install.Packages)
+	require.Equal(t, []string{"github.com/nametake/golangci-lint-langserver@v0.0.11"}, g.Install.Packages)
 	require.Equal(t, []Tool{{Env: "MY_LINT", Command: "golangci-lint"}}, g.Tools)
 
 	taplo := entries[4]
@@ -124,6 +124,7 @@ func TestOperatorCatalogErrors(t *testing.T) {
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"go","package":"golang.org/x/tools/gopls@master"}}`, `field install.package`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"go","package":"golang.org/x/tools/gopls"}}`, `field install.package`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"go","package":"golang.org/x/tools/cmd/goimports@v0.30.0"}}`, `field install.package: go install of golang.org/x/tools/cmd/goimports writes "goimports", not the command "gopls"`},
+		{`{"id":"gopls-old","languages":["go"],"command":"gopls","install":{"kind":"go","package":"golang.org/x/tools/gopls@v0.22.0"}}`, `server "gopls-old" (servers[0]): field install.package: go install writes gopls into the Go bin directory, where "gopls" installs its own`},
 		{`{"id":"x","languages":["yaml"],"command":"yaml-language-server","install":{"kind":"npm","packages":["yaml-language-server@2.0.0"]}}`, `server "x" (servers[0]): field install.lockfile: required`},
 		{`{"id":"x","languages":["yaml"],"command":"yaml-language-server","install":{"kind":"npm","packages":["yaml-language-server@^2.0.0"],"lockfile":{}}}`, `field install.packages: "yaml-language-server@^2.0.0" is not an exact npm pin`},
 		{`{"id":"x","languages":["yaml"],"command":"yaml-language-server","install":{"kind":"npm","packages":["yaml-language-server@2.0.1"],"lockfile":` + lock + `}}`, `field install.lockfile: package-lock.json: its root depends on`},
@@ -166,4 +167,9 @@ func TestOperatorCatalogErrors(t *testing.T) {
 	require.ErrorContains(t, err, "no such file")
 	_, err = Parse([]byte(npm("")), "")
 	require.Error(t, err, "a server is not a file")
+
+	// A major-version suffix is not the binary's name.
+	entries, err := Parse([]byte(`{"servers":[{"id":"x","languages":["go"],"command":"x","install":{"kind":"go","package":"example.com/x/v2@v2.1.0"}}]}`), "")
+	require.NoError(t, err)
+	require.Equal(t, []string{"example.com/x/v2@v2.1.0"}, entries[0].Install.Packages)
 }
