@@ -3,17 +3,26 @@
 package stream
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"crypto/sha512"
+	"encoding/base64"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -167,6 +176,85 @@ func TestToolsFoundOutsideWorkspace(t *testing.T) {
 	lines := strings.Split(string(b), "\n")
 	require.Contains(t, lines, "SHELLCHECK_PATH="+filepath.Join(tools, "shellcheck"))
 	require.Contains(t, lines, "SHFMT_PATH=", "the task's own value, inside the workspace, is replaced")
+}
+
+// An operator's npm entry whose lockfile does not match the registry's
+// tarball (another digest in its integrity) fails to install with npm's
+// own EINTEGRITY error in install_failed, then 4003; nothing is
+// published. The real npm, against a loopback registry.
+func TestTamperedLockfileCloses4003(t *testing.T) {
+	t.Parallel()
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed")
+	}
+	tgz := fakeServerPackage(t)
+	sum := sha512.Sum512(tgz)
+	integrity := []byte("sha512-" + base64.StdEncoding.EncodeToString(sum[:]))
+	integrity[10] ^= 1 // still valid base64, another digest
+	registry := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(tgz) }))
+	t.Cleanup(registry.Close)
+	// The lockfile of an operator catalog: https is what a catalog may
+	// name; the test registry is reached through npm's registry mapping
+	// rather than a plain-http lockfile.
+	resolved := "https://registry.example.invalid/kandev-fake-server/-/kandev-fake-server-1.0.0.tgz"
+	lock := `{"name":"x","lockfileVersion":3,"requires":true,"packages":{` +
+		`"":{"dependencies":{"kandev-fake-server":"1.0.0"}},` +
+		`"node_modules/kandev-fake-server":{"version":"1.0.0","resolved":"` + resolved + `","integrity":"` + string(integrity) + `",` +
+		`"bin":{"fake-ls":"cli.js"}}}}`
+	ops, err := catalog.Parse([]byte(`{"servers":[{"id":"fake-ls","languages":["yaml"],"command":"fake-ls","args":["--stdio"],
+		"install":{"kind":"npm","packages":["kandev-fake-server@1.0.0"],"lockfile":`+lock+`}}]}`), "")
+	require.NoError(t, err)
+	cat, err := catalog.New(ops)
+	require.NoError(t, err)
+	home := t.TempDir()
+	u, _ := url.Parse(registry.URL)
+	f := newFixture(t, "", func(c *Config) {
+		c.Catalog = cat
+		c.Env = taskenv.New(map[string]string{
+			"PATH": filepath.Dir(npm) + ":/usr/bin:/bin", "HOME": home,
+			// npm fetches what the lockfile names from the configured
+			// registry when the lockfile's host is the default one; here
+			// the tarball URL is replaced outright.
+			"npm_config_registry": registry.URL + "/", "npm_config_replace_registry_host": "always",
+			"npm_config_fetch_retries": "0", "npm_config_proxy": "", "npm_config_https_proxy": "", "npm_config_noproxy": u.Hostname(),
+		})
+		c.Installs = install.New(install.Config{Runner: &install.Runner{KillGrace: 200 * time.Millisecond}})
+	})
+	c, _, err := websocketDial(t, "ws"+strings.TrimPrefix(f.srv.URL, "http")+wire.AgentStreamPath+"?language=yaml&server=fake-ls&autoInstall=true",
+		http.Header{"Authorization": {"Bearer " + token}})
+	require.NoError(t, err)
+	st := readStatus(t, c)
+	require.Equal(t, wire.StatusInstalling, st.Status)
+	require.Equal(t, "fake-ls", st.Server)
+	st = readStatus(t, c)
+	require.Equal(t, wire.StatusInstallFailed, st.Status)
+	require.Equal(t, "yaml", st.Language)
+	require.Equal(t, "fake-ls", st.Server)
+	require.Contains(t, st.Error, "install fake-ls: ")
+	require.Contains(t, st.Error, "EINTEGRITY", "npm's own integrity error reaches the user")
+	requireClose(t, c, int(wire.CloseInstallFailed))
+	entries, _ := os.ReadDir(filepath.Join(home, ".kandev", "lsp-servers", "operator"))
+	require.Empty(t, entries, "nothing published")
+}
+
+// fakeServerPackage is a registry tarball providing the fake-ls launcher.
+func fakeServerPackage(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, body := range map[string]string{
+		"package/package.json": `{"name":"kandev-fake-server","version":"1.0.0","bin":{"fake-ls":"cli.js"}}`,
+		"package/cli.js":       "#!/usr/bin/env node\n",
+	} {
+		require.NoError(t, tw.WriteHeader(&tar.Header{Name: name, Mode: 0o755, Size: int64(len(body)), ModTime: time.Unix(0, 0)}))
+		_, err := tw.Write([]byte(body))
+		require.NoError(t, err)
+	}
+	require.NoError(t, tw.Close())
+	require.NoError(t, zw.Close())
+	return buf.Bytes()
 }
 
 // websocketDial dials u with header h, with the stream's read limit.

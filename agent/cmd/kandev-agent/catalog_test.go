@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -105,4 +106,85 @@ func TestOperatorCatalogServes(t *testing.T) {
 		require.True(t, last.Found)
 		require.Equal(t, "pipx install my-linter==1.0.0", last.Guidance)
 	}
+}
+
+// clangd is a manual entry: never installed, found on the task PATH (the
+// machine's Debian clangd), and a real initialize is answered through the
+// agent. Without clangd on PATH it is skipped, unless
+// KANDEV_REQUIRE_CLANGD=1 (the test command installs it).
+func TestClangdFromPathThroughAgent(t *testing.T) {
+	t.Parallel()
+	clangd, err := exec.LookPath("clangd")
+	if err != nil {
+		if os.Getenv("KANDEV_REQUIRE_CLANGD") == "1" {
+			t.Fatal("KANDEV_REQUIRE_CLANGD=1 but clangd is not on PATH (apt-get install clangd)")
+		}
+		t.Skip("clangd is not on PATH")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "main.c"), []byte("int main(void) { return 0; }\n"), 0o644))
+	_, base := launch(t, ctx, ws, []string{"PATH=" + filepath.Dir(clangd) + ":/usr/bin:/bin", "HOME=" + t.TempDir()})
+	start := time.Now()
+	c := stream(t, ctx, base, "c")
+	ready := nextStatus(t, ctx, c, wire.StatusReady)
+	require.Equal(t, "clangd", ready.Server)
+	realInitialize(t, ctx, c, ready.WorkspaceURI)
+	t.Logf("clangd answered initialize through the agent in %v", time.Since(start).Round(time.Millisecond))
+	require.NoError(t, c.Close(websocket.StatusNormalClosure, ""))
+
+	// Without clangd on the task PATH: 4007, never an install.
+	_, bare := launch(t, ctx, t.TempDir(), []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir()})
+	c = stream(t, ctx, bare, "c")
+	_, _, err = c.Read(ctx)
+	require.Equal(t, websocket.StatusCode(wire.CloseNoInstaller), websocket.CloseStatus(err))
+}
+
+// A lockfile that does not match the registry's tarball fails with npm's
+// own EINTEGRITY output in install_failed and close 4003, with the real
+// npm and registry: an operator entry carrying the built-in
+// dockerfile-language-server lockfile with one integrity changed. Only
+// with KANDEV_REAL_INSTALL=1.
+func TestRealTamperedLockfileThroughAgent(t *testing.T) {
+	if os.Getenv("KANDEV_REAL_INSTALL") != "1" {
+		t.Skip("set KANDEV_REAL_INSTALL=1 to npm install from the registry")
+	}
+	npm, err := exec.LookPath("npm")
+	require.NoError(t, err, "npm on PATH")
+	e, _ := catalog.Builtin().Lookup("dockerfile-language-server")
+	var lock map[string]any
+	require.NoError(t, json.Unmarshal(e.Install.Lock.PackageLock, &lock))
+	pkg := lock["packages"].(map[string]any)["node_modules/dockerfile-ast"].(map[string]any)
+	integrity := []byte(pkg["integrity"].(string))
+	integrity[10] ^= 1
+	pkg["integrity"] = string(integrity)
+	lockJSON, err := json.Marshal(lock)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "catalog.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"servers":[{"id":"tampered-docker","languages":["dockerfile"],"command":"docker-langserver",
+		"args":["--stdio"],"install":{"kind":"npm","packages":["dockerfile-language-server-nodejs@`+catalog.DockerfileLanguageServerVer+`"],
+		"lockfile":`+string(lockJSON)+`}}]}`), 0o644))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	home := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "KANDEV_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HOME="+home, "PATH="+filepath.Dir(npm)+":"+os.Getenv("PATH"))
+	_, base := startBinary(t, ctx, build(t), t.TempDir(), env, nil, "-catalog", file)
+	c := stream(t, ctx, base, "dockerfile&server=tampered-docker")
+	nextStatus(t, ctx, c, wire.StatusInstalling)
+	st := nextStatus(t, ctx, c, wire.StatusInstallFailed)
+	require.Equal(t, "tampered-docker", st.Server)
+	require.Contains(t, st.Error, "EINTEGRITY", "npm's own output reaches the user")
+	_, _, err = c.Read(ctx)
+	require.Equal(t, websocket.StatusCode(wire.CloseInstallFailed), websocket.CloseStatus(err))
+	entries, _ := os.ReadDir(filepath.Join(home, ".kandev", "lsp-servers", "operator"))
+	require.Empty(t, entries, "nothing published")
 }

@@ -20,10 +20,11 @@ import (
 
 // TestRealAutoInstallThroughAgent is the whole path with the real servers:
 // the agent binary, a fresh task HOME, a stream with autoInstall=true that
-// npm-installs the pinned typescript-language-server + typescript and
-// pyright from the registry (installing, installed, ready), and a real LSP
-// initialize answered through the bridge by each. It needs the network, so
-// it runs only with KANDEV_REAL_INSTALL=1.
+// npm-installs the pinned typescript-language-server + typescript, pyright
+// and — named by server=tsgo — TypeScript 7's tsgo from the registry
+// (installing, installed, ready), and a real LSP initialize answered
+// through the bridge by each. It needs the network, so it runs only with
+// KANDEV_REAL_INSTALL=1.
 func TestRealAutoInstallThroughAgent(t *testing.T) {
 	if os.Getenv("KANDEV_REAL_INSTALL") != "1" {
 		t.Skip("set KANDEV_REAL_INSTALL=1 to auto-install the real servers from the npm registry")
@@ -46,7 +47,7 @@ func TestRealAutoInstallThroughAgent(t *testing.T) {
 	}
 	env = append(env, "HOME="+home, "PATH="+filepath.Dir(npm)+":"+os.Getenv("PATH"))
 	_, base := launch(t, ctx, ws, env)
-	for _, lang := range []string{"typescript", "python"} {
+	for _, lang := range []string{"typescript", "python", "typescript&server=tsgo"} {
 		t.Run(lang, func(t *testing.T) {
 			start := time.Now()
 			c := stream(t, ctx, base, lang)
