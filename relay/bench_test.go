@@ -80,7 +80,7 @@ func BenchmarkRelayOverhead(b *testing.B) {
 // dialAgentDirect opens a stream to the fake agent without the relay and
 // reads its ready frame.
 func dialAgentDirect(b *testing.B, a *fakeAgent) *websocket.Conn {
-	u, err := agentStreamURL(a.url(), "go", false)
+	u, err := agentStreamURL(a.url(), streamParams{language: "go"})
 	require.NoError(b, err)
 	c, _, err := websocket.Dial(context.Background(), u, &websocket.DialOptions{
 		HTTPClient: testClient,
@@ -125,7 +125,7 @@ func BenchmarkRealAgent(b *testing.B) {
 	r := newRealAgentRelay(b, "exec cat\n")
 	viaRelay := r.open(b)
 	agent := r.owned(b, "s")
-	u, err := agentStreamURL(agent.Agent.URL, "go", false)
+	u, err := agentStreamURL(agent.Agent.URL, streamParams{language: "go"})
 	require.NoError(b, err)
 	direct, _, err := websocket.Dial(context.Background(), u, &websocket.DialOptions{
 		HTTPClient: testClient,

@@ -53,13 +53,23 @@ type agentStream struct {
 // to a started agent before dialling, so this is a programming error.
 var errNoAgentURL = errors.New("session has no agent URL")
 
-// dial opens the agent's stream for one language. Any failure — no URL, a
-// refused connection, a non-101 answer such as 401 — is returned as an
-// error for the log; the caller maps all of them to wire.CloseUnavailable.
-// autoInstall is the relay's decision from the user's settings; session
-// and connID go along for the agent's log.
-func (d *agentDialer) dial(ctx context.Context, ref AgentRef, lang string, autoInstall bool, session, connID string) (agentStream, error) {
-	u, err := agentStreamURL(ref.URL, lang, autoInstall)
+// streamParams are the agent stream's query parameters.
+type streamParams struct {
+	language string
+	// server is a catalog id whose shape was checked, or "" for the
+	// language's default.
+	server string
+	// autoInstall is the relay's decision from the user's settings.
+	autoInstall bool
+}
+
+// dial opens the agent's stream for one language and server. Any failure —
+// no URL, a refused connection, a non-101 answer such as 401, or 400 for a
+// server the task host's catalog does not hold for the language — is
+// returned as an error for the log; the caller maps all of them to
+// wire.CloseUnavailable. session and connID go along for the agent's log.
+func (d *agentDialer) dial(ctx context.Context, ref AgentRef, p streamParams, session, connID string) (agentStream, error) {
+	u, err := agentStreamURL(ref.URL, p)
 	if err != nil {
 		return agentStream{}, err
 	}
@@ -118,9 +128,10 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// agentStreamURL builds ws(s)://agent/api/v1/lsp/stream?language=L&autoInstall=B
-// from the agent's base URL.
-func agentStreamURL(base, lang string, autoInstall bool) (string, error) {
+// agentStreamURL builds
+// ws(s)://agent/api/v1/lsp/stream?language=L[&server=ID]&autoInstall=B from
+// the agent's base URL.
+func agentStreamURL(base string, p streamParams) (string, error) {
 	if base == "" {
 		return "", errNoAgentURL
 	}
@@ -141,10 +152,14 @@ func agentStreamURL(base, lang string, autoInstall bool) (string, error) {
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/") + wire.AgentStreamPath
 	u.RawPath = ""
-	u.RawQuery = url.Values{
-		wire.ParamLanguage:    {lang},
-		wire.ParamAutoInstall: {strconv.FormatBool(autoInstall)},
-	}.Encode()
+	q := url.Values{
+		wire.ParamLanguage:    {p.language},
+		wire.ParamAutoInstall: {strconv.FormatBool(p.autoInstall)},
+	}
+	if p.server != "" {
+		q.Set(wire.ParamServer, p.server)
+	}
+	u.RawQuery = q.Encode()
 	u.Fragment = ""
 	return u.String(), nil
 }

@@ -366,3 +366,32 @@ func TestInstallersRouteRealAgent(t *testing.T) {
 	require.Equal(t, wire.NotInstallableManual, byLang[wire.Kotlin].Reason)
 	require.EqualValues(t, 1, r.starts.n.Load(), "the session's agent was restored to answer")
 }
+
+// The server the browser names reaches the real agent: its ready frame
+// names the entry that runs. An id shaped right but held by neither the
+// built-in nor the task host's catalog passes the relay (it could be an
+// operator's) and is refused by the agent before any process, which the
+// browser sees as the task host's refusal, 4002.
+func TestServerParamRealAgent(t *testing.T) {
+	t.Parallel()
+	r := newRealAgentRelay(t, "echo started >> \"$KANDEV_TEST_PIDS/started\"\nexec cat\n")
+	ctx := testCtx(t)
+	base := "ws" + strings.TrimPrefix(r.srv, "http") + wire.RelayStreamPrefix + "s?language=go"
+	b, _, err := dialBrowser(ctx, base+"&server=gopls", nil)
+	require.NoError(t, err)
+	_, msg, err := b.Read(ctx)
+	require.NoError(t, err)
+	var st wire.Status
+	require.NoError(t, json.Unmarshal(msg, &st))
+	require.Equal(t, wire.StatusReady, st.Status)
+	assert.Equal(t, "gopls", st.Server)
+	echo(t, b, 1)
+	require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
+
+	b, _, err = dialBrowser(ctx, base+"&server=not-in-any-catalog", nil)
+	require.NoError(t, err)
+	_, _, err = b.Read(ctx)
+	assert.Equal(t, websocket.StatusCode(wire.CloseUnavailable), websocket.CloseStatus(err))
+	started, _ := os.ReadFile(filepath.Join(r.pids, "started"))
+	assert.Equal(t, "started\n", string(started), "one server started, for the first stream only")
+}

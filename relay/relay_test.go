@@ -337,12 +337,15 @@ func TestAgentStreamURL(t *testing.T) {
 		{"http://h:1/prefix/", "ws://h:1/prefix/api/v1/lsp/stream?autoInstall=false&language=go"},
 		{"ws://h:1?x=1#f", "ws://h:1/api/v1/lsp/stream?autoInstall=false&language=go"},
 	} {
-		got, err := agentStreamURL(tc.base, "go", false)
+		got, err := agentStreamURL(tc.base, streamParams{language: "go"})
 		require.NoError(t, err, tc.base)
 		assert.Equal(t, tc.want, got)
 	}
+	got, err := agentStreamURL("http://h:1", streamParams{language: "typescript", server: "tsgo", autoInstall: true})
+	require.NoError(t, err)
+	assert.Equal(t, "ws://h:1/api/v1/lsp/stream?autoInstall=true&language=typescript&server=tsgo", got)
 	for _, bad := range []string{"", "ftp://h", "http://", "127.0.0.1:7070", "://x"} {
-		_, err := agentStreamURL(bad, "go", false)
+		_, err := agentStreamURL(bad, streamParams{language: "go"})
 		assert.Error(t, err, "%q", bad)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -155,25 +156,54 @@ func TestRuntime(t *testing.T) {
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	type language struct {
+		ID            string            `json:"id"`
+		Extensions    []string          `json:"extensions"`
+		FileNames     []string          `json:"fileNames"`
+		Patterns      []string          `json:"patterns"`
+		MonacoIDs     []string          `json:"monacoIds"`
+		LanguageIDs   map[string]string `json:"languageIds"`
+		Experimental  bool              `json:"experimental"`
+		Servers       []string          `json:"servers"`
+		DefaultServer string            `json:"defaultServer"`
+	}
 	var got struct {
-		Languages []struct {
-			ID           string   `json:"id"`
-			Extensions   []string `json:"extensions"`
-			MonacoIDs    []string `json:"monacoIds"`
-			Experimental bool     `json:"experimental"`
-		} `json:"languages"`
-		AutoInstallable []string `json:"autoInstallable"`
+		Languages       []language `json:"languages"`
+		AutoInstallable []string   `json:"autoInstallable"`
+		Servers         []struct {
+			ID        string   `json:"id"`
+			Languages []string `json:"languages"`
+		} `json:"servers"`
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
 	require.Len(t, got.Languages, len(wire.Languages))
 	for i, l := range wire.Languages {
-		assert.Equal(t, string(l.Language), got.Languages[i].ID)
-		assert.Equal(t, l.Extensions, got.Languages[i].Extensions)
-		assert.Equal(t, l.MonacoIDs, got.Languages[i].MonacoIDs)
-		assert.Equal(t, l.Experimental, got.Languages[i].Experimental)
+		g := got.Languages[i]
+		assert.Equal(t, string(l.Language), g.ID)
+		assert.Equal(t, l.Extensions, g.Extensions)
+		assert.Equal(t, l.MonacoIDs, g.MonacoIDs)
+		assert.Equal(t, l.Experimental, g.Experimental)
+		assert.Equal(t, l.Servers, g.Servers)
+		assert.Equal(t, l.Servers[0], g.DefaultServer)
+		assert.NotNil(t, g.FileNames)
+		assert.NotNil(t, g.Patterns)
 	}
+	go_ := got.Languages[slices.IndexFunc(got.Languages, func(l language) bool { return l.ID == "go" })]
+	assert.Equal(t, []string{"go.mod", "go.work"}, go_.FileNames)
+	assert.Equal(t, map[string]string{"go.mod": "go.mod", "go.work": "go.work"}, go_.LanguageIDs)
 	// Rust included whatever OS the relay runs on; Kotlin and C never.
 	assert.Equal(t, []string{"typescript", "python", "go", "rust", "json", "css", "html", "markdown", "yaml", "shell", "dockerfile"}, got.AutoInstallable)
+
+	// The built-in catalog: every server once, with the languages it serves.
+	servers := map[string][]string{}
+	for _, s := range got.Servers {
+		require.NotContains(t, servers, s.ID)
+		servers[s.ID] = s.Languages
+	}
+	assert.Len(t, servers, 15)
+	assert.Equal(t, []string{"typescript"}, servers["tsgo"])
+	assert.Equal(t, []string{"python"}, servers["basedpyright"])
+	assert.Equal(t, []string{"c"}, servers["clangd"])
 }
 
 // Another site's page cannot read or change settings or stop a task from

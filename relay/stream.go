@@ -11,9 +11,12 @@ import (
 	"github.com/kandev/lsp/relay/internal/bridge"
 )
 
-// serveStream is GET /lsp/{sessionId}?language=L. The checks run in the
-// spec's order, each before anything is started:
+// serveStream is GET /lsp/{sessionId}?language=L[&server=ID]. The checks
+// run in the spec's order, each before anything is started:
 //
+//  0. the language is known and the server, if
+//     named, is shaped like a catalog id (and, if
+//     it is a built-in one, serves the language)  else HTTP 400, no upgrade
 //  1. the session is known                        else 4002
 //  2. its executor is local_pc or local_docker     else 4004
 //  3. a capacity slot is free                      else 4005
@@ -21,21 +24,27 @@ import (
 //  5. the agent accepts the stream with its token  else 4002
 //  6. messages are relayed until either side ends
 //
-// The browser's own parameters stop at the language: autoInstall comes from
-// the requesting user's settings (lsp_auto_install_languages), never from
-// the request.
+// The browser's own parameters stop at the language and the server: a
+// catalog id, never a command, which the relay passes on after checking
+// its shape (the task host's catalog, which may hold an operator's
+// entries too, is the authority on what exists). Without one, the task
+// host runs the language's default. autoInstall comes from the requesting
+// user's settings (lsp_auto_install_languages), never from the request.
 func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	sessionID := r.PathValue("sessionId")
-	lang := r.URL.Query().Get(wire.ParamLanguage)
+	q := r.URL.Query()
+	lang := q.Get(wire.ParamLanguage)
+	server := q.Get(wire.ParamServer)
 	// Every line of the stream names its session, language and connection
 	// id; the agent's lines carry the same id (wire.HeaderConnection).
 	connID := newConnID()
 	log := rl.log.With("session", sessionID, "language", lang, "conn", connID)
 
-	// The one check made before the upgrade: a request for a language that
-	// does not exist is a client bug, not a task-host condition.
-	if _, ok := wire.Lookup(lang); !ok {
-		log.Debug("lsp stream: unknown language")
+	// The checks made before the upgrade: a request for a language that
+	// does not exist, or for something that is no server id, is a client
+	// bug, not a task-host condition.
+	if why := badStreamRequest(lang, q[wire.ParamServer]); why != "" {
+		log.Debug("lsp stream: " + why)
 		rl.metrics.refused.WithLabelValues(codeLabel(http.StatusBadRequest)).Inc()
 		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
 		return
@@ -106,9 +115,12 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	} else {
 		autoInstall = st.AutoInstall(lang)
 	}
+	if server != "" {
+		log = log.With("server", server)
+	}
 
 	// 5. Dial.
-	agent, err := rl.dialer.dial(ctx, ref, lang, autoInstall, sessionID, connID)
+	agent, err := rl.dialer.dial(ctx, ref, streamParams{language: lang, server: server, autoInstall: autoInstall}, sessionID, connID)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Shutdown arrived while dialling: a teardown, not a failure.
@@ -139,6 +151,29 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	rl.metrics.closed.WithLabelValues(codeLabel(int(out.BrowserCode))).Inc()
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),
 		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+}
+
+// badStreamRequest says why a stream request is refused before the
+// upgrade, or "" when it is not: an unknown language; a server parameter
+// given more than once, not shaped like a catalog id, or naming a built-in
+// server of other languages. An id the built-in catalog does not know may
+// be an operator's entry on the task host, whose agent decides.
+func badStreamRequest(lang string, servers []string) string {
+	if _, ok := wire.Lookup(lang); !ok {
+		return "unknown language"
+	}
+	switch {
+	case len(servers) > 1:
+		return "more than one server"
+	case len(servers) == 0 || servers[0] == "":
+		return ""
+	case !wire.ValidServerID(servers[0]):
+		return "malformed server id"
+	}
+	if _, builtin := wire.BuiltinServer(servers[0]); builtin && !wire.BuiltinServes(wire.Language(lang), servers[0]) {
+		return "server does not serve the language"
+	}
+	return ""
 }
 
 // newConnID returns a fresh id for one browser stream: 64 random bits.

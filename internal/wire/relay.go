@@ -9,9 +9,12 @@ const (
 	// rejected PUT is HTTP 400 with {"error": "...", "field": "<Setting*>"}.
 	RelaySettingsPath = "/api/v1/user/settings"
 	// RelayRuntimePath: GET returns the boot runtime, {"languages": [...],
-	// "autoInstallable": [...]}: every language (id, extensions, monacoIds,
-	// experimental) and the languages that may be saved as auto-install
-	// preferences, independent of any task host's OS.
+	// "autoInstallable": [...], "servers": [...]}: every language (id,
+	// extensions, fileNames, patterns, monacoIds, experimental, its
+	// built-in servers and the default among them), the languages that may
+	// be saved as auto-install preferences, independent of any task host's
+	// OS, and the built-in catalog's servers (id, the languages each
+	// serves).
 	RelayRuntimePath = "/api/v1/lsp/runtime"
 	// RelayInstallersPattern: GET answers the Installers document of the
 	// session's task host — the agent's own AgentInstallersPath answer,
