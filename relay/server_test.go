@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/settings"
 )
 
 // queryAsked opens a stream through the relay and returns the query the
@@ -27,11 +29,14 @@ func queryAsked(t *testing.T, a *fakeAgent, u string) url.Values {
 }
 
 // The browser names a server by catalog id and the relay passes it on;
-// without one, nothing (the task host's default).
+// without one the user's lsp_language_servers choice is asked for, and
+// without that nothing (the task host's default). The browser's own
+// choice wins over the setting.
 func TestServerParamPassedOn(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
-	srv, rl := newRelay(t, Config{Sessions: testSessions(a)})
+	store := settings.NewMemory()
+	srv, rl := newRelay(t, Config{Sessions: testSessions(a), Settings: store})
 	server := func(q url.Values) []string { return q[wire.ParamServer] }
 
 	assert.Nil(t, server(queryAsked(t, a, streamURL(srv, "pc", "typescript"))), "no choice: the default")
@@ -39,6 +44,14 @@ func TestServerParamPassedOn(t *testing.T) {
 	assert.Equal(t, []string{"ruff"}, server(queryAsked(t, a, streamURL(srv, "pc", "python")+"&server=ruff")),
 		"an id the built-in catalog does not know may be the task host operator's")
 
+	choice := map[string][]string{"typescript": {"tsgo"}, "python": {"basedpyright"}}
+	_, err := store.Update(context.Background(), settings.LocalUser, settings.Patch{LanguageServers: &choice})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"tsgo"}, server(queryAsked(t, a, streamURL(srv, "pc", "typescript"))), "the user's choice")
+	assert.Equal(t, []string{"basedpyright"}, server(queryAsked(t, a, streamURL(srv, "pc", "python"))))
+	assert.Nil(t, server(queryAsked(t, a, streamURL(srv, "pc", "go"))))
+	assert.Equal(t, []string{"typescript-language-server"},
+		server(queryAsked(t, a, streamURL(srv, "pc", "typescript")+"&server=typescript-language-server")), "the browser's choice wins")
 	waitIdle(t, rl)
 }
 

@@ -58,6 +58,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 		wire.SettingAutoInstallLanguages: []any{},
 		wire.SettingServerConfigs:        map[string]any{},
 		wire.SettingStatusLocation:       "toolbar",
+		wire.SettingLanguageServers:      map[string]any{},
 	}, got, "defaults: every field present")
 
 	status, got = do(t, http.MethodPut, u, `{"lsp_auto_start_languages":["go","typescript"],
@@ -76,6 +77,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 		wire.SettingAutoInstallLanguages: []any{"rust"},
 		wire.SettingServerConfigs:        map[string]any{"go": map[string]any{"gopls": map[string]any{"gofumpt": true}}},
 		wire.SettingStatusLocation:       "status_bar",
+		wire.SettingLanguageServers:      map[string]any{},
 	}, again)
 
 	// An invalid location normalizes instead of failing.
@@ -102,6 +104,11 @@ func TestSettingsValidation(t *testing.T) {
 		{`{"lsp_server_configs":{"go":true}}`, wire.SettingServerConfigs},
 		{`{"lsp_server_configs":{"cobol":{}}}`, wire.SettingServerConfigs},
 		{`{"lsp_auto_start_languages":["go"],"theme":"dark"}`, "theme"},
+		{`{"lsp_language_servers":{"typescript":["deno"]}}`, wire.SettingLanguageServers},
+		{`{"lsp_language_servers":{"python":["tsgo"]}}`, wire.SettingLanguageServers},
+		{`{"lsp_language_servers":{"cobol":["gopls"]}}`, wire.SettingLanguageServers},
+		{`{"lsp_language_servers":{"typescript":["tsgo","typescript-language-server"]}}`, wire.SettingLanguageServers},
+		{`{"lsp_language_servers":{"go":"gopls"}}`, wire.SettingLanguageServers},
 	} {
 		status, got := do(t, http.MethodPut, u, tc.body)
 		require.Equal(t, http.StatusBadRequest, status, tc.body)
@@ -116,6 +123,39 @@ func TestSettingsValidation(t *testing.T) {
 
 	_, stored := do(t, http.MethodGet, u, "")
 	assert.Equal(t, []any{}, stored[wire.SettingAutoStartLanguages], "a rejected update stores nothing")
+}
+
+// lsp_language_servers chooses among the built-in servers of each
+// language; a choice the built-in catalog does not list for that language
+// is refused with the field named, and nothing of the request is stored.
+func TestLanguageServersSetting(t *testing.T) {
+	t.Parallel()
+	srv, _ := newRelay(t, Config{})
+	u := srv.URL + wire.RelaySettingsPath
+	status, got := do(t, http.MethodPut, u, `{"lsp_language_servers":{"typescript":["tsgo"],"python":["basedpyright"],"go":[]}}`)
+	require.Equal(t, http.StatusOK, status)
+	want := map[string]any{"typescript": []any{"tsgo"}, "python": []any{"basedpyright"}}
+	assert.Equal(t, want, got[wire.SettingLanguageServers], "an empty list is the default")
+
+	for body, msg := range map[string]string{
+		`{"lsp_auto_start_languages":["go"],"lsp_language_servers":{"typescript":["my-ts"]}}`: `"typescript": unknown server "my-ts" (one of typescript-language-server, tsgo)`,
+		`{"lsp_language_servers":{"typescript":["../../bin/sh"]}}`:                            `"typescript": unknown server "../../bin/sh" (one of typescript-language-server, tsgo)`,
+		`{"lsp_language_servers":{"typescript":["tsgo","typescript-language-server"]}}`:       `"typescript": 2 servers; choose one (several servers per language are not supported yet)`,
+		`{"lsp_language_servers":{"klingon":["gopls"]}}`:                                      `unknown language "klingon"`,
+		`{"lsp_language_servers":["tsgo"]}`:                                                   `must be an object of language ids to arrays of server ids`,
+	} {
+		status, got := do(t, http.MethodPut, u, body)
+		require.Equal(t, http.StatusBadRequest, status, body)
+		assert.Equal(t, wire.SettingLanguageServers, got["field"], body)
+		assert.Equal(t, wire.SettingLanguageServers+": "+msg, got["error"], body)
+	}
+	_, stored := do(t, http.MethodGet, u, "")
+	assert.Equal(t, want, stored[wire.SettingLanguageServers], "nothing of a refused update is stored")
+	assert.Equal(t, []any{}, stored[wire.SettingAutoStartLanguages], "not even its valid fields")
+
+	status, got = do(t, http.MethodPut, u, `{"lsp_language_servers":null}`)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, map[string]any{}, got[wire.SettingLanguageServers], "null: every language's default")
 }
 
 // Settings survive a restart: a new relay on the same database file.
@@ -137,7 +177,8 @@ func TestSettingsSurviveRestart(t *testing.T) {
 	}
 	srv, stop := open()
 	status, want := do(t, http.MethodPut, srv+wire.RelaySettingsPath,
-		`{"lsp_auto_install_languages":["python"],"lsp_server_configs":{"python":{"python":{"venvPath":"."}}},"lsp_status_location":"status_bar"}`)
+		`{"lsp_auto_install_languages":["python"],"lsp_server_configs":{"python":{"python":{"venvPath":"."}}},"lsp_status_location":"status_bar",
+		"lsp_language_servers":{"typescript":["tsgo"]}}`)
 	require.Equal(t, http.StatusOK, status)
 	stop()
 

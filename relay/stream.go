@@ -27,9 +27,11 @@ import (
 // The browser's own parameters stop at the language and the server: a
 // catalog id, never a command, which the relay passes on after checking
 // its shape (the task host's catalog, which may hold an operator's
-// entries too, is the authority on what exists). Without one, the task
-// host runs the language's default. autoInstall comes from the requesting
-// user's settings (lsp_auto_install_languages), never from the request.
+// entries too, is the authority on what exists). Without one, the user's
+// lsp_language_servers choice for the language is asked for, if any;
+// otherwise the task host runs the language's default. autoInstall comes
+// from the requesting user's settings (lsp_auto_install_languages), never
+// from the request.
 func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	sessionID := r.PathValue("sessionId")
 	q := r.URL.Query()
@@ -109,11 +111,16 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// must not cost the user the server: fall back to "no" (the agent then
 	// answers 4001 if the server is missing, which tells the user what to
 	// do).
+	// The same holds for the server choice: without settings, the
+	// language's default.
 	autoInstall := false
 	if st, err := rl.settings.Load(ctx, user(r)); err != nil {
 		log.Warn("lsp stream: settings unavailable; auto-install off", "err", err)
 	} else {
 		autoInstall = st.AutoInstall(lang)
+		if server == "" {
+			server = st.Server(lang)
+		}
 	}
 	if server != "" {
 		log = log.With("server", server)

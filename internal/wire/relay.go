@@ -4,7 +4,7 @@ package wire
 // client calls them on the relay's origin.
 const (
 	// RelaySettingsPath: GET returns the user's settings, an object with
-	// the four Setting* fields, all present and normalized; PUT takes an
+	// the five Setting* fields, all present and normalized; PUT takes an
 	// object with any of them (a partial update) and answers like GET. A
 	// rejected PUT is HTTP 400 with {"error": "...", "field": "<Setting*>"}.
 	RelaySettingsPath = "/api/v1/user/settings"

@@ -1,5 +1,6 @@
 // Package settings holds the user's global LSP policy — the four lsp_*
-// fields of the spec's user-settings table — with its validation, its
+// fields of the spec's user-settings table and lsp_language_servers, the
+// choice among the built-in catalog's servers — with its validation, its
 // normalization and its storage (Store; SQLite in production).
 //
 // The HTTP handler in package relay only decodes a request with
@@ -13,7 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -21,7 +24,9 @@ import (
 // Settings is the user's LSP policy as the API carries it. A value from
 // Default, Store.Load or Store.Update is always normalized: both lists are
 // non-nil, known-language, duplicate-free; ServerConfigs is non-nil and
-// every value a JSON object; StatusLocation is toolbar or status_bar.
+// every value a JSON object; StatusLocation is toolbar or status_bar;
+// LanguageServers is non-nil and maps known languages to one built-in
+// server of theirs each.
 type Settings struct {
 	// AutoStartLanguages connect when a matching file opens.
 	AutoStartLanguages []string `json:"lsp_auto_start_languages"`
@@ -31,11 +36,17 @@ type Settings struct {
 	AutoInstallLanguages []string `json:"lsp_auto_install_languages"`
 	// ServerConfigs is per-language JSON objects, as saved (key order
 	// kept; a store may compact white space): the browser returns them
-	// through workspace/configuration.
+	// through workspace/configuration. A key is a language id (its default
+	// server's configuration) or a built-in server id (that server's,
+	// when chosen in LanguageServers).
 	ServerConfigs map[string]json.RawMessage `json:"lsp_server_configs"`
 	// StatusLocation is wire.StatusLocationToolbar or
 	// wire.StatusLocationStatusBar.
 	StatusLocation string `json:"lsp_status_location"`
+	// LanguageServers chooses, per language, the built-in catalog's
+	// servers it uses ({"typescript": ["tsgo"]}); a language it does not
+	// name uses its default. One server per language for now.
+	LanguageServers map[string][]string `json:"lsp_language_servers"`
 }
 
 // Default is what a user who never saved anything has.
@@ -45,7 +56,17 @@ func Default() Settings {
 		AutoInstallLanguages: []string{},
 		ServerConfigs:        map[string]json.RawMessage{},
 		StatusLocation:       wire.StatusLocationToolbar,
+		LanguageServers:      map[string][]string{},
 	}
+}
+
+// Server returns the server the user chose for lang, or "" for its
+// default. The relay asks the task host for it when the browser names none.
+func (s Settings) Server(lang string) string {
+	if l := s.LanguageServers[lang]; len(l) > 0 {
+		return l[0]
+	}
+	return ""
 }
 
 // AutoInstall reports whether the user lets the task host install lang's
@@ -75,12 +96,13 @@ type Patch struct {
 	AutoInstallLanguages *[]string
 	ServerConfigs        *map[string]json.RawMessage
 	StatusLocation       *string
+	LanguageServers      *map[string][]string
 }
 
 // Empty reports whether the patch changes nothing.
 func (p Patch) Empty() bool {
 	return p.AutoStartLanguages == nil && p.AutoInstallLanguages == nil &&
-		p.ServerConfigs == nil && p.StatusLocation == nil
+		p.ServerConfigs == nil && p.StatusLocation == nil && p.LanguageServers == nil
 }
 
 // Apply returns s with the patch's fields replaced. p must come from
@@ -98,10 +120,13 @@ func (s Settings) Apply(p Patch) Settings {
 	if p.StatusLocation != nil {
 		s.StatusLocation = *p.StatusLocation
 	}
+	if p.LanguageServers != nil {
+		s.LanguageServers = *p.LanguageServers
+	}
 	return s
 }
 
-// FieldError is a rejected update. Field is always one of the four
+// FieldError is a rejected update. Field is always one of the five
 // top-level wire.Setting* names (what a settings form maps to a control);
 // Message says what is wrong and, for list items and map keys, which one.
 type FieldError struct {
@@ -118,17 +143,22 @@ var ErrNotObject = errors.New("settings: body must be one JSON object")
 //
 // Rules (each failure is a *FieldError naming the field):
 //   - Unknown top-level fields are rejected, not ignored: this API holds
-//     only the four lsp_* fields, so an unknown name is a typo (say
+//     only the five lsp_* fields, so an unknown name is a typo (say
 //     "lsp_auto_start_language") that would otherwise be silently lost.
 //   - The two language lists take known language ids (wire.Languages);
 //     null means empty; duplicates are dropped, first occurrence kept.
 //   - lsp_auto_install_languages takes only languages that are
 //     auto-installable on some task host (not Kotlin). It is not checked
 //     against the relay's own OS.
-//   - lsp_server_configs maps known language ids to JSON objects; null
-//     means empty.
+//   - lsp_server_configs maps known language ids, or built-in server ids,
+//     to JSON objects; null means empty.
 //   - lsp_status_location is never an error: anything but "status_bar"
 //     (a number, null, "sidebar") is stored as "toolbar".
+//   - lsp_language_servers maps known language ids to lists of server
+//     ids the built-in catalog lists for that language (an operator's
+//     entries are the task host's, unknown here); null means empty, and
+//     an empty list, like a missing language, means the default. A list
+//     of more than one is refused: several servers per file come later.
 func DecodePatch(r io.Reader) (Patch, error) {
 	dec := json.NewDecoder(r)
 	var raw map[string]json.RawMessage
@@ -175,6 +205,12 @@ func DecodePatch(r io.Reader) (Patch, error) {
 			_ = json.Unmarshal(v, &s) // not a string: normalized below
 			s = NormalizeStatusLocation(s)
 			p.StatusLocation = &s
+		case wire.SettingLanguageServers:
+			servers, err := decodeLanguageServers(v)
+			if err != nil {
+				return Patch{}, err
+			}
+			p.LanguageServers = &servers
 		default:
 			return Patch{}, &FieldError{Field: name, Message: "unknown field"}
 		}
@@ -207,17 +243,53 @@ func decodeServerConfigs(v json.RawMessage) (map[string]json.RawMessage, error) 
 	const field = wire.SettingServerConfigs
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(v, &m); err != nil {
-		return nil, &FieldError{Field: field, Message: "must be an object keyed by language id"}
+		return nil, &FieldError{Field: field, Message: "must be an object keyed by language or server id"}
 	}
 	out := make(map[string]json.RawMessage, len(m))
-	for lang, cfg := range m {
+	for key, cfg := range m {
+		if !configKey(key) {
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language or server %q", key)}
+		}
+		if !isObject(cfg) {
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: must be a JSON object", key)}
+		}
+		out[key] = cfg
+	}
+	return out, nil
+}
+
+// configKey reports whether lsp_server_configs may hold key: a language
+// id, or the id of a built-in server (no server id is a language id).
+func configKey(key string) bool {
+	if _, ok := wire.Lookup(key); ok {
+		return true
+	}
+	_, ok := wire.BuiltinServer(key)
+	return ok
+}
+
+func decodeLanguageServers(v json.RawMessage) (map[string][]string, error) {
+	const field = wire.SettingLanguageServers
+	var m map[string][]string
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, &FieldError{Field: field, Message: "must be an object of language ids to arrays of server ids"}
+	}
+	out := make(map[string][]string, len(m))
+	for _, lang := range slices.Sorted(maps.Keys(m)) {
+		ids := m[lang]
 		if _, ok := wire.Lookup(lang); !ok {
 			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language %q", lang)}
 		}
-		if !isObject(cfg) {
-			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: must be a JSON object", lang)}
+		switch {
+		case len(ids) == 0:
+			continue // the default
+		case len(ids) > 1:
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: %d servers; choose one (several servers per language are not supported yet)", lang, len(ids))}
+		case !wire.BuiltinServes(wire.Language(lang), ids[0]):
+			info, _ := wire.Lookup(lang)
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, ids[0], strings.Join(info.Servers, ", "))}
 		}
-		out[lang] = cfg
+		out[lang] = []string{ids[0]}
 	}
 	return out, nil
 }
@@ -246,12 +318,19 @@ func (s Settings) normalize() Settings {
 	s.AutoStartLanguages = keep(s.AutoStartLanguages, false)
 	s.AutoInstallLanguages = keep(s.AutoInstallLanguages, true)
 	cfgs := make(map[string]json.RawMessage, len(s.ServerConfigs))
-	for lang, cfg := range s.ServerConfigs {
-		if _, ok := wire.Lookup(lang); ok && isObject(cfg) {
-			cfgs[lang] = cfg
+	for key, cfg := range s.ServerConfigs {
+		if configKey(key) && isObject(cfg) {
+			cfgs[key] = cfg
 		}
 	}
 	s.ServerConfigs = cfgs
 	s.StatusLocation = NormalizeStatusLocation(s.StatusLocation)
+	servers := make(map[string][]string, len(s.LanguageServers))
+	for lang, ids := range s.LanguageServers {
+		if len(ids) > 0 && wire.BuiltinServes(wire.Language(lang), ids[0]) {
+			servers[lang] = []string{ids[0]}
+		}
+	}
+	s.LanguageServers = servers
 	return s
 }

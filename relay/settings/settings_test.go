@@ -21,7 +21,7 @@ import (
 func TestFieldNamesMatchWire(t *testing.T) {
 	t.Parallel()
 	want := []string{wire.SettingAutoStartLanguages, wire.SettingAutoInstallLanguages,
-		wire.SettingServerConfigs, wire.SettingStatusLocation}
+		wire.SettingServerConfigs, wire.SettingStatusLocation, wire.SettingLanguageServers}
 	typ := reflect.TypeFor[Settings]()
 	require.Equal(t, len(want), typ.NumField())
 	for i, name := range want {
@@ -55,6 +55,21 @@ func TestDecodePatchValid(t *testing.T) {
 	p, err = DecodePatch(strings.NewReader(`{}`))
 	require.NoError(t, err)
 	assert.True(t, p.Empty())
+
+	p, err = DecodePatch(strings.NewReader(`{"lsp_language_servers": {"typescript": ["tsgo"], "python": ["basedpyright"], "go": []}}`))
+	require.NoError(t, err)
+	got = Default().Apply(p)
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}, "python": {"basedpyright"}}, got.LanguageServers, "an empty list is the default")
+	assert.Equal(t, "tsgo", got.Server("typescript"))
+	assert.Equal(t, "", got.Server("go"), "missing: the default")
+	// A chosen server is configured by its id, the default by the language.
+	p, err = DecodePatch(strings.NewReader(`{"lsp_server_configs": {"typescript": {"a": 1}, "tsgo": {"b": 2}}}`))
+	require.NoError(t, err)
+	assert.Len(t, *p.ServerConfigs, 2)
+
+	p, err = DecodePatch(strings.NewReader(`{"lsp_language_servers": null}`))
+	require.NoError(t, err)
+	assert.Empty(t, *p.LanguageServers)
 }
 
 // Missing or invalid status locations become toolbar, never a 400.
@@ -80,9 +95,16 @@ func TestDecodePatchRejects(t *testing.T) {
 		{`{"lsp_server_configs": {"go": "fast"}}`, wire.SettingServerConfigs, `"go": must be a JSON object`},
 		{`{"lsp_server_configs": {"go": [1]}}`, wire.SettingServerConfigs, `"go": must be a JSON object`},
 		{`{"lsp_server_configs": {"go": null}}`, wire.SettingServerConfigs, `"go": must be a JSON object`},
-		{`{"lsp_server_configs": {"cobol": {}}}`, wire.SettingServerConfigs, `unknown language "cobol"`},
+		{`{"lsp_server_configs": {"cobol": {}}}`, wire.SettingServerConfigs, `unknown language or server "cobol"`},
+		{`{"lsp_server_configs": {"ruff": {}}}`, wire.SettingServerConfigs, `unknown language or server "ruff"`},
 		{`{"lsp_server_configs": []}`, wire.SettingServerConfigs, "object"},
 		{`{"lsp_auto_start_language": ["go"]}`, "lsp_auto_start_language", "unknown field"},
+		{`{"lsp_language_servers": {"typescript": ["deno"]}}`, wire.SettingLanguageServers, `"typescript": unknown server "deno"`},
+		{`{"lsp_language_servers": {"python": ["tsgo"]}}`, wire.SettingLanguageServers, `"python": unknown server "tsgo" (one of pyright, basedpyright)`},
+		{`{"lsp_language_servers": {"python": ["pyright", "basedpyright"]}}`, wire.SettingLanguageServers, "choose one"},
+		{`{"lsp_language_servers": {"cobol": ["gopls"]}}`, wire.SettingLanguageServers, `unknown language "cobol"`},
+		{`{"lsp_language_servers": {"go": [1]}}`, wire.SettingLanguageServers, "arrays of server ids"},
+		{`{"lsp_language_servers": ["gopls"]}`, wire.SettingLanguageServers, "an object"},
 	} {
 		_, err := DecodePatch(strings.NewReader(tc.body))
 		var fe *FieldError
@@ -117,11 +139,19 @@ func storeContract(t *testing.T, s Store) {
 	assert.Equal(t, loc, got.StatusLocation)
 	assert.JSONEq(t, string(cfgs["go"]), string(got.ServerConfigs["go"]))
 
+	servers := map[string][]string{"typescript": {"tsgo"}}
+	got, err = s.Update(ctx, user, Patch{LanguageServers: &servers})
+	require.NoError(t, err)
+	assert.Equal(t, servers, got.LanguageServers)
+	assert.Equal(t, langs, got.AutoInstallLanguages, "a partial update keeps other fields")
+
 	// Returned values are copies.
 	got.AutoInstallLanguages[0] = "python"
+	got.LanguageServers["typescript"][0] = "typescript-language-server"
 	again, err := s.Load(ctx, user)
 	require.NoError(t, err)
 	assert.Equal(t, langs, again.AutoInstallLanguages)
+	assert.Equal(t, "tsgo", again.Server("typescript"))
 
 	// Concurrent partial updates of different fields both land.
 	var wg sync.WaitGroup
@@ -195,8 +225,9 @@ func TestSQLiteNormalizesStoredValues(t *testing.T) {
 	for name, value := range map[string]string{
 		wire.SettingAutoStartLanguages:   `["go","cobol","go"]`,
 		wire.SettingAutoInstallLanguages: `["kotlin","rust"]`,
-		wire.SettingServerConfigs:        `{"go":{"a":1},"cobol":{},"python":"x"}`,
+		wire.SettingServerConfigs:        `{"go":{"a":1},"cobol":{},"python":"x","basedpyright":{"b":2},"ruff":{}}`,
 		wire.SettingStatusLocation:       `"sidebar"`,
+		wire.SettingLanguageServers:      `{"typescript":["tsgo","x"],"python":["gone"],"cobol":["gopls"],"go":[]}`,
 		"lsp_future_field":               `true`,
 	} {
 		_, err := s.db.Exec(`INSERT INTO user_settings(user_id, name, value) VALUES('u', ?, ?)`, name, value)
@@ -206,8 +237,10 @@ func TestSQLiteNormalizesStoredValues(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"go"}, got.AutoStartLanguages)
 	assert.Equal(t, []string{"rust"}, got.AutoInstallLanguages)
-	assert.Equal(t, []string{"go"}, keys(got.ServerConfigs))
+	assert.ElementsMatch(t, []string{"go", "basedpyright"}, keys(got.ServerConfigs))
 	assert.Equal(t, wire.StatusLocationToolbar, got.StatusLocation)
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}}, got.LanguageServers,
+		"servers the built-in catalog no longer lists are dropped, lists cut to the one supported")
 
 	_, err = s.db.Exec(`UPDATE user_settings SET value = 'not json' WHERE user_id = 'u' AND name = ?`, wire.SettingAutoStartLanguages)
 	require.NoError(t, err)
@@ -257,6 +290,7 @@ func TestSQLiteMigratesFirstSchema(t *testing.T) {
 		AutoInstallLanguages: []string{"go"},
 		ServerConfigs:        map[string]json.RawMessage{"go": json.RawMessage(`{"gopls":{"staticcheck":true}}`)},
 		StatusLocation:       wire.StatusLocationStatusBar,
+		LanguageServers:      map[string][]string{},
 	}
 	ctx := context.Background()
 	for range 2 { // the second open finds the migration done

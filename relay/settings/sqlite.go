@@ -166,6 +166,8 @@ func load(ctx context.Context, q queryer, user string) (Settings, error) {
 			_ = json.Unmarshal([]byte(value), &st.ServerConfigs)
 		case wire.SettingStatusLocation:
 			_ = json.Unmarshal([]byte(value), &st.StatusLocation)
+		case wire.SettingLanguageServers:
+			_ = json.Unmarshal([]byte(value), &st.LanguageServers)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -204,6 +206,7 @@ func (s *SQLite) Update(ctx context.Context, user string, p Patch) (_ Settings, 
 		{wire.SettingAutoInstallLanguages, p.AutoInstallLanguages != nil, p.AutoInstallLanguages},
 		{wire.SettingServerConfigs, p.ServerConfigs != nil, p.ServerConfigs},
 		{wire.SettingStatusLocation, p.StatusLocation != nil, p.StatusLocation},
+		{wire.SettingLanguageServers, p.LanguageServers != nil, p.LanguageServers},
 	} {
 		if !f.set {
 			continue

@@ -73,5 +73,10 @@ func (s Settings) clone() Settings {
 	if s.ServerConfigs == nil {
 		s.ServerConfigs = map[string]json.RawMessage{}
 	}
+	servers := make(map[string][]string, len(s.LanguageServers))
+	for lang, ids := range s.LanguageServers {
+		servers[lang] = slices.Clone(ids)
+	}
+	s.LanguageServers = servers
 	return s
 }
