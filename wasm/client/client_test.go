@@ -272,7 +272,7 @@ func TestOpenDocumentRejects(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	m := newModel("")
-	_, err := h.client.OpenDocument("s", "README.md", m, m)
+	_, err := h.client.OpenDocument("s", "notes.txt", m, m)
 	require.ErrorIs(t, err, ErrNoLanguage)
 	for _, p := range []string{"/etc/x.go", "../x.go", "a/../../x.go", `a\b.go`} {
 		_, err := h.client.OpenDocument("s", p, m, m)

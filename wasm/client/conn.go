@@ -149,7 +149,7 @@ func (c *connection) run() {
 
 	var res lsptypes.InitializeResult
 	var raw jsonlite.Raw
-	err = rpc.Call(c.ctx, lsptypes.MethodInitialize, c.initializeParams(rootURI, folders, token), &raw)
+	err = rpc.Call(c.ctx, lsptypes.MethodInitialize, c.initializeParams(rootURI, folders, token, ready.InitializationOptions), &raw)
 	if err == nil && len(raw) > 0 {
 		if res, err = lsptypes.ParseInitializeResult(raw); err != nil {
 			err = errors.New("jsonrpc: decode " + lsptypes.MethodInitialize + " result: " + err.Error())
@@ -361,7 +361,7 @@ func workspaceFolders(rootURI, workspace string, repos []string) []lsptypes.Work
 	return out
 }
 
-func (c *connection) initializeParams(rootURI string, folders []lsptypes.WorkspaceFolder, token string) lsptypes.InitializeParams {
+func (c *connection) initializeParams(rootURI string, folders []lsptypes.WorkspaceFolder, token string, entry wire.RawJSON) lsptypes.InitializeParams {
 	p := lsptypes.InitializeParams{
 		ProcessID:        nil,
 		ClientInfo:       &lsptypes.ClientInfo{Name: "kandev-lsp", Version: c.cl.cfg.Version},
@@ -381,9 +381,11 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 		},
 		WorkDoneToken: jsonlite.Raw(jsonlite.AppendString(nil, token)),
 	}
+	var own jsonlite.Raw
 	if c.p.key.language == wire.TypeScript {
-		p.InitializationOptions = typescriptOptions
+		own = typescriptOptions
 	}
+	p.InitializationOptions = layOver(jsonlite.Raw(entry), own)
 	return p
 }
 
@@ -489,6 +491,9 @@ func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, erro
 			out = append(out, ',')
 		}
 		sec := settings.Section(cfg, it.Section)
+		if sec.IsNull() && objectSection(c.p.key.language, it.Section) {
+			sec = jsonlite.Raw("{}")
+		}
 		if !jsonlite.Valid(sec) {
 			return nil, jsonrpc.NewError(jsonrpc.ErrInternal.Code, "configuration of "+string(c.p.key.language)+" is not valid JSON")
 		}
@@ -511,6 +516,9 @@ func parseStatus(frame []byte) (wire.Status, error) {
 	}{{"status", &st.Status}, {"language", &st.Language}, {"error", &st.Error}, {"workspacePath", &st.WorkspacePath}, {"workspaceUri", &st.WorkspaceURI}} {
 		s, fok := v.Get(f.key).DecodeString()
 		*f.dst, ok = s, ok && fok
+	}
+	if o := v.Get("initializationOptions"); o.Kind() == jsonlite.Object {
+		st.InitializationOptions = wire.RawJSON(append([]byte(nil), o.Raw()...))
 	}
 	subs := v.Get("repoSubpaths")
 	ok = ok && subs.DecodeArray()

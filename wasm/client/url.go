@@ -62,18 +62,13 @@ func cleanRelPath(p string) (string, bool) {
 	return c, true
 }
 
-// languageID is the LSP languageId of a file, which for TypeScript and
-// JavaScript depends on the extension rather than on the server.
+// languageID is the LSP languageId of a file (didOpen's): it depends on
+// the file, not only on its language — typescriptreact for a.tsx, go.mod
+// for go.mod, shellscript for a.sh (wire.LanguageID) — with lang for a file
+// wire has no entry for.
 func languageID(p string, lang string) string {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".ts", ".mts", ".cts":
-		return "typescript"
-	case ".tsx":
-		return "typescriptreact"
-	case ".js", ".mjs", ".cjs":
-		return "javascript"
-	case ".jsx":
-		return "javascriptreact"
+	if id := wire.LanguageID(p); id != "" {
+		return id
 	}
 	return lang
 }

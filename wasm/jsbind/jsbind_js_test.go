@@ -175,7 +175,7 @@ func TestAPI(t *testing.T) {
 	require.True(t, call(t, lsp, "status", "demo", "go").IsNull())
 
 	// No language for a README: null, nothing dialed.
-	require.True(t, call(t, lsp, "openDocument", obj(t, map[string]any{"sessionId": "demo", "path": "README.md", "model": modelV})).IsNull())
+	require.True(t, call(t, lsp, "openDocument", obj(t, map[string]any{"sessionId": "demo", "path": "notes.txt", "model": modelV})).IsNull())
 
 	funcsBefore := liveFuncs.Load()
 	doc := call(t, lsp, "openDocument", obj(t, map[string]any{"sessionId": "demo", "path": "cmd/a b.go", "model": modelV}))

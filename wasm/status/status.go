@@ -195,6 +195,9 @@ func Server(lang string) string {
 	case wire.Kotlin:
 		return "kotlin-lsp"
 	}
+	if id, ok := wire.DefaultServer(wire.Language(lang)); ok {
+		return id // the catalog id names the command of the newer servers
+	}
 	return lang
 }
 
@@ -211,6 +214,22 @@ func DisplayName(lang string) string {
 		return "Rust"
 	case wire.Kotlin:
 		return "Kotlin"
+	case wire.JSON:
+		return "JSON"
+	case wire.CSS:
+		return "CSS/SCSS/Less"
+	case wire.HTML:
+		return "HTML"
+	case wire.Markdown:
+		return "Markdown"
+	case wire.YAML:
+		return "YAML"
+	case wire.Shell:
+		return "Shell"
+	case wire.Dockerfile:
+		return "Dockerfile"
+	case wire.C:
+		return "C/C++"
 	}
 	return lang
 }
