@@ -92,7 +92,7 @@ test('the status-bar item hides for an unsupported file, a non-file panel, a loa
   await expect(bar(page)).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
 
   // An unsupported file: no item, and no inert control in the toolbar.
-  await openFile(page, 'README.md');
+  await openFile(page, 'notes.txt');
   await expect(bar(page)).toBeHidden();
   await expect(toolbar(page)).toBeHidden();
   await page.locator('#tabs [role="tab"][data-path="main.go"]').click();
