@@ -18,6 +18,8 @@ import { mountNotices } from './notices.js';
 import { mountOutline } from './outline.js';
 import { mountDiskNotices } from './disknotices.js';
 import { createProblemsPanel } from './problems.js';
+import { createSymbolPicker } from './symbols.js';
+import { createHierarchyPanel } from './hierarchy.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -121,6 +123,86 @@ const editor = monaco.editor.create($('editor'), {
   wordBasedSuggestions: 'off',
 });
 mountOutline(lsp, editor, $('outline'));
+
+// --- workspace symbols and hierarchies ----------------------------------------
+
+// kandevLsp: the file on screen has a language-server document, so the
+// actions below have a server to ask.
+const lspKey = editor.createContextKey('kandevLsp', false);
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+
+// symbolModel is the model whose server Go to Symbol in Workspace asks:
+// the active file's, else another open file's of the session (on a phone
+// the files on screen have none).
+function symbolModel() {
+  const served = (t) => t && t.sessionId === sessionId && t.view === 'monaco' && t.doc ? t.model : null;
+  return served(current) || [...tabs.values()].map(served).find(Boolean) || null;
+}
+
+const symbolPicker = createSymbolPicker({
+  lsp,
+  monaco,
+  t: tr,
+  model: symbolModel,
+  open: (target) => navigateTo(target),
+  restore: () => (mountedModel() ? editor.focus() : $('open-symbols').focus()),
+  root: $('symbol-picker'),
+  input: $('symbol-query'),
+  status: $('symbol-status'),
+  list: $('symbol-results'),
+  opener: $('open-symbols'),
+});
+
+const hierarchy = createHierarchyPanel({
+  lsp,
+  monaco,
+  t: tr,
+  open: (target) => navigateTo(target),
+  panel: $('hierarchy-panel'),
+  title: $('hierarchy-title'),
+  directions: $('hierarchy-directions'),
+  tree: $('hierarchy-tree'),
+  empty: $('hierarchy-empty'),
+  closeButton: $('hierarchy-close'),
+  onClose: () => { if (mountedModel()) editor.focus(); },
+});
+
+// The editor's actions, in its context menu and its command palette (F1)
+// with VS Code's keys; registered again when the locale changes their
+// labels. Browsers keep Ctrl+T for a new tab outside an installed app:
+// the toolbar's Symbols button opens the picker too.
+let actions = [];
+function registerActions() {
+  for (const a of actions) a.dispose();
+  const { KeyMod, KeyCode } = monaco;
+  actions = [
+    editor.addAction({
+      id: 'kandev.workspaceSymbols',
+      label: tr('symbols.title'),
+      keybindings: [KeyMod.CtrlCmd | KeyCode.KeyT],
+      precondition: 'kandevLsp',
+      run: () => symbolPicker.open(),
+    }),
+    editor.addAction({
+      id: 'kandev.callHierarchy',
+      label: tr('hierarchy.call.action'),
+      keybindings: [KeyMod.Shift | KeyMod.Alt | KeyCode.KeyH],
+      precondition: 'kandevLsp',
+      contextMenuGroupId: 'navigation',
+      contextMenuOrder: 1.5,
+      run: (ed) => hierarchy.show('call', ed.getModel(), ed.getPosition()),
+    }),
+    editor.addAction({
+      id: 'kandev.typeHierarchy',
+      label: tr('hierarchy.type.action'),
+      precondition: 'kandevLsp',
+      contextMenuGroupId: 'navigation',
+      contextMenuOrder: 1.6,
+      run: (ed) => hierarchy.show('type', ed.getModel(), ed.getPosition()),
+    }),
+  ];
+}
+registerActions();
 
 // Open files: one tab per (session, path). A tab shows one view: 'loading'
 // while its content is fetched, then 'monaco' (a text model, with a
@@ -460,6 +542,10 @@ function renderPanel() {
 function renderToolbar() {
   $('current-file').textContent = current ? current.path : tr('page.noFile');
   $('close-file').hidden = !current;
+  const symbols = $('open-symbols');
+  symbols.hidden = !symbolModel();
+  symbols.title = tr('symbols.buttonTitle', { key: isMac ? '⌘T' : 'Ctrl+T' });
+  lspKey.set(!!(mountedModel() && current.doc));
 }
 
 // renderAll redraws everything that depends on the active panel, the layout
@@ -642,6 +728,9 @@ function applyTexts() {
   statusBar.retitle();
   settingsPage.rerender();
   problems.render();
+  registerActions();
+  symbolPicker.retitle();
+  hierarchy.retitle();
   renderAll();
 }
 
@@ -661,6 +750,7 @@ switchSession(sessionId);
 // For tests and the curious: the page's handles.
 window.demo = {
   monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage, reconfigure, problems,
+  symbolPicker, hierarchy,
   get sessionId() { return sessionId; },
   get current() { return current; },
 };
