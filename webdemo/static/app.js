@@ -14,7 +14,7 @@ import { createSettingsPage } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
-import { mountNotices } from './notices.js';
+import { mountNotices, noticeElement } from './notices.js';
 import { mountOutline } from './outline.js';
 import { mountDiskNotices } from './disknotices.js';
 import { createProblemsPanel } from './problems.js';
@@ -62,6 +62,8 @@ function configureLSP() {
     // Go to definition, references and Monaco's own targets open here.
     openFile: (target) => navigateTo(target),
     openTabs: () => [...tabs.values()].filter((t) => t.sessionId === sessionId).map((t) => ({ id: t.id, path: t.path })),
+    // A server's window/showDocument of a web page: offered in a notice.
+    openExternal: (uri, options) => openExternal(uri, options),
     // Placeholder models for targets in files without one (peek previews),
     // and the text of files a workspace edit (rename, code action) changes.
     readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
@@ -83,6 +85,47 @@ function configureLSP() {
 }
 configureLSP();
 const tr = (key, args) => lsp.text(key, args);
+
+// openExternal shows a server's request to open a web page (gopls' Browse
+// documentation and Browse gopls feature documentation) as a notice naming
+// the address; Open opens it in a new tab — a click, which is also what
+// lets a browser open one. Nothing opens without the user, and nothing is
+// silent: an address that is no web page gets a notice too, without Open.
+// The server is answered at once, not when the user decides: gopls waits
+// for the answer and handles no other request meanwhile. So true means
+// "offered to the user", which is all a web page can promise anyway.
+const externalNotices = new Map(); // address → its notice, one each
+function openExternal(url, { takeFocus = false } = {}) {
+  externalNotices.get(url)?.remove();
+  let web = false;
+  try {
+    web = ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch { /* not a URL */ }
+  const openLabel = tr('external.open');
+  const el = noticeElement({
+    type: web ? 'info' : 'warning',
+    title: tr(web ? 'external.title' : 'external.refusedTitle'),
+    message: tr(web ? 'external.message' : 'external.refused', { url }),
+    actions: web ? [openLabel] : [],
+    dismissLabel: tr('message.dismiss'),
+    close: (choice) => {
+      externalNotices.delete(url);
+      if (choice === openLabel) window.open(url, '_blank', 'noopener,noreferrer');
+    },
+  });
+  el.classList.add('external-notice');
+  el.dataset.url = url;
+  el.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    el.querySelector('.dismiss').click();
+    if (mountedModel()) editor.focus();
+  });
+  externalNotices.set(url, el);
+  $('lsp-notices').append(el);
+  // The server asked for the focus: Enter opens, Escape declines.
+  if (takeFocus) (el.querySelector('.buttons button') || el.querySelector('.dismiss')).focus();
+  return web;
+}
 
 // The layout the page is in. Phone: files open in a read-only viewer
 // without Monaco (and so without language servers); below 900 px the Files
