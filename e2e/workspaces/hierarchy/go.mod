@@ -1,0 +1,3 @@
+module example.com/hierarchy
+
+go 1.26
