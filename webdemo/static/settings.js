@@ -30,7 +30,9 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   const page = $('settings-page');
   let installers = null; // { session, state: 'loading' | 'ok' | 'error', answer?, code? }
 
-  const languages = () => (runtime.languages || []).map((l) => ({ id: l.id, experimental: !!l.experimental }));
+  const languages = () => (runtime.languages || []).map((l) => ({ id: l.id, experimental: !!l.experimental, servers: l.servers || [] }));
+  // chosen is the server the settings name for a language, else its default.
+  const chosen = (l, s) => ((s.lsp_language_servers || {})[l.id] || [])[0] || l.servers[0] || '';
   const installable = (id) => (runtime.autoInstallable || []).includes(id);
   const name = (id) => t(`language.${id}`);
 
@@ -118,6 +120,15 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
           onchange: (e) => saveList('lsp_auto_install_languages', '.auto-install', e.target, id) }),
         ` ${t('settings.autoInstall')}`)
       : h('p', { class: 'hint', id: `auto-install-${id}-none` }, t('settings.autoInstall.none'));
+    // The server: a choice when the catalog has more than one for the
+    // language. Saving it moves the language's open files to that server.
+    const current = chosen(l, s);
+    const serverChoice = l.servers.length > 1
+      ? h('label', { class: 'server-choice' }, `${t('settings.server')} `,
+        h('select', { id: `server-${id}`, 'data-language': id, onchange: (e) => saveServer(l, e.target) },
+          ...l.servers.map((sv, i) => h('option', { value: sv, selected: sv === current },
+            i === 0 ? t('settings.server.default', { server: sv }) : sv))))
+      : null;
     const config = s.lsp_server_configs && s.lsp_server_configs[id];
     const textarea = h('textarea', { id: `config-${id}`, rows: '4', spellcheck: 'false', 'data-language': id,
       'aria-describedby': `config-error-${id}`, 'aria-invalid': error ? 'true' : 'false' });
@@ -126,10 +137,11 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       h('div', { class: 'card-head' },
         h('h4', { id: `card-title-${id}` }, name(id)),
         l.experimental ? h('span', { class: 'badge' }, t('settings.experimental')) : null),
+      serverChoice,
       h('label', { class: 'check' }, autoStart, ` ${t('settings.autoStart', { language: name(id) })}`),
       autoInstall,
       h('p', { class: 'card-note note', id: `card-note-${id}`, role: 'status' }),
-      h('div', { class: 'installer', id: `installer-${id}` }, ...installerDetails(id)),
+      h('div', { class: 'installer', id: `installer-${id}` }, ...installerDetails(id, current)),
       h('label', { for: `config-${id}`, class: 'config-label' }, t('settings.config')),
       textarea,
       h('p', { class: 'error config-error', id: `config-error-${id}`, 'data-language': id, role: 'alert' }, error || ''),
@@ -140,10 +152,12 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
 
   // installerDetails shows the task host's answer for one language, all of
   // it visible without hovering.
-  function installerDetails(id) {
+  function installerDetails(id, chosenServer) {
     if (!installers || installers.state !== 'ok') return [];
-    const info = (installers.answer.languages || []).find((x) => x.language === id);
-    if (!info) return [];
+    const lang = (installers.answer.languages || []).find((x) => x.language === id);
+    if (!lang) return [];
+    // The chosen server's own answer when the task host lists each one.
+    const info = (lang.servers || []).find((x) => x.server === chosenServer) || lang;
     const server = info.command;
     const out = [h('p', { class: 'server-state', 'data-found': String(!!info.found) },
       info.found ? t('settings.found', { server, path: info.path }) : t('settings.missing', { server }))];
@@ -184,6 +198,24 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       note.textContent = t('settings.saveFailed', { error: e.message });
       note.classList.add('failed');
       return false;
+    }
+  }
+
+  // saveServer stores the choice of server for one language (the default
+  // is stored as no choice).
+  async function saveServer(l, select) {
+    const all = { ...(getSettings().lsp_language_servers || {}) };
+    if (select.value === l.servers[0]) delete all[l.id];
+    else all[l.id] = [select.value];
+    select.disabled = true;
+    const note = $(`card-note-${l.id}`);
+    const ok = await save({ lsp_language_servers: all }, note);
+    select.disabled = false;
+    if (ok) {
+      render(); // the installer details of the chosen server
+      $(`card-note-${l.id}`).textContent = t('settings.server.saved', { server: select.value });
+    } else {
+      select.value = chosen(l, getSettings());
     }
   }
 

@@ -1,0 +1,76 @@
+import { demoTest, expect, openDemo, openFile, openSettings, closeSettings, putSettings, type Demo } from './fixtures';
+import { waitReady } from './editor';
+import type { Page } from '@playwright/test';
+
+// The open catalog, end to end: one file per built-in server, each served
+// by the server the catalog names for it (found on the agent's PATH, or
+// installed by the agent from its pinned lockfile into the task's managed
+// cache), and the choice of server per language made in Settings reaching
+// the open file without a reload.
+const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/catalog' });
+
+const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c'];
+
+test.beforeEach(async ({ page }) => {
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_server_configs: {}, lsp_language_servers: {} });
+  await page.reload();
+  await openDemo(page);
+});
+
+function lspMarkers(page: Page, path: string) {
+  return page.evaluate((uri) => {
+    const { monaco } = (window as any).demo;
+    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
+      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
+      .map((m: any) => m.message as string);
+  }, `kandev://demo/${path}`);
+}
+
+/** started lists the agent's log lines of servers it started, each naming its catalog id (server=ID). */
+const started = (demo: Demo) => demo.logs.join('').split('\n').filter((l) => l.includes('language server started'));
+
+for (const [file, server, message] of [
+  ['broken.json', 'vscode-json-language-server', /Trailing comma/i],
+  ['config.yaml', 'yaml-language-server', /.+/],
+  ['run.sh', 'bash-language-server', /Double quote to prevent globbing/],
+  ['Dockerfile', 'dockerfile-language-server', /MAINTAINER.*deprecated/i],
+  ['main.c', 'clangd', /undeclared identifier 'undefined_count'/],
+  ['go.mod', 'gopls', /usage: require|malformed|unexpected/i],
+] as const) {
+  test(`${file} gets ${server}'s diagnostics`, async ({ page, demo }) => {
+    await openFile(page, file);
+    await waitReady(page);
+    await expect.poll(() => lspMarkers(page, file), { timeout: 90_000 }).toContainEqual(expect.stringMatching(message));
+    await expect.poll(() => started(demo).some((l) => l.includes(`server=${server} `))).toBe(true);
+  });
+}
+
+test('choosing tsgo in Settings moves the open TypeScript file to it', async ({ page, demo }) => {
+  await openFile(page, 'answer.ts');
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'answer.ts'), { timeout: 60_000 }).toEqual(["Type 'string' is not assignable to type 'number'."]);
+  expect(started(demo).some((l) => l.includes('server=typescript-language-server '))).toBe(true);
+  await openSettings(page);
+  await page.locator('#server-typescript').selectOption('tsgo');
+  await expect(page.locator('#card-note-typescript')).toContainText('tsgo');
+  await closeSettings(page);
+  // The old connection ended and tsgo serves the file: its error is pulled.
+  await expect.poll(() => started(demo).some((l) => l.includes('server=tsgo ')), { timeout: 60_000 }).toBe(true);
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'answer.ts'), { timeout: 60_000 }).toEqual(["Type 'string' is not assignable to type 'number'."]);
+  const saved = await (await page.request.get('/api/v1/user/settings')).json();
+  expect(saved.lsp_language_servers).toEqual({ typescript: ['tsgo'] });
+});
+
+test('switching Python to basedpyright in Settings reaches the open file', async ({ page, demo }) => {
+  await openFile(page, 'app.py');
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'app.py'), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
+  await openSettings(page);
+  await page.locator('#server-python').selectOption('basedpyright');
+  await closeSettings(page);
+  await expect.poll(() => started(demo).some((l) => l.includes('server=basedpyright ')), { timeout: 120_000 }).toBe(true);
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'app.py'), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
+});

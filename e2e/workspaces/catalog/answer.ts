@@ -1,0 +1,2 @@
+const answer: number = "forty-two";
+export { answer };

@@ -1,0 +1,5 @@
+module example.com/catalog
+
+go 1.26
+
+require broken
