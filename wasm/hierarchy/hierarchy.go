@@ -168,18 +168,24 @@ func Result(r Request, raw []byte, conn string, mapURI func(string) string) (str
 
 // items maps CallHierarchyItem[] or TypeHierarchyItem[].
 func items(b []byte, v j.Value, conn string, mapURI func(string) string) []byte {
+	return list(b, v, func(e j.Value) []byte { return item(nil, e, conn, mapURI) })
+}
+
+// list appends a JSON array of each element of v mapped by one, leaving
+// out the elements one maps to nothing (malformed ones).
+func list(b []byte, v j.Value, one func(j.Value) []byte) []byte {
 	b = append(b, '[')
 	first := true
-	for _, it := range v.Elems() {
-		one := item(nil, it, conn, mapURI)
-		if len(one) == 0 {
+	for _, e := range v.Elems() {
+		m := one(e)
+		if len(m) == 0 {
 			continue
 		}
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-		b = append(b, one...)
+		b = append(b, m...)
 	}
 	return append(b, ']')
 }
@@ -245,20 +251,12 @@ func calls(key string) func([]byte, j.Value, string, func(string) string) []byte
 
 // symbols maps SymbolInformation[] or WorkspaceSymbol[].
 func symbols(b []byte, v j.Value, conn string, mapURI func(string) string) []byte {
-	b = append(b, '[')
-	first := true
-	for _, s := range v.Elems() {
-		one := symbol(nil, s, conn, mapURI)
-		if string(one) == "null" {
-			continue
+	return list(b, v, func(e j.Value) []byte {
+		if one := symbol(nil, e, conn, mapURI); string(one) != "null" {
+			return one
 		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, one...)
-	}
-	return append(b, ']')
+		return nil
+	})
 }
 
 // symbol maps one SymbolInformation or WorkspaceSymbol:
