@@ -250,10 +250,17 @@ test('gopls: the call hierarchy lists the callers; a caller opens at its call si
 
   // From main, through the context menu: its callees, the toolchain's Println among them.
   await openFile(page, 'main.go');
-  await rightClick(page, 'main() {', 1);
-  await page.locator('.context-view .action-label', { hasText: 'Show Call Hierarchy' }).click();
   const main = item(page, 'main', 1);
-  await expect(main).toBeVisible();
+  const menuItem = page.locator('.context-view .action-label', { hasText: 'Show Call Hierarchy' });
+  // A click on Monaco's context menu right after it opened was seen to
+  // leave the menu open, the item highlighted and nothing run (1 run in 3):
+  // the click is repeated, on the open menu or a new one, until the panel
+  // shows main.
+  await expect(async () => {
+    if (!(await menuItem.isVisible())) await rightClick(page, 'main() {', 1);
+    await menuItem.click();
+    await expect(main).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   // The direction chosen last stays.
   await expect(panel(page).locator('[data-direction="outgoing"]')).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => children(main).then((n) => [...n].sort())).toEqual(['Greet', 'Println', 'report']);
