@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, fakeTest, expect, openDemo, openFile, putSettings, readRecord, writeScript } from './fixtures';
+import { test, fakeTest, demoTest, expect, openDemo, openFile, putSettings, readRecord, writeScript } from './fixtures';
 import { action, cursorAt, waitReady } from './editor';
 
 // Real gopls behind the agent and the relay: the code lenses, document
@@ -149,4 +149,19 @@ fakeTest('a scripted server\'s colors, linked editing, lenses and semantic-token
   await expect(page.locator('.monaco-editor .linked-editing-decoration')).toHaveCount(2);
   await page.keyboard.type('s');
   await expect.poll(() => page.evaluate(() => (window as any).demo.editor.getModel().getLineContent(3))).toBe('    println!("{}", tags);');
+});
+
+// gopls' test lens (off by default, turned on in its configuration) over a
+// test function of a _test.go file.
+const lensTest = demoTest({ npmServers: true, sample: 'e2e/workspaces/golens' });
+
+lensTest('gopls code lens in a test file: run test, turned on in its configuration', async ({ page }) => {
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_server_configs: { go: { gopls: { codelenses: { test: true } } } } });
+  await page.reload();
+  await openDemo(page);
+  await openFile(page, 'lens_test.go');
+  await waitReady(page);
+  const lenses = page.locator('.monaco-editor .codelens-decoration');
+  await expect(lenses.getByText(/run test/)).toBeVisible({ timeout: 60_000 });
 });

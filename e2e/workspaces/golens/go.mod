@@ -1,0 +1,3 @@
+module example.com/golens
+
+go 1.26
