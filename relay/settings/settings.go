@@ -334,3 +334,44 @@ func (s Settings) normalize() Settings {
 	s.LanguageServers = servers
 	return s
 }
+
+// decodeField sets the field stored under name from its JSON value. A value
+// that no longer decodes keeps its default, and an unknown name (a newer
+// program's field) is ignored: one bad field must not make every read
+// fail. normalize repairs the rest.
+func (s *Settings) decodeField(name string, value []byte) {
+	switch name {
+	case wire.SettingAutoStartLanguages:
+		_ = json.Unmarshal(value, &s.AutoStartLanguages)
+	case wire.SettingAutoInstallLanguages:
+		_ = json.Unmarshal(value, &s.AutoInstallLanguages)
+	case wire.SettingServerConfigs:
+		_ = json.Unmarshal(value, &s.ServerConfigs)
+	case wire.SettingStatusLocation:
+		_ = json.Unmarshal(value, &s.StatusLocation)
+	case wire.SettingLanguageServers:
+		_ = json.Unmarshal(value, &s.LanguageServers)
+	}
+}
+
+// patchField is one field a patch sets: its stored name and its value.
+type patchField struct {
+	name  string
+	value any
+}
+
+// fields lists the fields p sets, in the wire's order.
+func (p Patch) fields() []patchField {
+	var out []patchField
+	add := func(name string, set bool, v any) {
+		if set {
+			out = append(out, patchField{name, v})
+		}
+	}
+	add(wire.SettingAutoStartLanguages, p.AutoStartLanguages != nil, p.AutoStartLanguages)
+	add(wire.SettingAutoInstallLanguages, p.AutoInstallLanguages != nil, p.AutoInstallLanguages)
+	add(wire.SettingServerConfigs, p.ServerConfigs != nil, p.ServerConfigs)
+	add(wire.SettingStatusLocation, p.StatusLocation != nil, p.StatusLocation)
+	add(wire.SettingLanguageServers, p.LanguageServers != nil, p.LanguageServers)
+	return out
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -11,11 +13,17 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/internal/pgtest"
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/pgdb"
 )
+
+// TestMain stops the PostgreSQL server the store tests start.
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // The JSON names are the contract's.
 func TestFieldNamesMatchWire(t *testing.T) {
@@ -180,17 +188,196 @@ func storeContract(t *testing.T, s Store) {
 	assert.Equal(t, loc, again.StatusLocation)
 }
 
+// storeFixture is one kind of Store under the shared suite. connect
+// returns a new handle on one database each call — two of them are two
+// replicas — closed when the test ends; raw writes a stored field as an
+// older, newer or hand-edited program may have (nil: the store keeps
+// nothing outside the process).
+type storeFixture struct {
+	connect func(t *testing.T) Store
+	raw     func(t *testing.T, user, name, value string)
+}
+
+// storeSuite is the behaviour every Store shares; each kind runs it on a
+// fresh database of its own.
+func storeSuite(t *testing.T, fresh func(t *testing.T) storeFixture) {
+	t.Run("Contract", func(t *testing.T) {
+		t.Parallel()
+		storeContract(t, fresh(t).connect(t))
+	})
+	t.Run("ReplicasShare", func(t *testing.T) {
+		t.Parallel()
+		f := fresh(t)
+		a, b := f.connect(t), f.connect(t)
+		ctx := t.Context()
+		langs := []string{"python"}
+		_, err := a.Update(ctx, "u", Patch{AutoStartLanguages: &langs})
+		require.NoError(t, err)
+		got, err := b.Load(ctx, "u")
+		require.NoError(t, err)
+		assert.Equal(t, langs, got.AutoStartLanguages, "a save through one replica is read through another")
+		loc := wire.StatusLocationStatusBar
+		got, err = b.Update(ctx, "u", Patch{StatusLocation: &loc})
+		require.NoError(t, err)
+		assert.Equal(t, langs, got.AutoStartLanguages, "a partial save through the other keeps the first's field")
+	})
+	t.Run("LastWriteWinsWhole", func(t *testing.T) {
+		t.Parallel()
+		f := fresh(t)
+		lastWriteWinsWhole(t, f.connect(t), f.connect(t))
+	})
+	t.Run("NormalizesStoredValues", func(t *testing.T) {
+		t.Parallel()
+		f := fresh(t)
+		if f.raw == nil {
+			t.Skip("nothing is stored outside the process")
+		}
+		normalizesStoredValues(t, f.connect(t), f.raw)
+	})
+}
+
+// lastWriteWinsWhole saves one user's settings from two replicas at once,
+// every save setting every field to values of its own generation: whatever
+// the order, each save's answer and the final settings are one save's
+// values, never fields of two.
+func lastWriteWinsWhole(t *testing.T, replicas ...Store) {
+	ctx := t.Context()
+	gen := func(g int) Patch {
+		start := []string{string(wire.Languages[g%len(wire.Languages)].Language)}
+		install := []string{}
+		loc := wire.StatusLocationToolbar
+		if g%2 == 1 {
+			loc = wire.StatusLocationStatusBar
+			install = []string{"go"}
+		}
+		cfgs := map[string]json.RawMessage{"go": json.RawMessage(fmt.Sprintf(`{"gen":%d}`, g))}
+		servers := map[string][]string{}
+		return Patch{AutoStartLanguages: &start, AutoInstallLanguages: &install, ServerConfigs: &cfgs,
+			StatusLocation: &loc, LanguageServers: &servers}
+	}
+	consistent := func(s Settings) {
+		t.Helper()
+		var c struct{ Gen int }
+		require.NoError(t, json.Unmarshal(s.ServerConfigs["go"], &c))
+		want := Default().Apply(gen(c.Gen))
+		assert.Equal(t, want.AutoStartLanguages, s.AutoStartLanguages, "generation %d", c.Gen)
+		assert.Equal(t, want.AutoInstallLanguages, s.AutoInstallLanguages, "generation %d", c.Gen)
+		assert.Equal(t, want.StatusLocation, s.StatusLocation, "generation %d", c.Gen)
+	}
+	const writers, saves = 8, 15
+	var wg sync.WaitGroup
+	for w := range writers {
+		store := replicas[w%len(replicas)]
+		wg.Go(func() {
+			for i := range saves {
+				got, err := store.Update(ctx, "u", gen(w*saves+i))
+				if !assert.NoError(t, err) {
+					return
+				}
+				consistent(got)
+			}
+		})
+	}
+	wg.Wait()
+	for _, s := range replicas {
+		got, err := s.Load(ctx, "u")
+		require.NoError(t, err)
+		consistent(got)
+	}
+}
+
+// normalizesStoredValues: fields a newer or hand-edited database holds are
+// normalized, not fatal.
+func normalizesStoredValues(t *testing.T, s Store, raw func(t *testing.T, user, name, value string)) {
+	for name, value := range map[string]string{
+		wire.SettingAutoStartLanguages:   `["go","cobol","go"]`,
+		wire.SettingAutoInstallLanguages: `["kotlin","rust"]`,
+		wire.SettingServerConfigs:        `{"go":{"a":1},"cobol":{},"python":"x","basedpyright":{"b":2},"ruff":{}}`,
+		wire.SettingStatusLocation:       `"sidebar"`,
+		wire.SettingLanguageServers:      `{"typescript":["tsgo","x"],"python":["gone"],"cobol":["gopls"],"go":[]}`,
+		"lsp_future_field":               `true`,
+	} {
+		raw(t, "u", name, value)
+	}
+	ctx := t.Context()
+	got, err := s.Load(ctx, "u")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"go"}, got.AutoStartLanguages)
+	assert.Equal(t, []string{"rust"}, got.AutoInstallLanguages)
+	assert.ElementsMatch(t, []string{"go", "basedpyright"}, keys(got.ServerConfigs))
+	assert.Equal(t, wire.StatusLocationToolbar, got.StatusLocation)
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}}, got.LanguageServers,
+		"servers the built-in catalog no longer lists are dropped, lists cut to the one supported")
+
+	raw(t, "u", wire.SettingAutoStartLanguages, `{"not":"a list"}`)
+	got, err = s.Load(ctx, "u")
+	require.NoError(t, err, "a field that no longer decodes keeps its default")
+	assert.Equal(t, []string{}, got.AutoStartLanguages)
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}}, got.LanguageServers, "and the others are kept")
+
+	// A save over such a field works, and keeps the unknown field.
+	langs := []string{"python"}
+	got, err = s.Update(ctx, "u", Patch{AutoStartLanguages: &langs})
+	require.NoError(t, err)
+	assert.Equal(t, langs, got.AutoStartLanguages)
+}
+
 func TestMemoryStore(t *testing.T) {
 	t.Parallel()
-	storeContract(t, NewMemory())
+	storeSuite(t, func(*testing.T) storeFixture {
+		m := NewMemory()
+		return storeFixture{connect: func(*testing.T) Store { return m }}
+	})
 }
 
 func TestSQLiteStore(t *testing.T) {
 	t.Parallel()
-	s, err := OpenSQLite(filepath.Join(t.TempDir(), "a", "b", "settings.db"))
-	require.NoError(t, err, "creates missing directories")
-	defer s.Close()
-	storeContract(t, s)
+	storeSuite(t, func(t *testing.T) storeFixture {
+		path := filepath.Join(t.TempDir(), "a", "b", "settings.db")
+		var first *SQLite
+		return storeFixture{
+			connect: func(t *testing.T) Store {
+				s, err := OpenSQLite(path)
+				require.NoError(t, err, "creates missing directories")
+				t.Cleanup(func() { _ = s.Close() })
+				if first == nil {
+					first = s
+				}
+				return s
+			},
+			raw: func(t *testing.T, user, name, value string) {
+				_, err := first.db.Exec(`INSERT INTO user_settings(user_id, name, value) VALUES(?, ?, ?)
+					ON CONFLICT(user_id, name) DO UPDATE SET value = excluded.value`, user, name, value)
+				require.NoError(t, err)
+			},
+		}
+	})
+}
+
+func TestPostgresStore(t *testing.T) {
+	t.Parallel()
+	storeSuite(t, func(t *testing.T) storeFixture {
+		dsn := pgtest.Database(t)
+		var first *pgxpool.Pool
+		return storeFixture{
+			connect: func(t *testing.T) Store {
+				pool, err := pgdb.Open(t.Context(), dsn)
+				require.NoError(t, err)
+				t.Cleanup(pool.Close)
+				if first == nil {
+					first = pool
+				}
+				return NewPostgres(pool)
+			},
+			raw: func(t *testing.T, user, name, value string) {
+				_, err := first.Exec(t.Context(), `INSERT INTO kandev_lsp_user_settings(user_id, doc)
+					VALUES($1, json_build_object($2::text, $3::json))
+					ON CONFLICT (user_id) DO UPDATE SET doc = (kandev_lsp_user_settings.doc::jsonb || excluded.doc::jsonb)::json`,
+					user, name, value)
+				require.NoError(t, err)
+			},
+		}
+	})
 }
 
 // Settings survive closing and reopening the database file.
@@ -216,36 +403,16 @@ func TestSQLitePersists(t *testing.T) {
 	assert.Equal(t, want, got)
 }
 
-// Rows a newer or hand-edited database holds are normalized, not fatal.
-func TestSQLiteNormalizesStoredValues(t *testing.T) {
+// A row of the key/value table that is not JSON at all keeps its default.
+func TestSQLiteRowNotJSON(t *testing.T) {
 	t.Parallel()
 	s, err := OpenSQLite(filepath.Join(t.TempDir(), "settings.db"))
 	require.NoError(t, err)
 	defer s.Close()
-	for name, value := range map[string]string{
-		wire.SettingAutoStartLanguages:   `["go","cobol","go"]`,
-		wire.SettingAutoInstallLanguages: `["kotlin","rust"]`,
-		wire.SettingServerConfigs:        `{"go":{"a":1},"cobol":{},"python":"x","basedpyright":{"b":2},"ruff":{}}`,
-		wire.SettingStatusLocation:       `"sidebar"`,
-		wire.SettingLanguageServers:      `{"typescript":["tsgo","x"],"python":["gone"],"cobol":["gopls"],"go":[]}`,
-		"lsp_future_field":               `true`,
-	} {
-		_, err := s.db.Exec(`INSERT INTO user_settings(user_id, name, value) VALUES('u', ?, ?)`, name, value)
-		require.NoError(t, err)
-	}
+	_, err = s.db.Exec(`INSERT INTO user_settings(user_id, name, value) VALUES('u', ?, 'not json')`, wire.SettingAutoStartLanguages)
+	require.NoError(t, err)
 	got, err := s.Load(context.Background(), "u")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"go"}, got.AutoStartLanguages)
-	assert.Equal(t, []string{"rust"}, got.AutoInstallLanguages)
-	assert.ElementsMatch(t, []string{"go", "basedpyright"}, keys(got.ServerConfigs))
-	assert.Equal(t, wire.StatusLocationToolbar, got.StatusLocation)
-	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}}, got.LanguageServers,
-		"servers the built-in catalog no longer lists are dropped, lists cut to the one supported")
-
-	_, err = s.db.Exec(`UPDATE user_settings SET value = 'not json' WHERE user_id = 'u' AND name = ?`, wire.SettingAutoStartLanguages)
-	require.NoError(t, err)
-	got, err = s.Load(context.Background(), "u")
-	require.NoError(t, err, "a row that no longer decodes keeps its default")
 	assert.Equal(t, []string{}, got.AutoStartLanguages)
 }
 

@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
-
-	"github.com/kandev/lsp/internal/wire"
 )
 
 // SQLite is the persistent Store: one row per user and field in a small
@@ -155,20 +153,7 @@ func load(ctx context.Context, q queryer, user string) (Settings, error) {
 		if err := rows.Scan(&name, &value); err != nil {
 			return Settings{}, fmt.Errorf("settings: load: %w", err)
 		}
-		// A value that no longer decodes keeps its default: one bad row
-		// must not make every read fail.
-		switch name {
-		case wire.SettingAutoStartLanguages:
-			_ = json.Unmarshal([]byte(value), &st.AutoStartLanguages)
-		case wire.SettingAutoInstallLanguages:
-			_ = json.Unmarshal([]byte(value), &st.AutoInstallLanguages)
-		case wire.SettingServerConfigs:
-			_ = json.Unmarshal([]byte(value), &st.ServerConfigs)
-		case wire.SettingStatusLocation:
-			_ = json.Unmarshal([]byte(value), &st.StatusLocation)
-		case wire.SettingLanguageServers:
-			_ = json.Unmarshal([]byte(value), &st.LanguageServers)
-		}
+		st.decodeField(name, []byte(value))
 	}
 	if err := rows.Err(); err != nil {
 		return Settings{}, fmt.Errorf("settings: load: %w", err)
@@ -197,21 +182,8 @@ func (s *SQLite) Update(ctx context.Context, user string, p Patch) (_ Settings, 
 			ON CONFLICT(user_id, name) DO UPDATE SET value = excluded.value`, user, name, string(b))
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		set  bool
-		v    any
-	}{
-		{wire.SettingAutoStartLanguages, p.AutoStartLanguages != nil, p.AutoStartLanguages},
-		{wire.SettingAutoInstallLanguages, p.AutoInstallLanguages != nil, p.AutoInstallLanguages},
-		{wire.SettingServerConfigs, p.ServerConfigs != nil, p.ServerConfigs},
-		{wire.SettingStatusLocation, p.StatusLocation != nil, p.StatusLocation},
-		{wire.SettingLanguageServers, p.LanguageServers != nil, p.LanguageServers},
-	} {
-		if !f.set {
-			continue
-		}
-		if err := put(f.name, f.v); err != nil {
+	for _, f := range p.fields() {
+		if err := put(f.name, f.value); err != nil {
 			return Settings{}, fmt.Errorf("settings: update %s: %w", f.name, err)
 		}
 	}

@@ -1,7 +1,7 @@
 // Command kandev-relay serves the relay on its own: the browser-facing LSP
 // stream, the user-settings API, the boot runtime and task stop.
 //
-//	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE]
+//	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE|postgres://...]
 //	             [-agent-binary PATH] [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
 //	             [-log-format text|json] [-v]
@@ -45,6 +45,7 @@ import (
 	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/pgdb"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -84,7 +85,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address HOST:PORT (port 0 picks a free port)")
 	sessionsPath := fs.String("sessions", "", "sessions file (JSON: {\"sessions\":[...]})")
-	dbPath := fs.String("db", "", "settings database file (default <user config dir>/kandev/settings.db)")
+	dbPath := fs.String("db", "", "settings database: a file (SQLite; default <user config dir>/kandev/settings.db), or a\npostgres:// URL of the database replicas share (settings and the global connection cap);\nkeep its password out of the URL: PGPASSWORD or ~/.pgpass")
 	agentBinary := fs.String("agent-binary", "", "kandev-agent executable for local_pc sessions without agent.url\n(default: kandev-agent beside this binary, else on PATH)")
 	hosts := fs.String("hosts", "", "names the relay is reached by, comma-separated, besides the address it listens on\n(and localhost on loopback); requests for any other Host are refused")
 	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns\n(never one that matches every host, such as * or https://*)")
@@ -131,11 +132,22 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 			return err
 		}
 	}
-	store, err := settings.OpenSQLite(*dbPath)
-	if err != nil {
-		return err
+	var store settings.Store
+	if pgdb.IsDSN(*dbPath) {
+		pool, err := pgdb.Open(ctx, *dbPath)
+		if err != nil {
+			return err
+		}
+		defer pool.Close()
+		store = settings.NewPostgres(pool)
+	} else {
+		sqlite, err := settings.OpenSQLite(*dbPath)
+		if err != nil {
+			return err
+		}
+		defer sqlite.Close()
+		store = sqlite
 	}
-	defer store.Close()
 
 	bin := *agentBinary
 	if bin == "" {

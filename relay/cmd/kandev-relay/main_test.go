@@ -16,9 +16,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/internal/pgtest"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
 )
+
+// TestMain stops the PostgreSQL server the tests of -db postgres:// start.
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func TestMaxConnections(t *testing.T) {
 	for v, want := range map[string]int{"": 8, " ": 8, "1": 1, "64": 64, " 3 ": 3} {
@@ -138,10 +142,14 @@ func req(t *testing.T, method, u, body string, hdr http.Header) (int, string) {
 func bearer(tok string) http.Header { return http.Header{"Authorization": {"Bearer " + tok}} }
 
 // Settings saved through one relay process are there after a restart on
-// the same -db file; the browser token from the environment gates every
-// route and is never printed.
+// the same -db, a file or a PostgreSQL URL; the browser token from the
+// environment gates every route and is never printed.
 func TestRestartKeepsSettings(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "nested", "settings.db")
+	t.Run("sqlite", func(t *testing.T) { restartKeepsSettings(t, filepath.Join(t.TempDir(), "nested", "settings.db")) })
+	t.Run("postgres", func(t *testing.T) { restartKeepsSettings(t, pgtest.Database(t)) })
+}
+
+func restartKeepsSettings(t *testing.T, db string) {
 	env := []string{envBrowserToken + "=old", envBrowserToken + "=tok"}
 
 	r := start(t, db, env)
