@@ -1,0 +1,233 @@
+package webdemo
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/settings"
+)
+
+// The demo's sessions: the page's own, a twin with its own task host over
+// the same directory, a Local Docker task when an engine and the image are
+// there, and a session with no language server at all.
+const (
+	SessionID       = "demo"
+	TwinSessionID   = "twin"
+	DockerSessionID = "docker"
+	PlainSessionID  = "demo2"
+)
+
+// Options are what the demo's command line chooses.
+type Options struct {
+	// AgentBin is the kandev-agent binary each Local PC task host runs.
+	AgentBin string
+	// Sample is the workspace copied into a temporary directory.
+	Sample string
+	// WASMDir, ESMDir, PackageDir and MonacoDir: see Config.
+	WASMDir, ESMDir, PackageDir, MonacoDir string
+	// DBPath is the settings database; empty: DefaultSettingsPath.
+	DBPath string
+	// FakeLSP is the scripted fake language server, put on the task PATH
+	// as rust-analyzer and kotlin-lsp (tests). Empty: none.
+	FakeLSP string
+	// ToolPath lists folders put first on the agents' PATH.
+	ToolPath string
+	// DockerImage is the task image of the Local Docker session; empty, or
+	// no engine answering: no such session.
+	DockerImage string
+	// Hosts are names the page is reached by besides its own address.
+	Hosts []string
+	// Logger receives the relay's and the demo's log; Logs the agents'
+	// output.
+	Logger *slog.Logger
+	Logs   io.Writer
+}
+
+// Demo is a running demo: the workspace copy, its task hosts, the settings
+// database and the relay, behind one HTTP handler.
+type Demo struct {
+	// Handler serves the page, its assets, the relay and the file routes.
+	Handler http.Handler
+	// Workspace is the temporary copy of the sample the agents serve.
+	Workspace string
+	// Container names the Local Docker session's container; empty: none.
+	Container string
+
+	signIn  *access.Token
+	relay   *relay.Relay
+	agents  []*Agent
+	cleanup []func()
+	exited  chan error
+}
+
+// Start assembles the demo: it copies the sample, starts a Local PC agent
+// for the page's session and one for its twin, creates the Docker task
+// when it can, opens the settings and mounts the relay. Close undoes it;
+// on error nothing is left running.
+func Start(ctx context.Context, opts Options) (d *Demo, err error) {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	logs := opts.Logs
+	if logs == nil {
+		logs = io.Discard
+	}
+	d = &Demo{exited: make(chan error, 2)}
+	defer func() {
+		if err != nil {
+			d.Close(ctx)
+		}
+	}()
+
+	if d.Workspace, err = NewWorkspace(opts.Sample); err != nil {
+		return nil, err
+	}
+	workspace := d.Workspace
+	d.cleanup = append(d.cleanup, func() { os.RemoveAll(workspace) })
+
+	env := os.Environ()
+	if opts.ToolPath != "" {
+		if env, err = PrependPath(env, opts.ToolPath); err != nil {
+			return nil, err
+		}
+	}
+	if opts.FakeLSP != "" {
+		tools, err := os.MkdirTemp("", "kandev-demo-tools-")
+		if err != nil {
+			return nil, err
+		}
+		d.cleanup = append(d.cleanup, func() { os.RemoveAll(tools) })
+		if env, err = WithFakeServers(env, tools, opts.FakeLSP); err != nil {
+			return nil, err
+		}
+	}
+	// The twin session's own task host over the same directory: its
+	// servers see the same file URIs as the demo session's.
+	agent, err := d.startAgent(ctx, opts.AgentBin, env, logs, "the agent exited")
+	if err != nil {
+		return nil, err
+	}
+	twin, err := d.startAgent(ctx, opts.AgentBin, env, logs, "the twin session's agent exited")
+	if err != nil {
+		return nil, err
+	}
+	sessions := []relay.Session{{
+		ID: SessionID, Executor: relay.ExecutorLocalPC, Workspace: workspace,
+		Agent: relay.AgentRef{URL: agent.URL.String(), Token: agent.Token},
+	}, {
+		ID: TwinSessionID, Executor: relay.ExecutorLocalPC, Workspace: workspace,
+		Agent: relay.AgentRef{URL: twin.URL.String(), Token: twin.Token},
+	}}
+
+	// The Local Docker session: a task container over the same workspace,
+	// resumed by the relay on its first stream.
+	var dockerSessions []string
+	if opts.DockerImage != "" {
+		token, err := randomToken()
+		if err != nil {
+			return nil, err
+		}
+		container, err := CreateDockerTask(ctx, opts.DockerImage, workspace, token)
+		if err != nil {
+			logger.Warn("no Local Docker session", "err", err)
+		} else {
+			d.cleanup = append(d.cleanup, func() { container.Remove() })
+			d.Container = container.Name
+			sessions = append(sessions, relay.Session{
+				ID: DockerSessionID, Executor: relay.ExecutorLocalDocker, Workspace: "/workspace", Container: container.Name,
+				Agent: relay.AgentRef{URL: container.URL.String(), Token: token},
+			})
+			dockerSessions = []string{DockerSessionID}
+		}
+	}
+
+	store, err := OpenSettings(opts.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	d.cleanup = append(d.cleanup, func() { store.Close() })
+
+	// The browser credential: a fresh secret each run, shown only in the
+	// sign-in URL, which sets the page's cookie and opens the page.
+	d.signIn = access.NewToken(access.NewSecret(), settings.LocalUser, "/")
+	guard := access.Config{Hosts: opts.Hosts, Authenticate: d.signIn.Authenticate, SignIn: d.signIn, Logger: logger}
+	d.relay = relay.New(relay.Config{
+		Hosts:        guard.Hosts,
+		Authenticate: guard.Authenticate,
+		Settings:     store,
+		Sessions:     relay.StaticSessions(sessions...),
+		Logger:       logger,
+	})
+	d.Handler = Handler(Config{
+		Access: guard,
+		Relay:  d.relay, AgentURL: agent.URL, AgentToken: agent.Token,
+		WASMDir: opts.WASMDir, ESMDir: opts.ESMDir, PackageDir: opts.PackageDir, MonacoDir: opts.MonacoDir,
+		SessionID: SessionID, TwinSessions: []string{TwinSessionID}, DockerSessions: dockerSessions,
+		PlainSessions: []string{PlainSessionID},
+	})
+	return d, nil
+}
+
+// startAgent starts a Local PC agent over the workspace with a fresh token;
+// its exit is reported on Exited with reason.
+func (d *Demo) startAgent(ctx context.Context, bin string, env []string, logs io.Writer, reason string) (*Agent, error) {
+	token, err := randomToken()
+	if err != nil {
+		return nil, err
+	}
+	a, err := StartAgent(ctx, bin, d.Workspace, token, env, logs)
+	if err != nil {
+		return nil, err
+	}
+	d.agents = append(d.agents, a)
+	go func() {
+		<-a.Done()
+		select {
+		case d.exited <- errors.New(reason):
+		default:
+		}
+	}()
+	return a, nil
+}
+
+// SignInURL is the URL that signs a browser in and opens the page, for a
+// demo reached at base (scheme and host).
+func (d *Demo) SignInURL(base string) string { return d.signIn.SignInURL(base) }
+
+// Exited reports a task host that stopped on its own: the demo is of no
+// use without it.
+func (d *Demo) Exited() <-chan error { return d.exited }
+
+// Close stops the agents — which closes their streams from the task-host
+// side with 1001, since hijacked WebSockets are not tracked by
+// http.Server.Shutdown — removes the container, closes the relay and the
+// settings, and removes the workspace copy.
+func (d *Demo) Close(ctx context.Context) {
+	for _, a := range d.agents {
+		a.Stop()
+	}
+	if d.relay != nil {
+		d.relay.Close(ctx)
+	}
+	for i := len(d.cleanup) - 1; i >= 0; i-- {
+		d.cleanup[i]()
+	}
+	d.agents, d.cleanup = nil, nil
+}
+
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
