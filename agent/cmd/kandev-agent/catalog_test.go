@@ -57,6 +57,23 @@ func TestOperatorCatalogBadFieldStopsAgent(t *testing.T) {
 	}
 }
 
+// KANDEV_AGENT_CATALOG names the operator catalog as -catalog does, for a
+// container that sets variables rather than a command line: its entries
+// are validated the same way at start.
+func TestOperatorCatalogFromVariable(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "catalog.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"servers":[{"id":"zig","languages":["zig"],"command":"zls","install":{"kind":"manual"}}]}`), 0o644))
+	cmd := exec.Command(build(t), "-addr", "127.0.0.1:0", "-workspace", t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "KANDEV_AGENT_TOKEN=tok", "HOME=" + t.TempDir(), "KANDEV_AGENT_CATALOG=" + file}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	var ee *exec.ExitError
+	require.ErrorAs(t, cmd.Run(), &ee)
+	require.Equal(t, 2, ee.ExitCode())
+	require.Contains(t, stderr.String(), "kandev-agent: operator catalog "+file+`: server "zig" (servers[0]): field languages: unknown language "zig"`)
+}
+
 // An operator entry runs like a built-in one when a stream names it (its
 // command found on the task PATH, never in the workspace), and the
 // installers route lists it after the built-in entries of its language.

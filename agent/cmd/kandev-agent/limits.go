@@ -25,6 +25,8 @@ type limits struct {
 	maxConnections int
 	logFormat      string
 	maxWatches     int
+	// catalogFile is the operator catalog; empty: the built-in one only.
+	catalogFile string
 }
 
 // limit is one of them: its flag, its variable, and where it is stored.
@@ -50,6 +52,8 @@ func (l *limits) table() []limit {
 		{flag: "log-format", env: "KANDEV_AGENT_LOG_FORMAT", str: &l.logFormat, usage: logging.Usage},
 		{flag: "max-watches", env: "KANDEV_AGENT_MAX_WATCHES", n: &l.maxWatches,
 			usage: "workspace directories watched for changes; past it, changes in further directories are not reported"},
+		{flag: "catalog", env: "KANDEV_AGENT_CATALOG", str: &l.catalogFile,
+			usage: "operator catalog: a JSON file of language servers added to the built-in ones"},
 	}
 }
 

@@ -11,9 +11,9 @@
 // is reaped, and the agent exits 0.
 //
 // What may run is the catalog (package agent/catalog): the built-in
-// entries and, with -catalog FILE, an operator's entries from that JSON
-// file. The file is checked at start: a
-// bad field stops the agent with an error naming the entry and the field.
+// entries and, with -catalog FILE (or KANDEV_AGENT_CATALOG), an operator's
+// entries from that JSON file. The file is checked at start: a bad field
+// stops the agent with an error naming the entry and the field.
 // It is the agent's setting, never the workspace's or a request's.
 //
 // A missing language server is installed when the stream request asks for
@@ -78,17 +78,16 @@ const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
 	dir := flag.String("workspace", "", "task workspace directory")
-	catalogFile := flag.String("catalog", "", "operator catalog: a JSON file of language servers added to the built-in ones")
 	var lim limits
 	lim.register(flag.CommandLine)
 	flag.Parse()
-	if err := run(*addr, *dir, *catalogFile, &lim); err != nil {
+	if err := run(*addr, *dir, &lim); err != nil {
 		fmt.Fprintln(os.Stderr, "kandev-agent:", err)
 		os.Exit(2)
 	}
 }
 
-func run(addr, dir, catalogFile string, lim *limits) error {
+func run(addr, dir string, lim *limits) error {
 	// The process environment is the task environment, read here once.
 	env := taskenv.Parse(os.Environ())
 	token := env[tokenEnv]
@@ -103,7 +102,7 @@ func run(addr, dir, catalogFile string, lim *limits) error {
 	delete(env, tokenEnv)
 	releaseBase := env[releaseBaseEnv]
 	delete(env, releaseBaseEnv)
-	cat, err := loadCatalog(catalogFile)
+	cat, err := loadCatalog(lim.catalogFile)
 	if err != nil {
 		return err
 	}
@@ -124,7 +123,7 @@ func run(addr, dir, catalogFile string, lim *limits) error {
 	}
 	logger.Info("limits", "set", lim.String())
 	if ids := operatorIDs(cat); len(ids) > 0 {
-		logger.Info("operator catalog", "file", catalogFile, "servers", ids)
+		logger.Info("operator catalog", "file", lim.catalogFile, "servers", ids)
 	}
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
