@@ -264,7 +264,7 @@ func TestCapacityBurst(t *testing.T) {
 	}
 	assert.Len(t, open, limit, "bridged")
 	assert.Equal(t, total-limit, refused, "closed with 4005")
-	assert.Equal(t, int64(limit), rl.active.count())
+	assert.Equal(t, int64(limit), rl.slotsInUse())
 	assert.Equal(t, int32(limit), a.requests.Load(), "only admitted streams reach the agent")
 	assert.LessOrEqual(t, st.n.Load(), int32(limit), "no start or resume for a refused stream")
 
@@ -275,7 +275,7 @@ func TestCapacityBurst(t *testing.T) {
 		a.next(t).ended(t)
 	}
 	waitIdle(t, rl)
-	assert.Zero(t, rl.active.count())
+	assert.Zero(t, rl.slotsInUse())
 }
 
 // The slot is given back on every path: with a cap of 1, a stream after

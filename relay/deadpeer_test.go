@@ -190,7 +190,7 @@ func TestIdleStreamSurvivesPings(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "no pongs went up")
 		time.Sleep(10 * time.Millisecond) // polling a condition, with a deadline
 	}
-	assert.Equal(t, int64(1), rl.active.count(), "still open")
+	assert.Equal(t, int64(1), rl.slotsInUse(), "still open")
 	ctx := testCtx(t)
 	require.NoError(t, b.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1}`)))
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1}`, string(<-msgs))

@@ -1,14 +1,17 @@
 package relay
 
 import (
+	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/capacity"
 	"github.com/kandev/lsp/relay/internal/bridge"
 )
 
@@ -24,6 +27,10 @@ const MetricsPath = "/metrics"
 //	kandev_relay_stream_closes_total{code}          relayed streams ended, by the code the browser got
 //	kandev_relay_relayed_bytes_total{direction}     message bytes, browser_to_agent and agent_to_browser
 //	kandev_relay_agents_running                     agent processes the relay started, alive now
+//	kandev_relay_capacity_max                       the connection cap
+//	kandev_relay_capacity_in_use_global             slots in use by every replica sharing the cap
+//	                                                (this process's alone without a shared database)
+//	kandev_relay_capacity_in_use{replica}           slots in use by each replica holding any
 type metrics struct {
 	active  *prometheus.GaugeVec
 	refused *prometheus.CounterVec
@@ -31,7 +38,7 @@ type metrics struct {
 	bytes   [2]prometheus.Counter // by bridge.Side of origin
 }
 
-func newMetrics(reg prometheus.Registerer, execs *executions) *metrics {
+func newMetrics(reg prometheus.Registerer, execs *executions, cap capacity.Cap) *metrics {
 	m := &metrics{
 		active: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kandev_relay_streams_active", Help: "Browser LSP streams being relayed now.",
@@ -51,8 +58,45 @@ func newMetrics(reg prometheus.Registerer, execs *executions) *metrics {
 	agents := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "kandev_relay_agents_running", Help: "Agent processes the relay started (local_pc sessions without agent.url), alive now.",
 	}, func() float64 { return float64(execs.running()) })
-	reg.MustRegister(m.active, m.refused, m.closed, relayed, agents)
+	reg.MustRegister(m.active, m.refused, m.closed, relayed, agents, capCollector{cap})
 	return m
+}
+
+// capUsageTimeout bounds the cap's query at scrape time (the lease table
+// of a shared database).
+const capUsageTimeout = 2 * time.Second
+
+var (
+	capMaxDesc    = prometheus.NewDesc("kandev_relay_capacity_max", "The active LSP connection cap.", nil, nil)
+	capGlobalDesc = prometheus.NewDesc("kandev_relay_capacity_in_use_global",
+		"Connection cap slots in use by every replica sharing the cap (this process's alone without a shared database).", nil, nil)
+	capReplicaDesc = prometheus.NewDesc("kandev_relay_capacity_in_use",
+		"Connection cap slots in use, by replica holding any.", []string{"replica"}, nil)
+)
+
+// capCollector reads the cap at each scrape, so the figures are the
+// database's, not a cached copy. When the cap cannot be read the in-use
+// samples are left out rather than failing the whole scrape.
+type capCollector struct{ cap capacity.Cap }
+
+func (c capCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- capMaxDesc
+	ch <- capGlobalDesc
+	ch <- capReplicaDesc
+}
+
+func (c capCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), capUsageTimeout)
+	defer cancel()
+	u, err := c.cap.Usage(ctx)
+	if err != nil {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(capMaxDesc, prometheus.GaugeValue, float64(u.Max))
+	ch <- prometheus.MustNewConstMetric(capGlobalDesc, prometheus.GaugeValue, float64(u.Global))
+	for replica, n := range u.Replicas {
+		ch <- prometheus.MustNewConstMetric(capReplicaDesc, prometheus.GaugeValue, float64(n), replica)
+	}
 }
 
 // ownRegistry is the registry of a relay that serves MetricsPath itself:

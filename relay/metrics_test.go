@@ -55,6 +55,9 @@ func TestMetricsCountStreamsAndLogsNameThem(t *testing.T) {
 	require.NoError(t, err)
 	mid := scrape(t, srv)
 	require.Equal(t, 1.0, mid[`kandev_relay_streams_active{language="go"}`])
+	require.Equal(t, 1.0, mid["kandev_relay_capacity_in_use_global"], "the stream holds a slot")
+	require.Equal(t, 1.0, mid[`kandev_relay_capacity_in_use{replica="local"}`])
+	require.Equal(t, float64(DefaultMaxConnections), mid["kandev_relay_capacity_max"])
 
 	go func() { _ = ac.ws.Close(websocket.StatusCode(wire.CloseBinaryMissing), "") }()
 	requireClose(t, b, wire.CloseBinaryMissing)

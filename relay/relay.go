@@ -28,6 +28,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/capacity"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -64,6 +65,13 @@ type Config struct {
 	// when zero). A stream over the cap closes with wire.CloseCapacity
 	// before any task host is started or resumed.
 	MaxConnections int
+	// Capacity is the cap itself, for replicas that share one
+	// (capacity.Leases, with its own max). Nil: a per-process
+	// capacity.Local of MaxConnections slots.
+	Capacity capacity.Cap
+	// Replica names this relay in /metrics' per-replica cap gauge when
+	// Capacity is nil (default "local").
+	Replica string
 	// Settings stores the user's settings; nil keeps them in memory for
 	// the life of the process. The relay does not close it.
 	Settings settings.Store
@@ -137,7 +145,7 @@ type Relay struct {
 	mux      *http.ServeMux
 	guarded  http.Handler
 	dialer   *agentDialer
-	active   *limiter
+	capacity capacity.Cap
 	execs    *executions
 	settings settings.Store
 	metrics  *metrics
@@ -187,6 +195,12 @@ func New(cfg Config) *Relay {
 	if cfg.Settings == nil {
 		cfg.Settings = settings.NewMemory()
 	}
+	if cfg.Capacity == nil {
+		if cfg.Replica == "" {
+			cfg.Replica = "local"
+		}
+		cfg.Capacity = capacity.NewLocal(cfg.MaxConnections, cfg.Replica)
+	}
 	if cfg.Starter == nil {
 		cfg.Starter = NewStarter(StarterConfig{
 			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentOutput: cfg.AgentOutput, Logger: cfg.Logger,
@@ -201,7 +215,7 @@ func New(cfg Config) *Relay {
 		log:      cfg.Logger,
 		mux:      http.NewServeMux(),
 		dialer:   newAgentDialer(cfg.dialTimeout),
-		active:   newLimiter(cfg.MaxConnections),
+		capacity: cfg.Capacity,
 		execs:    newExecutions(cfg.Starter, cfg.Logger),
 		settings: cfg.Settings,
 	}
@@ -217,7 +231,7 @@ func New(cfg Config) *Relay {
 		reg = own
 		rl.mux.Handle("GET "+MetricsPath, metricsHandler(own))
 	}
-	rl.metrics = newMetrics(reg, rl.execs)
+	rl.metrics = newMetrics(reg, rl.execs, rl.capacity)
 	rl.guarded = access.Guard(access.Config{
 		Hosts:          cfg.Hosts,
 		Authenticate:   authenticate,
@@ -242,4 +256,10 @@ func user(r *http.Request) string { return access.User(r.Context()) }
 // does not touch agents it did not start, nor Config.Settings.
 func (rl *Relay) Close(ctx context.Context) error {
 	return rl.execs.close(ctx)
+}
+
+// slotsInUse is the cap's global count now (0 when it cannot be read).
+func (rl *Relay) slotsInUse() int64 {
+	u, _ := rl.capacity.Usage(context.Background())
+	return int64(u.Global)
 }

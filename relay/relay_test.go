@@ -104,9 +104,9 @@ func requireClose(t testing.TB, c *websocket.Conn, want wire.CloseCode) {
 func waitIdle(t testing.TB, h *Relay) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
-	for h.active.count() != 0 {
+	for h.slotsInUse() != 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("relay still has %d active streams", h.active.count())
+			t.Fatalf("relay still has %d active streams", h.slotsInUse())
 		}
 		time.Sleep(5 * time.Millisecond) // polling a condition, with a deadline
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/capacity"
 	"github.com/kandev/lsp/relay/internal/bridge"
 )
 
@@ -86,16 +87,25 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// 3. Capacity, before a task host is started or resumed. The slot is
-	// released when this handler returns, whatever the path.
-	n, ok := rl.active.acquire()
-	if !ok {
+	// released when this handler returns, whatever the path. A cap that
+	// cannot be asked (the shared database is down) admits nothing: the
+	// backend is unavailable, which is not the cap being reached.
+	ctx := r.Context()
+	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		reject(wire.CloseGoingAway, "shutting down")
+		return
+	case err != nil:
+		reject(wire.CloseUnavailable, "capacity unavailable", "err", err)
+		return
+	case !ok:
 		reject(wire.CloseCapacity, "connection cap reached", "active", n)
 		return
 	}
-	defer rl.active.release()
+	defer release()
 	log.Debug("lsp stream: admitted", "active", n)
 
-	ctx := r.Context()
 	// 4. Resolve or restore the execution.
 	ref, err := rl.execs.resolve(ctx, sess)
 	if err != nil {

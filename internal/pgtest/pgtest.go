@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package pgtest runs a real, throw-away PostgreSQL server for tests and
 // for the soak: initdb into a temporary directory, the postmaster on a free
 // loopback port with its unix socket in that directory, and everything
@@ -30,19 +32,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 )
-
-// Environment variables read here.
-const (
-	// EnvRequire, set to 1, turns "PostgreSQL is not installed" from a
-	// skip into a failure: CI sets it so that a missing install cannot
-	// pass as green.
-	EnvRequire = "KANDEV_REQUIRE_POSTGRES"
-	// EnvBin names the directory of initdb and postgres.
-	EnvBin = "KANDEV_PG_BIN"
-)
-
-// ErrNotInstalled is returned by Start when no initdb is found.
-var ErrNotInstalled = errors.New("pgtest: PostgreSQL is not installed (no initdb)")
 
 // startTimeout bounds initdb plus the wait for the first connection.
 const startTimeout = 60 * time.Second

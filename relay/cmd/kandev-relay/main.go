@@ -4,9 +4,17 @@
 //	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE|postgres://...]
 //	             [-agent-binary PATH] [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
+//	             [-replica-id ID] [-lease-ttl 30s] [-lease-heartbeat 10s]
 //	             [-log-format text|json] [-v]
 //
-// Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8);
+// With -db postgres://... the relay is one of several replicas on that
+// database: settings live there, and the connection cap is global — each
+// admitted stream holds a slot lease row that this replica renews every
+// -lease-heartbeat; a replica that dies has its slots back -lease-ttl after
+// its last renewal.
+//
+// Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8;
+// give every replica the same);
 // KANDEV_RELAY_BROWSER_TOKEN is the browser token when -browser-token is not
 // given (prefer it: a flag shows in the process list).
 //
@@ -45,6 +53,7 @@ import (
 	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/capacity"
 	"github.com/kandev/lsp/relay/pgdb"
 	"github.com/kandev/lsp/relay/settings"
 )
@@ -91,6 +100,9 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns\n(never one that matches every host, such as * or https://*)")
 	browserToken := fs.String("browser-token", "", "token every request must carry (the sign-in cookie or Authorization: Bearer);\ndefault $"+envBrowserToken+", else a fresh one printed in the sign-in URL")
 	noAuth := fs.Bool("insecure-no-browser-auth", false, "serve requests without a browser token: any local program or page that reaches\nthe relay's address can use it")
+	replicaID := fs.String("replica-id", "", "this replica's name in the shared database's slot leases and in /metrics\n(default host-pid-random); only with -db postgres://")
+	leaseTTL := fs.Duration("lease-ttl", capacity.DefaultLeaseTTL, "with -db postgres://: how long after its last heartbeat a dead replica's\nconnection slots come back")
+	leaseBeat := fs.Duration("lease-heartbeat", capacity.DefaultHeartbeat, "with -db postgres://: how often this replica renews its slot leases\n(well below -lease-ttl)")
 	verbose := fs.Bool("v", false, "debug logging")
 	logFormat := fs.String("log-format", logging.Text, logging.Usage)
 	if err := fs.Parse(args); err != nil {
@@ -132,15 +144,40 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 			return err
 		}
 	}
-	var store settings.Store
+	var (
+		store  settings.Store
+		leases *capacity.Leases
+	)
 	if pgdb.IsDSN(*dbPath) {
+		// Replicas on one database: settings there, and one connection
+		// cap for all of them through slot leases.
 		pool, err := pgdb.Open(ctx, *dbPath)
 		if err != nil {
 			return err
 		}
 		defer pool.Close()
 		store = settings.NewPostgres(pool)
+		leases, err = capacity.NewLeases(capacity.LeasesConfig{
+			Pool: pool, Max: maxConns, Replica: *replicaID, TTL: *leaseTTL, Heartbeat: *leaseBeat, Logger: logger,
+		})
+		if err != nil {
+			return err
+		}
+		// After the streams have ended (deferred calls run last first):
+		// whatever is still held is given back at once.
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := leases.Close(cctx); err != nil {
+				logger.Warn("shutdown: slot leases left to expire", "ttl", leases.TTL(), "err", err)
+			}
+		}()
+		logger.Info("connection cap shared through the database", "max", maxConns,
+			"replica", leases.Replica(), "leaseTTL", leases.TTL(), "heartbeat", *leaseBeat)
 	} else {
+		if *replicaID != "" {
+			return errors.New("-replica-id needs -db postgres://: without a shared database the cap is this process's")
+		}
 		sqlite, err := settings.OpenSQLite(*dbPath)
 		if err != nil {
 			return err
@@ -198,12 +235,16 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		// must not reach language servers.
 		AgentEnv: withoutEnv(environ, envBrowserToken),
 		Logger:   logger,
+		Replica:  *replicaID,
 		// Metrics nil: the relay serves GET /metrics itself, behind the
 		// browser token like every route (a scraper sends it as a bearer
 		// token).
 	}
 	if signIn != nil {
 		cfg.SignIn = signIn
+	}
+	if leases != nil {
+		cfg.Capacity = leases
 	}
 	rl := relay.New(cfg)
 	// Streams are hijacked connections: http.Server.Shutdown neither closes

@@ -1,0 +1,200 @@
+package capacity
+
+import (
+	"context"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/pgtest"
+	"github.com/kandev/lsp/relay/pgdb"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// takeAll asks for n slots at once and returns the releases of those
+// granted and how many were refused.
+func takeAll(t *testing.T, c Cap, n int) (granted []func(), refused int) {
+	t.Helper()
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		refusal atomic.Int32
+	)
+	for range n {
+		wg.Go(func() {
+			release, _, ok, err := c.Acquire(context.Background(), Holder{Session: "s", Language: "go"})
+			if !assert.NoError(t, err) {
+				return
+			}
+			if !ok {
+				refusal.Add(1)
+				return
+			}
+			mu.Lock()
+			granted = append(granted, release)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return granted, int(refusal.Load())
+}
+
+func TestLocal(t *testing.T) {
+	t.Parallel()
+	c := NewLocal(3, "r")
+	granted, refused := takeAll(t, c, 10)
+	assert.Len(t, granted, 3)
+	assert.Equal(t, 7, refused)
+	u, err := c.Usage(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, Usage{Max: 3, Global: 3, Replicas: map[string]int{"r": 3}}, u)
+	granted[0]()
+	granted[0]() // idempotent
+	u, _ = c.Usage(context.Background())
+	assert.Equal(t, 2, u.Global)
+	for _, r := range granted[1:] {
+		r()
+	}
+	u, _ = c.Usage(context.Background())
+	assert.Equal(t, Usage{Max: 3, Replicas: map[string]int{}}, u)
+}
+
+// replica is one Leases on the test database, closed at the end.
+func replica(t *testing.T, dsn, id string, ttl, beat time.Duration) *Leases {
+	t.Helper()
+	pool, err := pgdb.Open(t.Context(), dsn)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	l, err := NewLeases(LeasesConfig{Pool: pool, Max: 3, Replica: id, TTL: ttl, Heartbeat: beat})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = l.Close(context.Background()) })
+	return l
+}
+
+// Two replicas asking for many slots at once never hold more than the cap
+// between them, and see each other's in Usage.
+func TestLeasesGlobalCap(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	a := replica(t, dsn, "a", 0, 0)
+	b := replica(t, dsn, "b", 0, 0)
+	var (
+		wg     sync.WaitGroup
+		ga, gb []func()
+		ra, rb int
+	)
+	wg.Go(func() { ga, ra = takeAll(t, a, 10) })
+	wg.Go(func() { gb, rb = takeAll(t, b, 10) })
+	wg.Wait()
+	assert.Equal(t, 3, len(ga)+len(gb), "exactly the cap, across replicas")
+	assert.Equal(t, 17, ra+rb)
+	u, err := a.Usage(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 3, u.Global)
+	assert.Equal(t, 3, u.Max)
+	assert.Equal(t, len(ga), u.Replicas["a"])
+	assert.Equal(t, len(gb), u.Replicas["b"])
+
+	for _, r := range append(ga, gb...) {
+		r()
+	}
+	u, err = b.Usage(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, u.Global, "released slots are free at once")
+	granted, _ := takeAll(t, b, 3)
+	assert.Len(t, granted, 3)
+}
+
+// A live replica's heartbeat keeps its leases past the TTL; a replica
+// that stops renewing (as a killed one does) has its slots back within the
+// TTL; a graceful Close gives them back at once.
+func TestLeasesExpireWhenTheReplicaDies(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	const ttl, beat = 1500 * time.Millisecond, 200 * time.Millisecond
+	live := replica(t, dsn, "live", ttl, beat)
+	dead := replica(t, dsn, "dead", ttl, beat)
+	_, _, ok, err := live.Acquire(t.Context(), Holder{Session: "s1", Language: "go", Server: "gopls"})
+	require.NoError(t, err)
+	require.True(t, ok)
+	for range 2 {
+		_, _, ok, err := dead.Acquire(t.Context(), Holder{Session: "s2", Language: "rust"})
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	_, n, ok, err := live.Acquire(t.Context(), Holder{Session: "s3", Language: "go"})
+	require.NoError(t, err)
+	require.False(t, ok, "the cap is reached")
+	assert.Equal(t, 3, n)
+
+	// The dead replica's heartbeat stops, as when its process is killed;
+	// its rows stay.
+	dead.once.Do(func() { close(dead.stop) })
+	<-dead.done
+	killed := time.Now()
+	deadline := killed.Add(ttl + 5*time.Second)
+	var free time.Duration
+	for {
+		u, err := live.Usage(t.Context())
+		require.NoError(t, err)
+		if u.Replicas["dead"] == 0 {
+			free = time.Since(killed)
+			assert.Equal(t, 1, u.Replicas["live"], "the live replica's lease outlived the TTL")
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the dead replica's leases never expired")
+		time.Sleep(50 * time.Millisecond) // polling a condition, with a deadline
+	}
+	assert.LessOrEqual(t, free, ttl+time.Second, "within the bound")
+	// Past a full TTL the live lease is still counted: renewed.
+	time.Sleep(ttl - free + beat) // waiting out the bound is the point here
+	u, err := live.Usage(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"live": 1}, u.Replicas)
+
+	granted, refused := takeAll(t, live, 3)
+	assert.Len(t, granted, 2, "the dead replica's two slots are back")
+	assert.Equal(t, 1, refused)
+
+	require.NoError(t, live.Close(t.Context()))
+	u, err = dead.Usage(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, u.Global, "a graceful stop gives every slot back at once")
+}
+
+func TestLeasesRowsSayWhoHoldsThem(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	l := replica(t, dsn, "r1", 0, 0)
+	release, _, ok, err := l.Acquire(t.Context(), Holder{Session: "demo", Language: "typescript", Server: "tsgo"})
+	require.NoError(t, err)
+	require.True(t, ok)
+	pool, err := pgxpool.New(t.Context(), dsn)
+	require.NoError(t, err)
+	defer pool.Close()
+	var replica, session, lang, server string
+	var ttl float64
+	require.NoError(t, pool.QueryRow(t.Context(), `SELECT replica, session_id, language, server,
+		extract(epoch FROM expires_at - heartbeat_at) FROM kandev_lsp_slot_leases`).Scan(&replica, &session, &lang, &server, &ttl))
+	assert.Equal(t, []string{"r1", "demo", "typescript", "tsgo"}, []string{replica, session, lang, server})
+	assert.InDelta(t, DefaultLeaseTTL.Seconds(), ttl, 0.01)
+	release()
+	var n int
+	require.NoError(t, pool.QueryRow(t.Context(), `SELECT count(*) FROM kandev_lsp_slot_leases`).Scan(&n))
+	assert.Zero(t, n)
+}
+
+func TestLeasesConfigErrors(t *testing.T) {
+	t.Parallel()
+	_, err := NewLeases(LeasesConfig{Max: 1})
+	assert.Error(t, err)
+	_, err = NewLeases(LeasesConfig{Pool: &pgxpool.Pool{}, Max: 1, TTL: time.Second, Heartbeat: time.Second})
+	assert.ErrorContains(t, err, "shorter")
+}
