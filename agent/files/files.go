@@ -21,7 +21,8 @@ import (
 // server must fit in one LSP message, so the message limit serves here too.
 const MaxFileSize = wire.MaxMessageSize
 
-// Handler serves wire.AgentFilesPath and wire.AgentFilePath.
+// Handler serves wire.AgentFilesPath, wire.AgentFilePath and
+// wire.AgentSearchPath.
 type Handler struct {
 	root   *workspace.Root
 	logger *slog.Logger
@@ -39,6 +40,7 @@ func New(root *workspace.Root, token string, logger *slog.Logger) *Handler {
 	h.mux.HandleFunc("GET "+wire.AgentFilesPath, h.list)
 	h.mux.HandleFunc("GET "+wire.AgentFilePath, h.read)
 	h.mux.HandleFunc("PUT "+wire.AgentFilePath, h.write)
+	h.mux.HandleFunc("GET "+wire.AgentSearchPath, h.search)
 	h.authed = auth.Require(token, h.mux)
 	return h
 }
@@ -73,6 +75,16 @@ func (h *Handler) read(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(w, f)
 }
 
+func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
+	res, err := h.root.Search(r.URL.Query().Get(wire.ParamQuery))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(res)
+}
+
 func (h *Handler) write(w http.ResponseWriter, r *http.Request) {
 	body := http.MaxBytesReader(w, r.Body, MaxFileSize)
 	if err := h.root.WriteFile(r.URL.Query().Get(wire.ParamPath), body); err != nil {
@@ -88,7 +100,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var tooBig *http.MaxBytesError
 	code := http.StatusInternalServerError
 	switch {
-	case errors.Is(err, workspace.ErrInvalidPath), errors.Is(err, workspace.ErrNotRegular):
+	case errors.Is(err, workspace.ErrInvalidPath), errors.Is(err, workspace.ErrNotRegular), errors.Is(err, workspace.ErrInvalidQuery):
 		code = http.StatusBadRequest
 	case errors.Is(err, workspace.ErrEscapes), errors.Is(err, fs.ErrPermission):
 		code = http.StatusForbidden

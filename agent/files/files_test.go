@@ -160,3 +160,47 @@ func TestWrite(t *testing.T) {
 		require.NotContains(t, e.Name(), ".kandev-", "no temp file left behind")
 	}
 }
+
+func search(t *testing.T, srv *httptest.Server, q, tok string) (int, workspace.SearchResult) {
+	t.Helper()
+	req, err := http.NewRequest("GET", srv.URL+wire.AgentSearchPath+"?"+wire.ParamQuery+"="+url.QueryEscape(q), nil)
+	require.NoError(t, err)
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var res workspace.SearchResult
+	if resp.StatusCode == http.StatusOK {
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&res))
+	}
+	return resp.StatusCode, res
+}
+
+func TestSearch(t *testing.T) {
+	t.Parallel()
+	_, srv := setup(t)
+	code, res := search(t, srv, "PACKAGE", token)
+	require.Equal(t, http.StatusOK, code)
+	// The files Files lists, no more: not the symlinks (leak's target
+	// says "secret" and lies outside), not .git or node_modules.
+	require.Equal(t, []workspace.Match{
+		{Path: "main.go", Line: 1, Column: 1, EndColumn: 8, Text: "package main"},
+		{Path: "pkg/a.go", Line: 1, Column: 1, EndColumn: 8, Text: "package pkg"},
+	}, res.Matches)
+	require.False(t, res.Truncated)
+
+	code, res = search(t, srv, "secret", token)
+	require.Equal(t, http.StatusOK, code)
+	require.Empty(t, res.Matches, "nothing is read through a link out of the workspace")
+
+	for _, q := range []string{"", "a\nb", strings.Repeat("x", workspace.MaxSearchQuery+1)} {
+		code, _ := search(t, srv, q, token)
+		require.Equal(t, http.StatusBadRequest, code, "%q", q)
+	}
+	for _, tok := range []string{"", "wrong"} {
+		code, _ := search(t, srv, "package", tok)
+		require.Equal(t, http.StatusUnauthorized, code)
+	}
+}

@@ -164,6 +164,7 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Catalog, cfg.Token, plan))
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
+	mux.Handle(wire.AgentSearchPath, fh)
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
 	// Behind the same token as every route: the agent has one credential,
 	// and its metrics name the languages a task uses.

@@ -12,3 +12,13 @@ const (
 	// ParamPath names the workspace-relative file on AgentFilePath.
 	ParamPath = "path"
 )
+
+// AgentSearchPath: GET with ParamQuery returns the workspace's lines that
+// hold the query (case-insensitive) as JSON {"matches":[{"path","line",
+// "column","endColumn","text"}],"truncated":bool}, bounded in matches and
+// in the files it reads; same token and confinement as the file routes.
+const (
+	AgentSearchPath = "/api/v1/workspace/search"
+	// ParamQuery is the text AgentSearchPath looks for.
+	ParamQuery = "q"
+)

@@ -20,6 +20,7 @@ import { mountDiskNotices } from './disknotices.js';
 import { createProblemsPanel } from './problems.js';
 import { createSymbolPicker } from './symbols.js';
 import { createHierarchyPanel } from './hierarchy.js';
+import { createSearchPanel } from './search.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -210,6 +211,22 @@ const hierarchy = createHierarchyPanel({
   onClose: () => { if (mountedModel()) editor.focus(); },
 });
 
+// The content search over the active session's workspace; a hit opens in
+// the session it was found for.
+const search = createSearchPanel({
+  t: tr,
+  sessionId: () => sessionId,
+  open: (target) => navigateTo(target),
+  panel: $('search-panel'),
+  form: $('search-form'),
+  input: $('search-query'),
+  status: $('search-status'),
+  list: $('search-results'),
+  toggle: $('toggle-search'),
+  closeButton: $('search-close'),
+  onClose: () => { if (mountedModel()) editor.focus(); },
+});
+
 // The editor's actions, in its context menu and its command palette (F1)
 // with VS Code's keys; registered again when the locale changes their
 // labels. Browsers keep Ctrl+T for a new tab outside an installed app:
@@ -253,6 +270,7 @@ registerActions();
 // phone viewer), 'binary', or 'failed'.
 const tabs = new Map(); // id -> { id, sessionId, path, view, model, doc, language, text, size, savedVersion, state, loaded }
 let current = null; // the active tab
+let shown = null; // the tab whose model the editor holds
 const tabId = (session, path) => `${session}:${path}`;
 const fileURL = (path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
 
@@ -571,7 +589,15 @@ function renderPanel() {
   const kind = !t ? 'none' : (t.view === 'monaco' && phoneMQ.matches ? 'phone' : t.view);
   $('editor').hidden = !(kind === 'monaco' || kind === 'none');
   const model = kind === 'monaco' ? t.model : null;
-  if (editor.getModel() !== model) editor.setModel(model);
+  if (editor.getModel() !== model) {
+    // Each tab keeps its own cursor and scroll: a selection made in one
+    // session's model stays there when another session's tab of the same
+    // file is shown.
+    if (shown && shown.model === editor.getModel()) shown.viewState = editor.saveViewState();
+    editor.setModel(model);
+    if (model && t.viewState) editor.restoreViewState(t.viewState);
+  }
+  shown = model ? t : null;
   $('loading-view').hidden = kind !== 'loading';
   $('binary-view').hidden = kind !== 'binary';
   $('load-error').hidden = kind !== 'failed';
@@ -774,6 +800,7 @@ function applyTexts() {
   registerActions();
   symbolPicker.retitle();
   hierarchy.retitle();
+  search.rerender();
   renderAll();
 }
 
@@ -793,7 +820,7 @@ switchSession(sessionId);
 // For tests and the curious: the page's handles.
 window.demo = {
   monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage, reconfigure, problems,
-  symbolPicker, hierarchy,
+  symbolPicker, hierarchy, search,
   get sessionId() { return sessionId; },
   get current() { return current; },
 };
