@@ -138,8 +138,8 @@ func TestLanguageServersSetting(t *testing.T) {
 	assert.Equal(t, want, got[wire.SettingLanguageServers], "an empty list is the default")
 
 	for body, msg := range map[string]string{
-		`{"lsp_auto_start_languages":["go"],"lsp_language_servers":{"typescript":["my-ts"]}}`: `"typescript": unknown server "my-ts" (one of typescript-language-server, tsgo)`,
-		`{"lsp_language_servers":{"typescript":["../../bin/sh"]}}`:                            `"typescript": unknown server "../../bin/sh" (one of typescript-language-server, tsgo)`,
+		`{"lsp_auto_start_languages":["go"],"lsp_language_servers":{"typescript":["my-ts"]}}`: `"typescript": unknown server "my-ts" (one of typescript-language-server, tsgo, eslint)`,
+		`{"lsp_language_servers":{"typescript":["../../bin/sh"]}}`:                            `"typescript": unknown server "../../bin/sh" (one of typescript-language-server, tsgo, eslint)`,
 		`{"lsp_language_servers":{"typescript":["tsgo","typescript-language-server"]}}`:       `"typescript": 2 servers; choose one (several servers per language are not supported yet)`,
 		`{"lsp_language_servers":{"klingon":["gopls"]}}`:                                      `unknown language "klingon"`,
 		`{"lsp_language_servers":["tsgo"]}`:                                                   `must be an object of language ids to arrays of server ids`,
@@ -241,8 +241,9 @@ func TestRuntime(t *testing.T) {
 		require.NotContains(t, servers, s.ID)
 		servers[s.ID] = s.Languages
 	}
-	assert.Len(t, servers, 15)
+	assert.Len(t, servers, 16)
 	assert.Equal(t, []string{"typescript"}, servers["tsgo"])
+	assert.Equal(t, []string{"typescript"}, servers["eslint"])
 	assert.Equal(t, []string{"python"}, servers["basedpyright"])
 	assert.Equal(t, []string{"c"}, servers["clangd"])
 }

@@ -135,6 +135,30 @@ const (
 		"and make it available on the task host's PATH."
 )
 
+// eslintConfiguration is what VS Code's ESLint extension answers the
+// server's workspace/configuration with (section "", the whole object, for
+// every document), as nvim-lspconfig does too. The server reads most
+// members without a check — experimental.useFlatConfig, problems,
+// codeAction, codeActionOnSave among them — so a missing one fails the
+// request and nothing is linted. Members worth a word:
+//
+//   - experimental.useFlatConfig: the server of vscode-langservers-extracted
+//     4.10.0 loads eslint.config.js (flat config, ESLint 9's only default)
+//     through eslint/use-at-your-own-risk only when this is true;
+//   - workingDirectory "location": ESLint runs in the directory of the
+//     file, from where the workspace's eslint and its config are found;
+//   - no packageManager: the server then never falls back to a globally
+//     installed eslint, so only the workspace's own is loaded (and without
+//     one, nothing is linted);
+//   - nodePath null: modules resolve from the file's directory;
+//   - format false: the TypeScript server formats.
+var eslintConfiguration = json.RawMessage(`{"validate":"on","useESLintClass":false,` +
+	`"experimental":{"useFlatConfig":true},"codeActionOnSave":{"enable":false,"mode":"all"},` +
+	`"format":false,"quiet":false,"onIgnoredFiles":"off","rulesCustomizations":[],"run":"onType",` +
+	`"problems":{"shortenToSingleLine":false},"nodePath":null,"workingDirectory":{"mode":"location"},` +
+	`"codeAction":{"disableRuleComment":{"enable":true,"location":"separateLine","commentStyle":"line"},` +
+	`"showDocumentation":{"enable":true}}}`)
+
 // builtinEntries is the built-in table: a fresh copy each call, so no
 // caller can change the catalog through it. Which languages default to
 // which entry is wire.LanguageInfo.Servers' (a test keeps the two equal).
@@ -186,6 +210,12 @@ func builtinEntries() []Entry {
 			Tools:   []Tool{{Env: "SHELLCHECK_PATH", Command: "shellcheck"}, {Env: "SHFMT_PATH", Command: "shfmt"}}},
 		{ID: "dockerfile-language-server", Languages: []wire.Language{wire.Dockerfile}, Command: "docker-langserver", Args: []string{"--stdio"},
 			Install: npmRecipe("dockerfile-language-server", "dockerfile-language-server-nodejs@"+DockerfileLanguageServerVer)},
+		// ESLint beside the TypeScript server (wire lists it after the
+		// servers a file may have alone): it lints, with the workspace's
+		// own eslint package and config, and offers its fixes.
+		{ID: "eslint", Languages: []wire.Language{wire.TypeScript}, Command: "vscode-eslint-language-server", Args: []string{"--stdio"},
+			Install: vscode, Configuration: eslintConfiguration,
+			Features: []string{wire.FeatureDiagnostics, wire.FeatureCodeAction, wire.FeatureWorkspaceCommand}},
 		{ID: "clangd", Languages: []wire.Language{wire.C}, Command: "clangd",
 			Install: Recipe{Kind: InstallManual, Guidance: clangdGuidance}},
 	}

@@ -87,6 +87,12 @@ type Entry struct {
 	// InitializationOptions are the default initializationOptions (a JSON
 	// object) a client sends in initialize; the ready frame carries them.
 	InitializationOptions json.RawMessage
+	// Configuration is the server's default settings (a JSON object), what
+	// its VS Code extension contributes: the client answers the server's
+	// workspace/configuration requests from the user's configuration laid
+	// over it, so a server that reads members without checking them
+	// (ESLint) finds every one. The ready frame carries it. nil: none.
+	Configuration json.RawMessage
 	// Features limits what the server is used for (wire.Feature* values);
 	// nil: everything it advertises.
 	Features []string

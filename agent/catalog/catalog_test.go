@@ -45,9 +45,12 @@ func TestBuiltinAgreesWithWire(t *testing.T) {
 		require.Equal(t, served[e.ID], e.Languages, "%s serves what wire lists it for", e.ID)
 		require.NotEmpty(t, e.Command, e.ID)
 		require.False(t, e.Operator)
-		if e.InitializationOptions != nil {
-			var o map[string]any
-			require.NoError(t, json.Unmarshal(e.InitializationOptions, &o), e.ID)
+		for _, obj := range []json.RawMessage{e.InitializationOptions, e.Configuration} {
+			if obj != nil {
+				var o map[string]any
+				require.NoError(t, json.Unmarshal(obj, &o), e.ID)
+				require.NotNil(t, o, e.ID)
+			}
 		}
 		for _, f := range e.Features {
 			require.True(t, wire.IsFeature(f), f)
@@ -74,6 +77,7 @@ func TestCommands(t *testing.T) {
 		"bash-language-server":            {"bash-language-server", "start"},
 		"dockerfile-language-server":      {"docker-langserver", "--stdio"},
 		"clangd":                          {"clangd"},
+		"eslint":                          {"vscode-eslint-language-server", "--stdio"},
 	}
 	require.Len(t, Builtin().Entries(), len(want))
 	for id, argv := range want {
@@ -106,6 +110,53 @@ func TestResolve(t *testing.T) {
 	} {
 		_, err := c.Resolve(bad.lang, bad.server)
 		require.ErrorIs(t, err, bad.want, bad)
+	}
+}
+
+// ESLint is a choice beside the TypeScript server, never the default; it
+// is used for its diagnostics, fixes and their commands only, and its
+// default settings hold every member its server reads without a check.
+func TestESLintEntry(t *testing.T) {
+	t.Parallel()
+	e := get(t, "eslint")
+	require.Equal(t, []wire.Language{wire.TypeScript}, e.Languages)
+	d, _ := Builtin().Default(wire.TypeScript)
+	require.NotEqual(t, "eslint", d.ID)
+	require.Equal(t, get(t, "vscode-json-language-server").Install.Managed, e.Install.Managed, "one install of vscode-langservers-extracted")
+	require.Equal(t, []string{wire.FeatureDiagnostics, wire.FeatureCodeAction, wire.FeatureWorkspaceCommand}, e.Features)
+	var cfg struct {
+		Validate     string `json:"validate"`
+		Experimental *struct {
+			UseFlatConfig bool `json:"useFlatConfig"`
+		} `json:"experimental"`
+		WorkingDirectory *struct {
+			Mode string `json:"mode"`
+		} `json:"workingDirectory"`
+		Problems            *struct{ ShortenToSingleLine *bool } `json:"problems"`
+		CodeActionOnSave    *struct{ Mode string }               `json:"codeActionOnSave"`
+		RulesCustomizations []any                                `json:"rulesCustomizations"`
+		CodeAction          *struct {
+			DisableRuleComment *struct{ Enable bool } `json:"disableRuleComment"`
+			ShowDocumentation  *struct{ Enable bool } `json:"showDocumentation"`
+		} `json:"codeAction"`
+		NodePath       json.RawMessage `json:"nodePath"`
+		PackageManager *string         `json:"packageManager"`
+	}
+	require.NoError(t, json.Unmarshal(e.Configuration, &cfg))
+	require.Equal(t, "on", cfg.Validate)
+	require.True(t, cfg.Experimental.UseFlatConfig, "eslint.config.js")
+	require.Equal(t, "location", cfg.WorkingDirectory.Mode)
+	require.NotNil(t, cfg.Problems.ShortenToSingleLine)
+	require.Equal(t, "all", cfg.CodeActionOnSave.Mode)
+	require.NotNil(t, cfg.RulesCustomizations)
+	require.True(t, cfg.CodeAction.DisableRuleComment.Enable)
+	require.True(t, cfg.CodeAction.ShowDocumentation.Enable)
+	require.Equal(t, "null", string(cfg.NodePath))
+	require.Nil(t, cfg.PackageManager, "no fallback to a global eslint")
+	for _, other := range Builtin().Entries() {
+		if other.ID != "eslint" {
+			require.Nil(t, other.Configuration, other.ID)
+		}
 	}
 }
 
@@ -165,7 +216,7 @@ func TestLocateManagedCache(t *testing.T) {
 
 	vscBin := filepath.Join(home, ".kandev", "lsp-servers", "vscode-langservers-extracted", "node_modules", ".bin")
 	require.NoError(t, os.MkdirAll(vscBin, 0o755))
-	for _, id := range []string{"vscode-json-language-server", "vscode-css-language-server", "vscode-html-language-server", "vscode-markdown-language-server"} {
+	for _, id := range []string{"vscode-json-language-server", "vscode-css-language-server", "vscode-html-language-server", "vscode-markdown-language-server", "eslint"} {
 		e := get(t, id)
 		require.NoError(t, os.WriteFile(filepath.Join(vscBin, e.Command), []byte("#!/bin/sh\n"), 0o755))
 		got, err := e.Locate(env)

@@ -25,7 +25,8 @@ import (
 //	{"servers": [
 //	  {"id": "ruff", "languages": ["python"], "command": "ruff", "args": ["server"],
 //	   "install": {"kind": "manual", "guidance": "pipx install ruff==0.12.0"},
-//	   "features": ["diagnostics", "format", "code-action"]},
+//	   "features": ["diagnostics", "format", "code-action"],
+//	   "configuration": {"lineLength": 100}},
 //	  {"id": "taplo", "languages": ["yaml"], "command": "taplo", "args": ["lsp", "stdio"],
 //	   "install": {"kind": "release", "tag": "0.10.0",
 //	     "baseUrl": "https://github.com/tamasfe/taplo/releases/download/0.10.0",
@@ -42,9 +43,11 @@ import (
 // (wire language ids), command (an executable's base name, found like a
 // built-in one: task PATH, then where its installer puts it, never the
 // workspace), args, install (kind manual, npm, go or release),
-// initializationOptions (a JSON object), features (wire.Feature* names),
-// tools (variable name to the base name of a helper program, see
-// Entry.Tools). Install, by kind: manual takes guidance; npm takes
+// initializationOptions (a JSON object), configuration (a JSON object: the
+// server's default settings, from which the client answers its
+// workspace/configuration requests; see Entry.Configuration), features
+// (wire.Feature* names), tools (variable name to the base name of a helper
+// program, see Entry.Tools). Install, by kind: manual takes guidance; npm takes
 // packages (exact name@version pins) and lockfile (the package-lock.json
 // of exactly those, as an object or as a file path relative to the
 // catalog file; the install runs npm ci --ignore-scripts on it); go takes
@@ -211,7 +214,7 @@ func parseEntry(raw json.RawMessage, dir string) (Entry, *FieldError) {
 		return e, fail("id", "%q is a built-in server's id", e.ID)
 	}
 	for k := range m {
-		if !slices.Contains([]string{"id", "languages", "command", "args", "install", "initializationOptions", "features", "tools"}, k) {
+		if !slices.Contains([]string{"id", "languages", "command", "args", "install", "initializationOptions", "configuration", "features", "tools"}, k) {
 			return e, fail(k, "unknown field")
 		}
 	}
@@ -255,13 +258,20 @@ func parseEntry(raw json.RawMessage, dir string) (Entry, *FieldError) {
 		return e, ferr
 	}
 
-	if v, ok := m["initializationOptions"]; ok {
+	for _, f := range []struct {
+		name string
+		dst  *json.RawMessage
+	}{{"initializationOptions", &e.InitializationOptions}, {"configuration", &e.Configuration}} {
+		v, ok := m[f.name]
+		if !ok {
+			continue
+		}
 		if o, err := object(v); err != nil || o == nil {
-			return e, fail("initializationOptions", "must be a JSON object")
+			return e, fail(f.name, "must be a JSON object")
 		}
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, v)
-		e.InitializationOptions = compact.Bytes()
+		*f.dst = compact.Bytes()
 	}
 	if v, ok := m["features"]; ok {
 		if err := json.Unmarshal(v, &e.Features); err != nil {

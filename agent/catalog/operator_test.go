@@ -27,7 +27,8 @@ func TestParseOperatorCatalog(t *testing.T) {
 	file := `{"servers": [
 	  {"id": "ruff", "languages": ["python"], "command": "ruff", "args": ["server"],
 	   "install": {"kind": "manual", "guidance": "pipx install ruff==0.12.0"},
-	   "features": ["diagnostics", "format"], "initializationOptions": {"settings": {"lineLength": 100}}},
+	   "features": ["diagnostics", "format"], "initializationOptions": {"settings": {"lineLength": 100}},
+	   "configuration": {"lint": {"select": ["E", "F"]}}},
 	  {"id": "my-yaml", "languages": ["yaml", "json"], "command": "yaml-language-server", "args": ["--stdio"],
 	   "install": {"kind": "npm", "packages": ["yaml-language-server@2.0.0"], "lockfile": "yaml.lock.json"}},
 	  {"id": "my-yaml-inline", "languages": ["yaml"], "command": "yaml-language-server", "args": ["--stdio"],
@@ -50,6 +51,7 @@ func TestParseOperatorCatalog(t *testing.T) {
 	require.Equal(t, InstallManual, ruff.Install.Kind)
 	require.Equal(t, "pipx install ruff==0.12.0", ruff.Install.Guidance)
 	require.Equal(t, `{"settings":{"lineLength":100}}`, string(ruff.InitializationOptions))
+	require.Equal(t, `{"lint":{"select":["E","F"]}}`, string(ruff.Configuration), "compacted")
 	require.Equal(t, []string{wire.FeatureDiagnostics, wire.FeatureFormat}, ruff.Features)
 
 	y := entries[1]
@@ -90,7 +92,7 @@ func TestParseOperatorCatalog(t *testing.T) {
 	require.Equal(t, []string{"yaml-language-server", "my-yaml", "my-yaml-inline", "taplo"}, ids, "the default first, operator entries after the built-in ones")
 	d, _ := c.Default(wire.YAML)
 	require.Equal(t, "yaml-language-server", d.ID, "an operator entry is never a default")
-	require.Len(t, Builtin().Entries(), 15, "the built-in catalog is unchanged")
+	require.Len(t, Builtin().Entries(), 16, "the built-in catalog is unchanged")
 }
 
 // Every bad field stops the agent at start with the entry and the field
@@ -137,6 +139,8 @@ func TestOperatorCatalogErrors(t *testing.T) {
 		{`{"id":"x","languages":["go"],"command":"x","install":{"kind":"release","baseUrl":"https://example.com","assets":{"linux":{"file":"x.gz","sha256":"` + strings.Repeat("a", 64) + `"}}}}`, `field install.assets: "linux" is not goos/goarch`},
 		{`{"id":"x","languages":["go"],"command":"x","install":{"kind":"release","baseUrl":"https://example.com","assets":{}}}`, `field install.assets: required`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"initializationOptions":[1]}`, `field initializationOptions: must be a JSON object`},
+		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"configuration":"on"}`, `field configuration: must be a JSON object`},
+		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"configuration":null}`, `field configuration: must be a JSON object`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"features":["telepathy"]}`, `field features: unknown feature "telepathy"`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"tools":{"PATH":"evil"}}`, `field tools: "PATH" is not a variable a tool may set`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"tools":{"LINT":"/tmp/lint"}}`, `field tools: LINT: "/tmp/lint" is not an executable's base name`},

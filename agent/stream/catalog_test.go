@@ -74,7 +74,8 @@ func TestServerParamRefused(t *testing.T) {
 
 // server=ID picks the entry: its command and arguments run, and every
 // status frame names it; without it, the language's default runs. The
-// ready frame carries the entry's initialization options.
+// ready frame carries the entry's initialization options, features and
+// default configuration.
 func TestServerParamChoosesEntry(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
@@ -91,6 +92,7 @@ func TestServerParamChoosesEntry(t *testing.T) {
 		{"language=shell", "bash-language-server", "bash-language-server start", ""},
 		{"language=dockerfile", "dockerfile-language-server", "docker-langserver --stdio", ""},
 		{"language=c&server=clangd", "clangd", "clangd ", ""},
+		{"language=typescript&server=eslint", "eslint", "vscode-eslint-language-server --stdio", ""},
 	} {
 		_ = os.Remove(filepath.Join(f.ws, "started"))
 		cn, _, err := websocketDial(t, "ws"+strings.TrimPrefix(f.srv.URL, "http")+wire.AgentStreamPath+"?"+c.query, http.Header{"Authorization": {"Bearer " + token}})
@@ -99,6 +101,13 @@ func TestServerParamChoosesEntry(t *testing.T) {
 		require.Equal(t, wire.StatusReady, st.Status, c.query)
 		require.Equal(t, c.want, st.Server, c.query)
 		require.Equal(t, c.options, string(st.InitializationOptions), c.query)
+		e, _ := catalog.Builtin().Lookup(c.want)
+		require.Equal(t, string(e.Configuration), string(st.Configuration), c.query)
+		require.Equal(t, e.Features, st.Features, c.query)
+		if c.want == "eslint" {
+			require.Contains(t, string(st.Configuration), `"useFlatConfig":true`, "ESLint's settings reach the client")
+			require.Equal(t, []string{wire.FeatureDiagnostics, wire.FeatureCodeAction, wire.FeatureWorkspaceCommand}, st.Features)
+		}
 		var b []byte
 		waitFor(t, func() bool {
 			b, _ = os.ReadFile(filepath.Join(f.ws, "started"))

@@ -127,6 +127,7 @@ func (s *session) run(path string) {
 		WorkspaceURI:          wire.FileURI(filepath.ToSlash(ws.Dir())),
 		RepoSubpaths:          <-repos,
 		InitializationOptions: wire.RawJSON(s.srv.InitializationOptions),
+		Configuration:         wire.RawJSON(s.srv.Configuration),
 		Features:              s.srv.Features,
 	}); err != nil {
 		// A stalled peer: the process started before the frame could be

@@ -71,7 +71,9 @@ type LanguageInfo struct {
 var Languages = []LanguageInfo{
 	{Language: TypeScript, Extensions: []string{".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"}, MonacoIDs: []string{"typescript", "javascript"},
 		LanguageIDs: map[string]string{".tsx": "typescriptreact", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact"},
-		Servers:     []string{"typescript-language-server", "tsgo"}, AutoInstallable: true},
+		// ESLint is a linter beside the TypeScript server, never its
+		// replacement: listed after the servers a file may have alone.
+		Servers: []string{"typescript-language-server", "tsgo", "eslint"}, AutoInstallable: true},
 	{Language: Python, Extensions: []string{".py", ".pyi"}, MonacoIDs: []string{"python"},
 		Servers: []string{"pyright", "basedpyright"}, AutoInstallable: true},
 	{Language: Go, Extensions: []string{".go"}, FileNames: []string{"go.mod", "go.work"}, MonacoIDs: []string{"go"},

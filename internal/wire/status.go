@@ -33,6 +33,14 @@ type Status struct {
 	// initializationOptions (a JSON object): a client sends them in its
 	// initialize request, its own members laid over them. Absent: none.
 	InitializationOptions RawJSON `json:"initializationOptions,omitempty"`
+	// Configuration, on ready, is the catalog entry's default settings
+	// object (a JSON object), what the server's VS Code extension would
+	// contribute: the client answers the server's workspace/configuration
+	// requests from the user's configuration for that server laid over
+	// it. Some servers read every member without a check (ESLint asks for
+	// the whole object, section "", and fails on a missing one). Absent:
+	// none.
+	Configuration RawJSON `json:"configuration,omitempty"`
 	// Features, on ready, limits what the server is used for (Feature*
 	// values, Helix's only-features); absent, everything it advertises.
 	Features []string `json:"features,omitempty"`

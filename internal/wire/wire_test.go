@@ -136,12 +136,13 @@ func TestValidServerID(t *testing.T) {
 }
 
 func TestStatusRawJSON(t *testing.T) {
-	b, err := json.Marshal(Status{Status: StatusReady, Server: "gopls", InitializationOptions: RawJSON(`{"a":[1,2]}`)})
-	if err != nil || string(b) != `{"status":"ready","server":"gopls","initializationOptions":{"a":[1,2]}}` {
+	b, err := json.Marshal(Status{Status: StatusReady, Server: "eslint", InitializationOptions: RawJSON(`{"a":[1,2]}`),
+		Configuration: RawJSON(`{"validate":"on"}`)})
+	if err != nil || string(b) != `{"status":"ready","server":"eslint","initializationOptions":{"a":[1,2]},"configuration":{"validate":"on"}}` {
 		t.Fatalf("%s, %v", b, err)
 	}
 	var st Status
-	if err := json.Unmarshal(b, &st); err != nil || string(st.InitializationOptions) != `{"a":[1,2]}` {
+	if err := json.Unmarshal(b, &st); err != nil || string(st.InitializationOptions) != `{"a":[1,2]}` || string(st.Configuration) != `{"validate":"on"}` {
 		t.Fatalf("%+v, %v", st, err)
 	}
 	if b, _ := json.Marshal(Status{Status: StatusReady}); string(b) != `{"status":"ready"}` {

@@ -86,7 +86,7 @@ func TestOperatorCatalogServes(t *testing.T) {
 	file := filepath.Join(dir, "catalog.json")
 	require.NoError(t, os.WriteFile(file, []byte(`{"servers":[{"id":"my-linter","languages":["python","shell"],"command":"my-linter",
 		"args":["serve","--stdio"],"install":{"kind":"manual","guidance":"pipx install my-linter==1.0.0"},
-		"initializationOptions":{"strict":true},"features":["diagnostics"]}]}`), 0o644))
+		"initializationOptions":{"strict":true},"configuration":{"lint":{"level":"all"}},"features":["diagnostics"]}]}`), 0o644))
 	_, base := startBinary(t, ctx, build(t), ws, []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + t.TempDir()}, nil, "-catalog", file)
 
 	u := "ws" + strings.TrimPrefix(base, "http") + wire.AgentStreamPath + "?language=shell&server=my-linter"
@@ -96,6 +96,7 @@ func TestOperatorCatalogServes(t *testing.T) {
 	ready := nextStatus(t, ctx, c, wire.StatusReady)
 	require.Equal(t, "my-linter", ready.Server)
 	require.JSONEq(t, `{"strict":true}`, string(ready.InitializationOptions))
+	require.JSONEq(t, `{"lint":{"level":"all"}}`, string(ready.Configuration))
 	require.Equal(t, []string{wire.FeatureDiagnostics}, ready.Features)
 	require.Eventually(t, func() bool { b, _ := os.ReadFile(filepath.Join(ws, "args")); return string(b) == "serve --stdio\n" }, 10*time.Second, 5*time.Millisecond)
 
