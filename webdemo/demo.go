@@ -17,12 +17,15 @@ import (
 
 // The demo's sessions: the page's own, a twin with its own task host over
 // the same directory, a Local Docker task when an engine and the image are
-// there, and a session with no language server at all.
+// there, a session with no language server at all, and an SSH task — an
+// executor the relay does not serve, so its editors show the unsupported
+// task-host status and nothing is started for it.
 const (
 	SessionID       = "demo"
 	TwinSessionID   = "twin"
 	DockerSessionID = "docker"
 	PlainSessionID  = "demo2"
+	SSHSessionID    = "ssh"
 )
 
 // Options are what the demo's command line chooses.
@@ -43,6 +46,13 @@ type Options struct {
 	// DockerImage is the task image of the Local Docker session; empty, or
 	// no engine answering: no such session.
 	DockerImage string
+	// MaxConnections caps the relay's active streams (the command reads
+	// KANDEV_LSP_MAX_CONNECTIONS); zero: the relay's default.
+	MaxConnections int
+	// Unlaunchable names commands planted first on the task PATH as files
+	// that cannot be executed, so discovery finds them and the launch fails
+	// (tests of the start-failure status).
+	Unlaunchable []string
 	// Hosts are names the page is reached by besides its own address.
 	Hosts []string
 	// Logger receives the relay's and the demo's log; Logs the agents'
@@ -110,6 +120,16 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 			return nil, err
 		}
 	}
+	if len(opts.Unlaunchable) > 0 {
+		tools, err := os.MkdirTemp("", "kandev-demo-broken-")
+		if err != nil {
+			return nil, err
+		}
+		d.cleanup = append(d.cleanup, func() { os.RemoveAll(tools) })
+		if env, err = WithUnlaunchable(env, tools, opts.Unlaunchable); err != nil {
+			return nil, err
+		}
+	}
 	// The twin session's own task host over the same directory: its
 	// servers see the same file URIs as the demo session's.
 	agent, err := d.startAgent(ctx, opts.AgentBin, env, logs, "the agent exited")
@@ -126,6 +146,10 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 	}, {
 		ID: TwinSessionID, Executor: relay.ExecutorLocalPC, Workspace: workspace,
 		Agent: relay.AgentRef{URL: twin.URL.String(), Token: twin.Token},
+	}, {
+		// No agent.url: were its executor served, the relay would start
+		// an agent for it on first use; as it is not, nothing starts.
+		ID: SSHSessionID, Executor: relay.ExecutorSSH, Workspace: workspace,
 	}}
 
 	// The Local Docker session: a task container over the same workspace,
@@ -166,13 +190,15 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 		Settings:     store,
 		Sessions:     relay.StaticSessions(sessions...),
 		Logger:       logger,
+		// MaxConnections zero is the relay's own default.
+		MaxConnections: opts.MaxConnections,
 	})
 	d.Handler = Handler(Config{
 		Access: guard,
 		Relay:  d.relay, AgentURL: agent.URL, AgentToken: agent.Token,
 		WASMDir: opts.WASMDir, ESMDir: opts.ESMDir, PackageDir: opts.PackageDir, MonacoDir: opts.MonacoDir,
 		SessionID: SessionID, TwinSessions: []string{TwinSessionID}, DockerSessions: dockerSessions,
-		PlainSessions: []string{PlainSessionID},
+		PlainSessions: []string{PlainSessionID}, SSHSessions: []string{SSHSessionID},
 	})
 	return d, nil
 }

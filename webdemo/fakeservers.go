@@ -1,6 +1,7 @@
 package webdemo
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,4 +59,24 @@ func PrependPath(env []string, dirs string) ([]string, error) {
 		out = append(out, kv)
 	}
 	return append(out, "PATH="+path), nil
+}
+
+// WithUnlaunchable writes, in a new folder under dir, an executable file
+// named after each of names that holds no program (exec fails with "exec
+// format error"), and returns env with that folder first on PATH: the agent
+// discovers the command as it would a real server, and its launch fails.
+func WithUnlaunchable(env []string, dir string, names []string) ([]string, error) {
+	bin := filepath.Join(dir, "unlaunchable")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if name == "" || strings.ContainsAny(name, `/\`) {
+			return nil, fmt.Errorf("unlaunchable %q: not a command name", name)
+		}
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("this file is not a program\n"), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return PrependPath(env, bin)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/assets"
 )
@@ -62,6 +63,10 @@ type Config struct {
 	// editors get no language server: Monaco's own intelligence only (the
 	// page's ?session= switch), for comparing the two side by side.
 	PlainSessions []string
+	// SSHSessions are sessions on an SSH executor, which the relay refuses
+	// (unsupported task host) before starting anything: the page shows
+	// what a user of such a task sees.
+	SSHSessions []string
 }
 
 // Handler returns the demo's HTTP handler: every route behind
@@ -73,6 +78,9 @@ func Handler(cfg Config) http.Handler {
 	mux.Handle("PUT "+wire.RelaySettingsPath, cfg.Relay)
 	mux.Handle("GET "+wire.RelayRuntimePath, cfg.Relay)
 	mux.Handle("GET "+wire.RelayInstallersPattern, cfg.Relay)
+	// The relay's Prometheus text: streams refused by code, agents it
+	// started — what a test checks to see that nothing was started.
+	mux.Handle("GET "+relay.MetricsPath, cfg.Relay)
 	files := agentProxy(cfg.AgentURL, cfg.AgentToken)
 	mux.Handle("GET /api/v1/workspace/", files)
 	mux.Handle("PUT /api/v1/workspace/", files)
@@ -104,6 +112,9 @@ func Handler(cfg Config) http.Handler {
 		}
 		for _, id := range cfg.DockerSessions {
 			sessions += `,{"id":` + quote(id) + `,"lsp":true,"executor":"local_docker"}`
+		}
+		for _, id := range cfg.SSHSessions {
+			sessions += `,{"id":` + quote(id) + `,"lsp":true,"executor":"ssh"}`
 		}
 		for _, id := range cfg.PlainSessions {
 			sessions += `,{"id":` + quote(id) + `,"lsp":false}`

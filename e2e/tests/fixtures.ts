@@ -28,6 +28,10 @@ export type DemoOptions = {
   freshHome?: boolean;
   /** Add the Local Docker session: a container of the task image $KANDEV_DOCKER_IMAGE. */
   docker?: boolean;
+  /** The relay's cap of active streams (KANDEV_LSP_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** Commands planted first on the task PATH as files that cannot run. */
+  unlaunchable?: string[];
 };
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
@@ -50,15 +54,17 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   if (opts.npmServers) toolDirs.push(path.join(root, 'e2e', 'node_modules', '.bin'));
   if (toolDirs.length) args.push('-path', toolDirs.join(path.delimiter));
   if (opts.docker && process.env.KANDEV_DOCKER_IMAGE) args.push('-docker-image', process.env.KANDEV_DOCKER_IMAGE);
+  if (opts.unlaunchable) args.push('-unlaunchable', opts.unlaunchable.join(','));
   // npx puts e2e/node_modules/.bin (typescript-language-server, pyright)
   // first on PATH; a bare host must not inherit them.
+  const base = opts.maxConnections ? { ...process.env, KANDEV_LSP_MAX_CONNECTIONS: String(opts.maxConnections) } : process.env;
   const env = opts.freshHome
     ? {
-      ...process.env,
+      ...base,
       HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-home-')),
       PATH: (process.env.PATH ?? '').split(path.delimiter).filter((d) => !d.includes('node_modules')).join(path.delimiter),
     }
-    : process.env;
+    : base;
   // KANDEV_DEMO_CPUS (e.g. 1) runs the demo, and so the task host's agent
   // and language servers, on those CPUs only: with the browser pinned to
   // the others (taskset -c 0 npx playwright ...), the two sides do not take

@@ -319,7 +319,8 @@ function renderSessionOptions() {
     const o = document.createElement('option');
     o.value = s.id;
     o.textContent = !s.lsp ? tr('page.sessionPlain', { session: s.id })
-      : s.executor === 'local_docker' ? tr('page.sessionDocker', { session: s.id }) : s.id;
+      : s.executor === 'local_docker' ? tr('page.sessionDocker', { session: s.id })
+        : s.executor === 'ssh' ? tr('page.sessionSSH', { session: s.id }) : s.id;
     return o;
   }));
   sessionSelect.value = sessionId;

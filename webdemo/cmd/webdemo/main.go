@@ -1,7 +1,8 @@
 // Command webdemo serves the Kandev LSP demo page: Monaco with lsp.wasm, the
 // relay on the same origin, and a Local PC agent over a temporary copy of
 // the sample workspace — with -docker-image and a Docker engine, a Local
-// Docker session over the same copy too. The assembly is package webdemo's;
+// Docker session over the same copy too. KANDEV_LSP_MAX_CONNECTIONS caps
+// the relay's active language-server streams, as for kandev-relay. The assembly is package webdemo's;
 // this command reads flags, listens and waits.
 package main
 
@@ -41,7 +42,12 @@ func run() error {
 	hosts := flag.String("hosts", "", "names the demo is reached by, comma-separated, besides the address it listens on (and localhost on loopback)")
 	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
 	dockerImage := flag.String("docker-image", "", "the task image (task docker:image) for a Local Docker session; without a Docker engine or the image, the demo runs without it")
+	unlaunchable := flag.String("unlaunchable", "", "commands (comma-separated, e.g. rust-analyzer) planted first on the agent's PATH as files that cannot run, to show a server's start failure (tests)")
 	flag.Parse()
+	maxConns, err := webdemo.MaxConnectionsFromEnv(os.Getenv(webdemo.EnvMaxConnections))
+	if err != nil {
+		return err
+	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
@@ -51,6 +57,7 @@ func run() error {
 		AgentBin: *agentBin, Sample: *sample,
 		WASMDir: *assets, ESMDir: existingDir(*esmDir), PackageDir: existingDir(*pkgDir), MonacoDir: *monacoDir,
 		DBPath: *dbPath, FakeLSP: *fakeLSP, ToolPath: *toolPath, DockerImage: *dockerImage,
+		MaxConnections: maxConns, Unlaunchable: access.SplitList(*unlaunchable),
 		Hosts: access.SplitList(*hosts), Logger: logger, Logs: os.Stderr,
 	})
 	if err != nil {
