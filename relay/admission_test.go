@@ -19,6 +19,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/capacity"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -538,4 +539,34 @@ func TestBrokenSettingsStore(t *testing.T) {
 		assert.Equal(t, http.StatusInternalServerError, resp.StatusCode, method)
 		assert.NotContains(t, string(body), "disk on fire", method)
 	}
+}
+
+// unreachableCap is a shared cap whose database cannot be reached.
+type unreachableCap struct{}
+
+func (unreachableCap) Acquire(context.Context, capacity.Holder) (func(), int, bool, error) {
+	return nil, 0, false, errors.New("test: connection refused")
+}
+
+func (unreachableCap) Usage(context.Context) (capacity.Usage, error) {
+	return capacity.Usage{}, errors.New("test: connection refused")
+}
+
+// A cap that cannot be asked admits nothing and starts nothing, and says
+// 4002 (the backend is unavailable), not 4005 (the cap is not reached);
+// /metrics still answers, without the cap's figures.
+func TestCapacityUnreachableClosesUnavailable(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	st := &countingStarter{}
+	srv, _ := newRelay(t, Config{Sessions: testSessions(a), Starter: st, Capacity: unreachableCap{}})
+	for _, id := range []string{"pc", "restore"} {
+		_, code := connect(t, srv.URL, id)
+		assert.Equal(t, wire.CloseUnavailable, code, id)
+	}
+	assert.Zero(t, st.n.Load(), "nothing started or resumed")
+	assert.Zero(t, a.requests.Load(), "nothing dialled")
+	m := scrape(t, srv)
+	assert.Equal(t, 2.0, m[`kandev_relay_stream_refusals_total{code="4002"}`])
+	assert.NotContains(t, m, "kandev_relay_capacity_in_use_global")
 }

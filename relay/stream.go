@@ -21,6 +21,8 @@ import (
 //  1. the session is known                        else 4002
 //  2. its executor is local_pc or local_docker     else 4004
 //  3. a capacity slot is free                      else 4005
+//     (across replicas with a shared database;
+//     4002 when that database cannot be asked)
 //  4. its agent runs (started or resumed if not)   else 4002
 //  5. the agent accepts the stream with its token  else 4002
 //  6. messages are relayed until either side ends
