@@ -74,6 +74,7 @@ type Config struct {
 type key struct {
 	session string
 	lang    wire.Language
+	slot    int // the server's place in the language's list
 }
 
 // App is one configured lsp.wasm.
@@ -140,7 +141,9 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		IdleTimeout: cfg.IdleTimeout,
 		Policy:      a.policy,
 		Configs:     a.policy,
-		Server:      a.policy.Server,
+		Servers:     a.policy.Servers,
+		Features:    a.policy.Features,
+		Formatter:   a.policy.Formatter,
 		OnStatus:    a.record,
 		Version:     cfg.Version,
 		Logf:        cfg.Logf,
@@ -214,6 +217,43 @@ func (a *App) Retry(sessionID string, lang wire.Language) {
 	a.client.Start(sessionID, lang)
 }
 
+// StartSlot is Start for one server of the language (its place in the
+// list); a negative slot is Start. Starting one server remembers the
+// language as started, as Start does.
+func (a *App) StartSlot(sessionID string, lang wire.Language, slot int) {
+	if slot < 0 {
+		a.Start(sessionID, lang)
+		return
+	}
+	a.policy.Start(sessionID, lang)
+	a.client.StartSlot(sessionID, lang, slot)
+}
+
+// RetrySlot is Retry for one server of the language; a negative slot is
+// Retry.
+func (a *App) RetrySlot(sessionID string, lang wire.Language, slot int) {
+	if slot < 0 {
+		a.Retry(sessionID, lang)
+		return
+	}
+	a.policy.Retry(sessionID, lang)
+	a.client.StartSlot(sessionID, lang, slot)
+}
+
+// StopSlot stops one server of the language, leaving the others and the
+// language's auto-start as they are; a negative slot is Stop.
+func (a *App) StopSlot(sessionID string, lang wire.Language, slot int) {
+	if slot < 0 {
+		a.Stop(sessionID, lang)
+		return
+	}
+	go func() {
+		ctx, cancel := client.WithTimeout(10 * time.Second)
+		defer cancel()
+		_ = a.client.StopSlot(ctx, sessionID, lang, slot)
+	}()
+}
+
 // Stop is the user's explicit Stop: auto-start stays suppressed for the pair
 // in this runtime until Start, effective when Stop returns; the server shuts
 // down in the background.
@@ -239,11 +279,20 @@ func (a *App) SetSettings(data []byte) error {
 	for _, l := range wire.Languages {
 		switch {
 		case settings.ServerChanged(old, s, l.Language):
-			// Another server: its connections end and the new one starts
-			// (with its own configuration), without a page reload.
+			// Other servers: the connections of the slots that changed
+			// end and the new ones start (with their own configuration),
+			// without a page reload.
 			a.client.Restart(l.Language)
-		case settings.ConfigChanged(old, s, l.Language):
-			a.client.PushConfiguration(l.Language)
+		case settings.FeaturesChanged(old, s, l.Language):
+			// What a server is used for is read when it starts.
+			a.client.Reconnect(l.Language)
+		default:
+			if settings.FormatterChanged(old, s, l.Language) {
+				a.client.Republish(l.Language)
+			}
+			if settings.ConfigChanged(old, s, l.Language) {
+				a.client.PushConfiguration(l.Language)
+			}
 		}
 	}
 	a.client.Reconsider()
@@ -268,20 +317,47 @@ func (a *App) View(sessionID string, lang wire.Language, seenOnly bool) string {
 	if _, ok := wire.Lookup(string(lang)); !ok || sessionID == "" {
 		return "null"
 	}
-	k := key{sessionID, lang}
+	k := key{sessionID, lang, 0}
 	a.mu.Lock()
-	s, ok := a.statuses[k]
-	cat := a.cat
+	_, ok := a.statuses[k]
 	a.mu.Unlock()
 	if !ok {
-		if s, ok = a.client.Status(sessionID, lang); !ok {
-			if seenOnly {
-				return "null"
-			}
+		s, seen := a.client.Status(sessionID, lang)
+		if !seen && seenOnly {
+			return "null"
+		}
+		if !seen {
 			s = client.Status{SessionID: sessionID, Language: string(lang), State: client.StateOff}
 		}
+		a.mu.Lock()
+		if _, ok := a.statuses[k]; !ok && seen {
+			a.statuses[k] = s
+		}
+		a.mu.Unlock()
 	}
-	return status.Build(s, cat, a.clock.Now()).JSON()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.renderLocked(sessionID, lang, a.clock.Now()).JSON()
+}
+
+// renderLocked is the view of a session's language: its first server's,
+// combined with the others' when the user chose several. a.mu must be
+// held.
+func (a *App) renderLocked(sessionID string, lang wire.Language, now int64) status.View {
+	list := a.policy.Servers(lang)
+	n := max(len(list), 1)
+	views := make([]status.View, n)
+	for slot := range n {
+		s, ok := a.statuses[key{sessionID, lang, slot}]
+		if !ok {
+			s = client.Status{SessionID: sessionID, Language: string(lang), Slot: slot, State: client.StateOff}
+		}
+		if s.Server == "" && slot < len(list) {
+			s.Server = list[slot]
+		}
+		views[slot] = status.Build(s, a.cat, now)
+	}
+	return status.Combine(views, a.cat)
 }
 
 // Close stops every connection and the emitter; it waits for them or ctx.
@@ -306,7 +382,7 @@ func (a *App) Close(ctx context.Context) error {
 // emitter, so the client never waits on JavaScript.
 func (a *App) record(s client.Status) {
 	a.mu.Lock()
-	a.statuses[key{s.SessionID, wire.Language(s.Language)}] = s
+	a.statuses[key{s.SessionID, wire.Language(s.Language), s.Slot}] = s
 	a.mu.Unlock()
 	a.kick()
 }
@@ -342,8 +418,14 @@ func (a *App) emitter() {
 		var out []string
 		a.mu.Lock()
 		tick := false
-		for k, s := range a.statuses {
-			v := status.Build(s, a.cat, now)
+		for k := range a.statuses {
+			if k.slot != 0 {
+				if _, ok := a.statuses[key{k.session, k.lang, 0}]; ok {
+					continue // rendered with the language's first server
+				}
+				k.slot = 0
+			}
+			v := a.renderLocked(k.session, k.lang, now)
 			tick = tick || v.Tick
 			if js := v.JSON(); a.last[k] != js {
 				a.last[k] = js

@@ -1,9 +1,11 @@
 // Package client is the connection manager of lsp.wasm, free of JavaScript.
 //
-// One connection serves each (session, language) pair in this window and is
-// shared by all of that pair's documents; every open document holds a lease
-// on its pair, and a pair without leases closes its connection after an idle
-// timeout. Each connection is a generation: a connection replaced by Start or
+// One connection serves each (session, language, server) in this window
+// and is shared by all of its documents: a language may be served by several
+// servers at once (Config.Servers), each in its own slot of the language's
+// list, and a document is opened on every one of them. Every open document
+// holds a lease on each of its pairs, and a pair without leases closes its
+// connection after an idle timeout. Each connection is a generation: a connection replaced by Start or
 // Retry, or ended, keeps running its own goroutines until they notice, but
 // every one of its callbacks (status frames, the initialize answer, progress,
 // its end) is checked against the pair's current generation under one lock,
@@ -67,10 +69,12 @@ type Policy interface {
 	ShouldConnect(sessionID string, lang wire.Language) bool
 }
 
-// Configs supplies each language's configuration object (nil for none),
-// answered by section to workspace/configuration.
+// Configs supplies each server's configuration object (nil for none),
+// answered by section to workspace/configuration: the server is the
+// catalog id the connection was asked for ("" for the language's default)
+// and lead says it is the first server of the language's list.
 type Configs interface {
-	Config(lang wire.Language) []byte
+	Config(lang wire.Language, server string, lead bool) []byte
 }
 
 // Config configures a Client.
@@ -99,10 +103,17 @@ type Config struct {
 	Policy Policy
 	// Configs answers workspace/configuration; nil answers null.
 	Configs Configs
-	// Server names the catalog id of the server chosen for a language, ""
-	// (or a nil Server) for the language's default: the stream URL asks
-	// the relay for it.
-	Server func(lang wire.Language) string
+	// Servers lists the catalog ids of the servers chosen for a language,
+	// in order: each gets its own connection and every document of the
+	// language is opened on all of them. Empty (or a nil Servers) is the
+	// language's default server alone, asked for without an id.
+	Servers func(lang wire.Language) []string
+	// Features limits what a server is used for (wire.Feature* values)
+	// beyond its catalog entry's own mask; nil, or a nil answer: no limit.
+	Features func(server string) []string
+	// Formatter names the server that formats a language's files; "" or
+	// nil: the first capable one of the list.
+	Formatter func(lang wire.Language) string
 	// OnStatus receives every status change, in order, from the goroutine
 	// that caused it; it must not block (hand the status to another
 	// goroutine). It may call Status and Document methods, not Stop or Close.
@@ -144,6 +155,9 @@ type Config struct {
 type connKey struct {
 	sessionID string
 	language  wire.Language
+	// slot is the server's place in the language's list (Config.Servers):
+	// 0 is the lead, which owns the document's disk state.
+	slot int
 }
 
 // pair is one (session, language) in this window: its documents (leases),
@@ -235,20 +249,37 @@ func (c *Client) pairLocked(key connKey) *pair {
 	p := c.pairs[key]
 	if p == nil {
 		p = &pair{key: key, docs: make(map[*Document]struct{})}
-		p.st = Status{SessionID: key.sessionID, Language: string(key.language), State: StateOff}
+		p.st = Status{SessionID: key.sessionID, Language: string(key.language), Slot: key.slot, State: StateOff}
 		c.pairs[key] = p
 	}
 	return p
 }
 
+// servers is the language's list of chosen servers, never empty: [""] is
+// the language's default server.
+func (c *Client) servers(lang wire.Language) []string {
+	var list []string
+	if c.cfg.Servers != nil {
+		list = c.cfg.Servers(lang)
+	}
+	if len(list) == 0 {
+		return []string{""}
+	}
+	return list
+}
+
 // OpenDocument starts synchronizing a document: relPath is workspace-relative
 // and slash-separated; its language comes from its extension (ErrNoLanguage
-// if none). The document takes a lease on its (session, language) pair. If
-// the pair is off (no connection, not failed) and the Policy allows it, one
-// is dialed; otherwise the pair keeps its status (off until Start, or a
-// failure until Retry). The didOpen goes out once a
-// connection is ready, and again with the current text on every later
-// connection of the pair.
+// if none). The document is opened on every server chosen for its language
+// (Config.Servers), and takes a lease on each (session, language, server)
+// pair. A pair that is off (no connection, not failed) connects if the
+// Policy allows it; otherwise it keeps its status (off until Start, or a
+// failure until Retry). The didOpen goes out once a connection is ready,
+// and again with the current text on every later connection of the pair.
+//
+// The returned Document is the first server's; the others' follow it
+// (Changed, MarkDirty, Close), each with its own markers — under the owner
+// the sink gives for its slot (SlotSinks).
 func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink MarkerSink) (*Document, error) {
 	info, ok := wire.ForFile(relPath)
 	if !ok {
@@ -261,20 +292,32 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	if sessionID == "" {
 		return nil, errors.New("client: empty session id")
 	}
-	key := connKey{sessionID: sessionID, language: info.Language}
 	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, info.Language)
+	n := len(c.servers(info.Language))
+	d, conn := c.openSlot(connKey{sessionID: sessionID, language: info.Language}, rel, src, sink, allowed)
+	d.initDisk()
+	if conn != nil {
+		d.open(conn) // no-op unless conn is ready
+	}
+	d.resize(n)
+	return d, nil
+}
 
+// openSlot creates the document of one slot of the language and takes its
+// lease, connecting the pair as OpenDocument says. The caller opens the
+// document on the connection returned, if any.
+func (c *Client) openSlot(key connKey, rel string, src TextSource, sink MarkerSink, allowed bool) (*Document, *connection) {
 	c.mu.Lock()
 	p := c.pairLocked(key)
 	d := &Document{
 		cl:         c,
 		p:          p,
 		rel:        rel,
-		languageID: languageID(rel, string(info.Language)),
+		languageID: languageID(rel, string(key.language)),
 		src:        src,
 		sink:       sink,
 	}
-	d.model, d.monacoID = navigate.ModelURI(sessionID, rel), d.languageID
+	d.model, d.monacoID = navigate.ModelURI(key.sessionID, rel), d.languageID
 	if mi, ok := src.(ModelInfo); ok {
 		if m := mi.ModelURI(); m != "" {
 			d.model = m
@@ -309,34 +352,30 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	}
 	c.mu.Unlock()
 	c.deliver()
-
-	d.initDisk()
-	if conn != nil {
-		d.open(conn) // no-op unless conn is ready
-	}
-	return d, nil
+	return d, conn
 }
 
-// Prepare connects the pair ahead of its documents, so the server starts on
-// the workspace while the editor is still loading. It dials only where
-// OpenDocument would for a document of the language: an off pair the Policy
-// allows; a pair that is connecting, ready or failed is left as it is. The
-// connection holds no document, so the idle timeout runs from the start; a
-// document opened later joins it. Unlike Start it is no user's choice:
-// nothing is remembered and a Stop is not lifted. It reports whether a
-// connection was started or is live.
+// Prepare connects the language's pairs ahead of their documents, so the
+// servers start on the workspace while the editor is still loading. It
+// dials only where OpenDocument would for a document of the language: an
+// off pair the Policy allows; a pair that is connecting, ready or failed is
+// left as it is. The connection holds no document, so the idle timeout runs
+// from the start; a document opened later joins it. Unlike Start it is no
+// user's choice: nothing is remembered and a Stop is not lifted. It reports
+// whether a connection was started or is live.
 func (c *Client) Prepare(sessionID string, lang wire.Language) bool {
 	if _, ok := wire.Lookup(string(lang)); !ok || sessionID == "" {
 		return false
 	}
 	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, lang)
+	n := len(c.servers(lang))
 	c.mu.Lock()
 	live := false
-	if !c.closed {
-		p := c.pairLocked(connKey{sessionID, lang})
+	for slot := 0; slot < n && !c.closed; slot++ {
+		p := c.pairLocked(connKey{sessionID, lang, slot})
 		switch {
 		case p.conn != nil:
-			live = p.conn.ctx.Err() == nil // else its shutdown is running
+			live = live || p.conn.ctx.Err() == nil // else its shutdown is running
 		case allowed && p.st.State == StateOff:
 			c.connectLocked(p)
 			live = true
@@ -347,13 +386,26 @@ func (c *Client) Prepare(sessionID string, lang wire.Language) bool {
 	return live
 }
 
-// Start connects the pair unless a live connection exists. It reports
-// whether a new connection generation was started.
+// Start connects every server of the language (StartSlot).
 func (c *Client) Start(sessionID string, lang wire.Language) bool {
+	started := false
+	for slot := range c.servers(lang) {
+		started = c.StartSlot(sessionID, lang, slot) || started
+	}
+	return started
+}
+
+// StartSlot connects the pair of the language's slot-th server unless a
+// live connection exists. It reports whether a new connection generation
+// was started.
+func (c *Client) StartSlot(sessionID string, lang wire.Language, slot int) bool {
+	if slot < 0 || slot >= len(c.servers(lang)) {
+		return false
+	}
 	c.mu.Lock()
 	started := false
 	if !c.closed {
-		p := c.pairLocked(connKey{sessionID, lang})
+		p := c.pairLocked(connKey{sessionID, lang, slot})
 		if p.conn == nil || p.conn.ctx.Err() != nil {
 			c.connectLocked(p)
 			started = true
@@ -364,12 +416,24 @@ func (c *Client) Start(sessionID string, lang wire.Language) bool {
 	return started
 }
 
-// Stop ends the pair's connection on purpose (the pair then shows off) and
-// waits until it has ended or ctx is done. Without a connection it only
-// turns an error or unavailable status into off.
+// Stop ends every server of the language on purpose (StopSlot) and waits
+// for them or ctx.
 func (c *Client) Stop(ctx context.Context, sessionID string, lang wire.Language) error {
+	var err error
+	for slot := range c.servers(lang) {
+		if e := c.StopSlot(ctx, sessionID, lang, slot); e != nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// StopSlot ends the pair's connection on purpose (the pair then shows off)
+// and waits until it has ended or ctx is done. Without a connection it only
+// turns an error or unavailable status into off.
+func (c *Client) StopSlot(ctx context.Context, sessionID string, lang wire.Language, slot int) error {
 	c.mu.Lock()
-	p := c.pairLocked(connKey{sessionID, lang})
+	p := c.pairLocked(connKey{sessionID, lang, slot})
 	p.reopen = false // a Stop wins over a document opened during shutdown
 	conn := p.conn
 	if conn == nil {
@@ -436,11 +500,50 @@ func (c *Client) reopen(p *pair) {
 	c.deliver()
 }
 
-// Restart ends every live connection of a language on purpose and connects
-// its pairs again at once (the server chosen for it changed): documents stay
-// open and are opened on the new server; a pair without a connection is
-// left as it is.
+// Restart applies a change of the servers chosen for a language: a slot
+// whose server changed ends its live connections on purpose and connects
+// again at once, on the new server; documents stay open, get a pair for
+// each new slot and leave the slots that are gone (whose connections end).
+// A pair without a connection is left as it is.
 func (c *Client) Restart(lang wire.Language) {
+	list := c.servers(lang)
+	c.mu.Lock()
+	var conns []*connection
+	var leads []*Document
+	for _, p := range c.pairs {
+		if p.key.language != lang {
+			continue
+		}
+		if p.key.slot == 0 {
+			for d := range p.docs {
+				leads = append(leads, d)
+			}
+		}
+		if p.conn == nil || p.conn.ctx.Err() != nil {
+			continue
+		}
+		switch {
+		case p.key.slot >= len(list):
+			p.reopen = false
+			conns = append(conns, p.conn)
+		case p.conn.server != list[p.key.slot]:
+			p.reopen = true
+			conns = append(conns, p.conn)
+		}
+	}
+	c.mu.Unlock()
+	for _, conn := range conns {
+		conn.cancel()
+	}
+	for _, d := range leads {
+		d.resize(len(list))
+	}
+}
+
+// Reconnect ends every live connection of a language on purpose and
+// connects it again at once (what a server is used for changed, which a
+// connection reads at its start); documents stay open.
+func (c *Client) Reconnect(lang wire.Language) {
 	c.mu.Lock()
 	var conns []*connection
 	for _, p := range c.pairs {
@@ -455,25 +558,28 @@ func (c *Client) Restart(lang wire.Language) {
 	}
 }
 
-// PushConfiguration sends workspace/didChangeConfiguration with the
-// language's current configuration object to every initialized connection
+// Republish registers again the providers of every connection of a
+// language, after the formatter chosen for it changed.
+func (c *Client) Republish(lang wire.Language) {
+	c.mu.Lock()
+	var conns []*connection
+	for _, p := range c.pairs {
+		if p.key.language == lang && p.conn != nil {
+			conns = append(conns, p.conn)
+		}
+	}
+	c.mu.Unlock()
+	for _, conn := range conns {
+		conn.publishProviders()
+	}
+}
+
+// PushConfiguration sends workspace/didChangeConfiguration with each
+// server's current configuration object to every initialized connection
 // of that language. The process is not restarted; later
 // workspace/configuration requests are answered from Configs, which already
 // holds the new value.
 func (c *Client) PushConfiguration(lang wire.Language) {
-	var cfg jsonlite.Raw
-	if c.cfg.Configs != nil {
-		cfg = c.cfg.Configs.Config(lang)
-	}
-	if len(cfg) == 0 {
-		cfg = jsonlite.Raw("null")
-	}
-	// The object is copied into the message as it is, so a broken one is
-	// refused here rather than sent.
-	var invalid error
-	if !jsonlite.Valid(cfg) {
-		invalid = errInvalidConfig
-	}
 	c.mu.Lock()
 	var conns []*connection
 	for k, p := range c.pairs {
@@ -489,14 +595,32 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 		if !ready {
 			continue // it asks workspace/configuration when it needs to
 		}
-		err := invalid
-		if err == nil {
+		cfg := conn.config()
+		if len(cfg) == 0 {
+			cfg = jsonlite.Raw("null")
+		}
+		// The object is copied into the message as it is, so a broken one
+		// is refused here rather than sent.
+		err := errInvalidConfig
+		if jsonlite.Valid(cfg) {
 			err = conn.notify(rpc, lsptypes.MethodDidChangeConfiguration, lsptypes.DidChangeConfigurationParams{Settings: cfg})
 		}
 		if err != nil {
 			c.cfg.Logf("lsp: didChangeConfiguration: %v", err)
 		}
 	}
+}
+
+// named records the catalog id the task host says a connection runs (a
+// language's default server is asked for without one).
+func (c *Client) named(conn *connection, id string) {
+	c.mu.Lock()
+	conn.name = id
+	if conn.p.conn == conn && conn.p.st.Server != id {
+		c.recordLocked(conn.p)
+	}
+	c.mu.Unlock()
+	c.deliver()
 }
 
 // errInvalidConfig reports a language configuration that is not JSON.
@@ -514,6 +638,9 @@ func (c *Client) connectLocked(p *pair) *connection {
 	}
 	p.gen++
 	conn := newConnection(c, p, p.gen)
+	if list := c.servers(p.key.language); p.key.slot < len(list) {
+		conn.server = list[p.key.slot]
+	}
 	p.conn = conn
 	p.st = Status{State: StateConnecting}
 	c.recordLocked(p)
@@ -560,16 +687,36 @@ func (c *Client) release(d *Document) {
 	c.deliver()
 }
 
-// Status returns the latest status of the (sessionID, language) pair, and
-// false if this window never had one.
+// Status returns the latest status of the (sessionID, language) pair's
+// first server, and false if this window never had one.
 func (c *Client) Status(sessionID string, language wire.Language) (Status, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.pairs[connKey{sessionID, language}]
+	p := c.pairs[connKey{sessionID, language, 0}]
 	if p == nil || !p.seen {
 		return Status{}, false
 	}
 	return p.st, true
+}
+
+// Statuses returns the latest status of each server chosen for the
+// language, in the list's order; a slot this window never saw is off.
+func (c *Client) Statuses(sessionID string, language wire.Language) []Status {
+	list := c.servers(language)
+	out := make([]Status, len(list))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range list {
+		if p := c.pairs[connKey{sessionID, language, i}]; p != nil && p.seen {
+			out[i] = p.st
+		} else {
+			out[i] = Status{SessionID: sessionID, Language: string(language), Slot: i, State: StateOff}
+		}
+		if out[i].Server == "" {
+			out[i].Server = list[i]
+		}
+	}
+	return out
 }
 
 // Close stops every connection and waits for them or for ctx. Later
@@ -635,6 +782,12 @@ func (c *Client) update(conn *connection, state State, initSince int64) (docs []
 func (c *Client) recordLocked(p *pair) {
 	p.st.SessionID = p.key.sessionID
 	p.st.Language = string(p.key.language)
+	p.st.Slot = p.key.slot
+	if p.conn != nil {
+		if id := p.conn.serverID(); id != "" {
+			p.st.Server = id
+		}
+	}
 	p.st.Documents = len(p.docs)
 	if p.conn != nil && p.st.Gen < p.conn.gen {
 		p.st.Gen = p.conn.gen

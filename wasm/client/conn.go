@@ -35,6 +35,16 @@ type connection struct {
 	cl  *Client
 	p   *pair
 	gen uint64
+	// server is the catalog id asked for ("" for the language's default);
+	// set before run starts, then read-only.
+	server string
+	// name is the catalog id the task host named; guarded by cl.mu.
+	name string
+	// mask is what the server is used for: its catalog entry's features
+	// (the ready frame) and the user's; entryConfig its entry's default
+	// configuration. Both are set once, before initialize, then read-only.
+	mask        mask
+	entryConfig jsonlite.Raw
 
 	ctx    context.Context // cancelled by Stop, idle teardown, replacement
 	cancel context.CancelFunc
@@ -103,11 +113,7 @@ func (c *connection) run() {
 	)
 	defer func() { c.finish(endErr, detail) }()
 
-	server := ""
-	if c.cl.cfg.Server != nil {
-		server = c.cl.cfg.Server(c.p.key.language)
-	}
-	sock, err := c.cl.cfg.Dial(c.ctx, ServerStreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language), server))
+	sock, err := c.cl.cfg.Dial(c.ctx, ServerStreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language), c.server))
 	if err != nil {
 		endErr = err
 		return
@@ -132,6 +138,16 @@ func (c *connection) run() {
 		return
 	}
 
+	c.entryConfig = jsonlite.Raw(ready.Configuration)
+	var own []string
+	if c.cl.cfg.Features != nil {
+		if id := c.server; id != "" {
+			own = c.cl.cfg.Features(id)
+		} else if id = ready.Server; id != "" {
+			own = c.cl.cfg.Features(id)
+		}
+	}
+	c.mask = newMask(ready.Features, own)
 	folders := workspaceFolders(rootURI, workspace, ready.RepoSubpaths)
 	rpc := jsonrpc.NewConn(sock, jsonrpc.HandlerFunc(c.handle))
 	c.mu.Lock()
@@ -205,6 +221,7 @@ func (c *connection) run() {
 	// the documents that much sooner. Nothing the page does runs in
 	// between, so no provider request can precede its document's didOpen.
 	c.publishProviders()
+	c.cl.republish(c)
 
 	select {
 	case <-rpc.Done():
@@ -253,6 +270,9 @@ func (c *connection) awaitReady(sock jsonrpc.Transport) (ready wire.Status, deta
 		if err != nil {
 			c.cl.cfg.Logf("lsp: bad status frame: %v", err)
 			continue
+		}
+		if st.Server != "" {
+			c.cl.named(c, st.Server)
 		}
 		switch st.Status {
 		case wire.StatusInstalling:
@@ -328,7 +348,7 @@ func (c *connection) finish(endErr error, detail string) {
 		c.mu.Lock()
 		enc := c.encoding
 		c.mu.Unlock()
-		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail, Encoding: enc}
+		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail, Encoding: enc, Server: p.st.Server}
 		cl.recordLocked(p)
 		reopen, p.reopen = p.reopen && state == StateOff, false
 	}
@@ -481,10 +501,7 @@ func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, erro
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.ErrInvalidParams.Code, err.Error())
 	}
-	var cfg []byte
-	if c.cl.cfg.Configs != nil {
-		cfg = c.cl.cfg.Configs.Config(c.p.key.language)
-	}
+	cfg := c.config()
 	out := jsonlite.Raw{'['}
 	for i, it := range p.Items {
 		if i > 0 {
@@ -502,6 +519,28 @@ func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, erro
 	return append(out, ']'), nil
 }
 
+// serverID is the catalog id the connection runs: the one asked for, else
+// the one its task host named ("" before it did). cl.mu must be held.
+func (c *connection) serverID() string {
+	if c.server != "" {
+		return c.server
+	}
+	return c.name
+}
+
+// config is the server's configuration object: the user's for the server
+// (Configs) laid over its catalog entry's defaults (the ready frame).
+func (c *connection) config() jsonlite.Raw {
+	var own jsonlite.Raw
+	if c.cl.cfg.Configs != nil {
+		own = c.cl.cfg.Configs.Config(c.p.key.language, c.server, c.p.key.slot == 0)
+	}
+	if len(c.entryConfig) == 0 {
+		return own // as the user wrote it: a broken one is refused, not replaced
+	}
+	return layOver(c.entryConfig, own)
+}
+
 // parseStatus decodes a task-host status frame.
 func parseStatus(frame []byte) (wire.Status, error) {
 	v, err := jsonlite.Parse(frame)
@@ -513,12 +552,23 @@ func parseStatus(frame []byte) (wire.Status, error) {
 	for _, f := range []struct {
 		key string
 		dst *string
-	}{{"status", &st.Status}, {"language", &st.Language}, {"error", &st.Error}, {"workspacePath", &st.WorkspacePath}, {"workspaceUri", &st.WorkspaceURI}} {
+	}{{"status", &st.Status}, {"language", &st.Language}, {"server", &st.Server}, {"error", &st.Error}, {"workspacePath", &st.WorkspacePath}, {"workspaceUri", &st.WorkspaceURI}} {
 		s, fok := v.Get(f.key).DecodeString()
 		*f.dst, ok = s, ok && fok
 	}
 	if o := v.Get("initializationOptions"); o.Kind() == jsonlite.Object {
 		st.InitializationOptions = wire.RawJSON(append([]byte(nil), o.Raw()...))
+	}
+	if o := v.Get("configuration"); o.Kind() == jsonlite.Object {
+		st.Configuration = wire.RawJSON(append([]byte(nil), o.Raw()...))
+	}
+	if fs := v.Get("features"); fs.Kind() == jsonlite.Array {
+		st.Features = []string{}
+		for _, e := range fs.Elems() {
+			if f, fok := e.Str(); fok {
+				st.Features = append(st.Features, f)
+			}
+		}
 	}
 	subs := v.Get("repoSubpaths")
 	ok = ok && subs.DecodeArray()

@@ -122,6 +122,9 @@ func (d *Document) setDisk(version int, base uint64) {
 // the connection's handler, so the changes of one connection are handled
 // one after another, in order.
 func (d *Document) onDisk(c *connection, typ int) {
+	if !d.lead() {
+		return // the first server's document reloads the model for all
+	}
 	d.mu.Lock()
 	current := d.on == c && !d.closed
 	d.mu.Unlock()

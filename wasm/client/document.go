@@ -52,6 +52,83 @@ type Document struct {
 	sd         *docsync.Doc // the server's copy, while open (shared with other models of the file)
 	hasMarkers bool
 	disk       diskState // what is on disk (disk.go)
+
+	// peers are the documents of the language's further servers, on the
+	// first server's Document only; they follow its edits and its Close.
+	// The first one alone keeps the disk state.
+	peerMu      sync.Mutex
+	peers       []*Document
+	peersClosed bool
+}
+
+// SlotSinks is optionally implemented by a document's MarkerSink: the sink
+// for the markers of the language's slot-th server (slot ≥ 1), under an
+// owner of its own, so that each server's diagnostics replace only its
+// own. Without it those servers' markers are not shown.
+type SlotSinks interface {
+	ForSlot(slot int) MarkerSink
+}
+
+// discardSink shows nothing.
+type discardSink struct{}
+
+func (discardSink) SetMarkers([]monaco.Marker) {}
+
+// lead reports whether d is its language's first server's document.
+func (d *Document) lead() bool { return d.p.key.slot == 0 }
+
+// all returns d and its peers.
+func (d *Document) all() []*Document {
+	d.peerMu.Lock()
+	defer d.peerMu.Unlock()
+	return append([]*Document{d}, d.peers...)
+}
+
+// resize gives the document one peer for each slot of the language's n
+// servers after the first, and closes the peers of slots past n.
+func (d *Document) resize(n int) {
+	cl := d.cl
+	key := d.p.key
+	d.peerMu.Lock()
+	if d.peersClosed {
+		d.peerMu.Unlock()
+		return
+	}
+	var gone, added []*Document
+	var conns []*connection
+	have := map[int]bool{}
+	keep := d.peers[:0:0]
+	for _, x := range d.peers {
+		if x.p.key.slot < n {
+			keep = append(keep, x)
+			have[x.p.key.slot] = true
+		} else {
+			gone = append(gone, x)
+		}
+	}
+	allowed := n > 1 && (cl.cfg.Policy == nil || cl.cfg.Policy.ShouldConnect(key.sessionID, key.language))
+	for slot := 1; slot < n; slot++ {
+		if have[slot] {
+			continue
+		}
+		sink := MarkerSink(discardSink{})
+		if ss, ok := d.sink.(SlotSinks); ok {
+			sink = ss.ForSlot(slot)
+		}
+		x, conn := cl.openSlot(connKey{key.sessionID, key.language, slot}, d.rel, d.src, sink, allowed)
+		keep = append(keep, x)
+		added, conns = append(added, x), append(conns, conn)
+	}
+	d.peers = keep
+	d.peerMu.Unlock()
+	for _, x := range gone {
+		x.Close()
+	}
+	for i, x := range added {
+		if conns[i] != nil {
+			x.open(conns[i])
+		}
+	}
 }
 
 // Path returns the workspace-relative path.
@@ -76,7 +153,9 @@ func (d *Document) Language() wire.Language { return d.p.key.language }
 // MarkDirty records an edit without its details: the next didChange carries
 // the whole text (read once, when it leaves).
 func (d *Document) MarkDirty() {
-	d.changed(docsync.Event{IsFlush: true})
+	for _, x := range d.all() {
+		x.changed(docsync.Event{IsFlush: true})
+	}
 }
 
 // Changed records one Monaco content-change event, as the binding
@@ -90,7 +169,9 @@ func (d *Document) Changed(eventJSON string) error {
 	if err != nil {
 		return err
 	}
-	d.changed(e)
+	for _, x := range d.all() {
+		x.changed(e)
+	}
 	return nil
 }
 
@@ -118,8 +199,15 @@ func (d *Document) flushForRequest(c *connection) (string, int32) {
 
 // Close sends didClose (once the file's last model closes), clears the
 // markers and releases the document's lease (the last lease arms the
-// pair's idle timeout). It is idempotent.
+// pair's idle timeout), on every server of the language. It is idempotent.
 func (d *Document) Close() {
+	d.peerMu.Lock()
+	peers := d.peers
+	d.peers, d.peersClosed = nil, true
+	d.peerMu.Unlock()
+	for _, x := range peers {
+		x.Close()
+	}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()

@@ -59,7 +59,11 @@ type ModelInfo interface {
 
 // connID names a connection generation for the binding.
 func (c *connection) id() string {
-	return c.p.key.sessionID + "\x00" + string(c.p.key.language) + "\x00" + strconv.FormatUint(c.gen, 10)
+	id := c.p.key.sessionID + "\x00" + string(c.p.key.language) + "\x00" + strconv.FormatUint(c.gen, 10)
+	if c.p.key.slot > 0 {
+		id += "\x00" + strconv.Itoa(c.p.key.slot)
+	}
+	return id
 }
 
 // editorReady records the initialized server's workspace (for navigation
@@ -90,9 +94,86 @@ func (c *connection) editorReady(st wire.Status) {
 func (c *connection) featureSet(reg *features.Registry) (ids []string, set features.Set) {
 	info, _ := wire.Lookup(string(c.p.key.language))
 	for _, id := range info.MonacoIDs {
-		set |= reg.For(id).Set
+		set |= c.allowedFor(id, reg.For(id).Set)
 	}
 	return info.MonacoIDs, set
+}
+
+// allowedFor returns the providers of set that this connection registers
+// for Monaco language id: those its mask allows, and of the features one
+// server serves alone — formatting (the user's formatter, else the first
+// capable server of the list), rename and semantic tokens (the first
+// capable) — only those it is the one for. Monaco merges the rest
+// (completion, hover, code actions, lenses, locations, inlay hints…)
+// from every server's providers itself.
+func (c *connection) allowedFor(id string, set features.Set) features.Set {
+	set = c.mask.filter(set)
+	for _, alone := range []features.Set{formatting, renaming, semanticTokens} {
+		if set&alone != 0 && !c.cl.chosenFor(c, id, alone) {
+			set &^= alone
+		}
+	}
+	return set
+}
+
+// chosenFor reports whether c is the connection of its session and
+// language that serves the features group (one server's alone) for Monaco
+// language id: the first live, initialized one of the list that offers
+// them, the user's formatter first for formatting.
+func (cl *Client) chosenFor(c *connection, id string, group features.Set) bool {
+	key := c.p.key
+	list := cl.servers(key.language)
+	if len(list) < 2 {
+		return true
+	}
+	formatter := ""
+	if group == formatting && cl.cfg.Formatter != nil {
+		formatter = cl.cfg.Formatter(key.language)
+	}
+	var conns []*connection
+	cl.mu.Lock()
+	for slot := range list {
+		p := cl.pairs[connKey{key.sessionID, key.language, slot}]
+		if p == nil || p.conn == nil || p.conn.ctx.Err() != nil {
+			continue
+		}
+		if formatter != "" && p.conn.serverID() == formatter {
+			conns = append([]*connection{p.conn}, conns...)
+		} else {
+			conns = append(conns, p.conn)
+		}
+	}
+	cl.mu.Unlock()
+	for _, x := range conns {
+		x.mu.Lock()
+		offers := x.reg != nil && !x.ended && x.reg.For(id).Set&x.mask.filter(group) != 0
+		x.mu.Unlock()
+		if offers {
+			return x == c
+		}
+	}
+	return false
+}
+
+// republish lets the other servers of c's session and language register
+// again what they now serve alone, after c's providers changed or ended.
+func (cl *Client) republish(c *connection) {
+	key := c.p.key
+	n := len(cl.servers(key.language))
+	if n < 2 {
+		return
+	}
+	var others []*connection
+	cl.mu.Lock()
+	for slot := 0; slot < n; slot++ {
+		if p := cl.pairs[connKey{key.sessionID, key.language, slot}]; p != nil && p.conn != nil && p.conn != c {
+			others = append(others, p.conn)
+		}
+	}
+	cl.mu.Unlock()
+	for _, x := range others {
+		x.publishProviders()
+	}
 }
 
 // publishProviders hands the binding the providers of this connection
@@ -116,6 +197,7 @@ func (c *connection) publishProviders() {
 	cl := c.cl
 	for _, id := range info.MonacoIDs {
 		next := reg.For(id)
+		next.Set = c.allowedFor(id, next.Set)
 		set |= next.Set
 		for _, f := range features.Changed(c.provs[id], next) {
 			opts := ""
@@ -135,6 +217,12 @@ func (c *connection) publishProviders() {
 // editorEnded disposes the connection's providers, suppression and
 // registry entry; other connections are untouched.
 func (c *connection) editorEnded() {
+	c.disposeProviders()
+	c.cl.republish(c) // after provMu: the others take their own
+}
+
+// disposeProviders is editorEnded's part under provMu.
+func (c *connection) disposeProviders() {
 	c.provMu.Lock()
 	defer c.provMu.Unlock()
 	cl := c.cl
@@ -204,6 +292,7 @@ func (c *connection) registration(register bool, params jsonlite.Raw) {
 	}
 	c.docMu.Unlock()
 	c.publishProviders()
+	c.cl.republish(c)
 }
 
 // docByModel returns the document open on c for a Monaco model URI.

@@ -24,7 +24,7 @@ type configMap struct {
 	m  map[wire.Language]string
 }
 
-func (c *configMap) Config(l wire.Language) []byte {
+func (c *configMap) Config(l wire.Language, _ string, _ bool) []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if v, ok := c.m[l]; ok {
@@ -301,7 +301,7 @@ func TestReplacedGenerationCannotInitializeReplacement(t *testing.T) {
 	a1 := h.agent(t)
 	h.expectState(t, StateConnecting)
 	h.client.mu.Lock()
-	gen1 := h.client.pairs[connKey{"s", wire.Go}].conn
+	gen1 := h.client.pairs[connKey{"s", wire.Go, 0}].conn
 	h.client.mu.Unlock()
 
 	go func() { _ = h.client.Stop(context.Background(), "s", wire.Go) }()

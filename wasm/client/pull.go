@@ -31,7 +31,7 @@ func (c *connection) newPuller(rpc *jsonrpc.Conn, capabilities []byte) *pull.Pul
 		Matches: features.SelectorMatches,
 		Logf:    c.cl.cfg.Logf,
 	})
-	if r, ok := pull.ParseStatic(capabilities); ok {
+	if r, ok := pull.ParseStatic(capabilities); ok && c.mask.usesDiagnostics() {
 		p.Register(r)
 	}
 	return p
@@ -69,6 +69,9 @@ func (c *connection) sent(method, uri, languageID string) {
 // shows the union of its sets in every model of the file; the session's
 // problems list takes them too, for any file of the workspace, open or not.
 func (c *connection) setDiagnostics(uri, set string, ds []lsptypes.Diagnostic) {
+	if !c.mask.usesDiagnostics() {
+		return // another server of the language shows this file's problems
+	}
 	abs, ok := wire.PathFromFileURI(uri)
 	if !ok {
 		return

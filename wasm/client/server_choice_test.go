@@ -16,13 +16,13 @@ func TestChosenServerIsAskedForAndAChangeRestarts(t *testing.T) {
 	var mu sync.Mutex
 	server := "tsgo"
 	h := newHarness(t, func(c *Config) {
-		c.Server = func(lang wire.Language) string {
+		c.Servers = func(lang wire.Language) []string {
 			mu.Lock()
 			defer mu.Unlock()
-			if lang == wire.TypeScript {
-				return server
+			if lang == wire.TypeScript && server != "" {
+				return []string{server}
 			}
-			return ""
+			return nil
 		}
 	})
 	m := newModel("const a = 1;\n")

@@ -32,10 +32,16 @@ const (
 	StateError State = "error"
 )
 
-// Status is the state of one (session, language) pair in this window.
+// Status is the state of one (session, language, server) pair in this
+// window.
 type Status struct {
 	SessionID string
 	Language  string
+	// Slot is the server's place in the language's list (0: the first);
+	// Server its catalog id, "" for the language's default until its
+	// task host names it.
+	Slot   int
+	Server string
 	// Gen is the connection generation the status belongs to (0 before the
 	// first connection).
 	Gen   uint64

@@ -22,7 +22,8 @@ package i18n
 // SymbolKinds for the symbol picker and the hierarchy panel.
 
 var englishPage = map[string]string{
-	"control.label": "{language} · {summary}",
+	"control.label":  "{language} · {summary}",
+	"control.server": "{server} {summary}",
 	"panel.title":   "{language} language server",
 	"panel.close":   "Close",
 
@@ -195,7 +196,8 @@ var englishPage = map[string]string{
 }
 
 var germanPage = map[string]string{
-	"control.label": "{language} · {summary}",
+	"control.label":  "{language} · {summary}",
+	"control.server": "{server} {summary}",
 	"panel.title":   "{language}-Sprachserver",
 	"panel.close":   "Schließen",
 

@@ -44,8 +44,14 @@ export class KandevLSPLoadError extends Error {
 export interface Settings {
   lsp_auto_start_languages?: Language[];
   lsp_auto_install_languages?: Language[];
-  /** Per language, the object workspace/configuration is answered from. */
-  lsp_server_configs?: Partial<Record<Language, unknown>>;
+  /** Per server id (or language, for its first server), the object workspace/configuration is answered from. */
+  lsp_server_configs?: Record<string, unknown>;
+  /** Per language, the catalog ids of its servers in order; absent, its default server. */
+  lsp_language_servers?: Partial<Record<Language, string[]>>;
+  /** Per language, the server that formats its files; absent, the first capable one. */
+  lsp_formatters?: Partial<Record<Language, string>>;
+  /** Per server id, the features it is used for (within its catalog entry's list). */
+  lsp_server_features?: Record<string, string[]>;
   lsp_status_location?: 'toolbar' | 'status_bar';
   [field: string]: unknown;
 }
@@ -258,6 +264,16 @@ export interface StatusView {
   experimental: boolean;
   /** Open documents of the pair. */
   documents: number;
+  /** The catalog id of the server ('' before the task host named the language's default). */
+  server: string;
+  /** The server's place in the language's list of servers (0: the first). */
+  slot: number;
+  /**
+   * With several servers chosen for the language (lsp_language_servers),
+   * each one's view in the list's order; the fields above are the first
+   * one's, its label names them all ('TypeScript/JavaScript · tsgo Ready · eslint Installing').
+   */
+  servers?: StatusView[];
 }
 
 /** What the page reports of its layout to surface. */
@@ -323,12 +339,12 @@ export interface KandevLSP {
   setLocale(tag: string): string;
   /** null for a file no language serves, before configure, before a promise of Monaco given to configure has resolved, or for bad options. */
   openDocument(options: OpenDocumentOptions): DocumentHandle | null;
-  /** The explicit Start: remembered in localStorage. */
-  start(sessionId: string, language: Language): boolean;
-  /** The explicit Stop: shuts the server down for this runtime. */
-  stop(sessionId: string, language: Language): boolean;
-  /** Connects a failed pair again. */
-  retry(sessionId: string, language: Language): boolean;
+  /** The explicit Start: remembered in localStorage. With slot, only that server of the language's list (StatusView.slot). */
+  start(sessionId: string, language: Language, slot?: number): boolean;
+  /** The explicit Stop: shuts the server down for this runtime. With slot, only that server, the language's auto-start untouched. */
+  stop(sessionId: string, language: Language, slot?: number): boolean;
+  /** Connects a failed pair again; with slot, only that server. */
+  retry(sessionId: string, language: Language, slot?: number): boolean;
   /** Connects the pair now, without a document, if a document of the language would connect on opening (auto-start, manual start, no Stop): the server loads the workspace while the editor loads. true if a connection started or is live. */
   prepare(sessionId: string, language: Language): boolean;
   /** The status view-model now; null only for an unknown language. */

@@ -89,13 +89,13 @@ func (a *api) object() (jsValue, error) {
 		{"setSettings", a.setSettings},
 		{"setLocale", a.setLocale},
 		{"openDocument", a.openDocument},
-		{"start", a.pairAction(func(x *app.App, s string, l wire.Language) bool { x.Start(s, l); return true })},
-		{"stop", a.pairAction(func(x *app.App, s string, l wire.Language) bool { x.Stop(s, l); return true })},
-		{"retry", a.pairAction(func(x *app.App, s string, l wire.Language) bool { x.Retry(s, l); return true })},
+		{"start", a.pairAction(func(x *app.App, s string, l wire.Language, slot int) bool { x.StartSlot(s, l, slot); return true })},
+		{"stop", a.pairAction(func(x *app.App, s string, l wire.Language, slot int) bool { x.StopSlot(s, l, slot); return true })},
+		{"retry", a.pairAction(func(x *app.App, s string, l wire.Language, slot int) bool { x.RetrySlot(s, l, slot); return true })},
 		// prepare connects the pair now if a document of the language
 		// would connect on opening, so the server starts on the workspace
 		// while the editor loads: true if a connection started or is live.
-		{"prepare", a.pairAction((*app.App).Prepare)},
+		{"prepare", a.pairAction(func(x *app.App, s string, l wire.Language, _ int) bool { return x.Prepare(s, l) })},
 		{"view", a.view(false)},
 		{"status", a.view(true)},
 		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
@@ -424,16 +424,24 @@ func (a *api) setLocale(_ jsValue, args []jsValue) any {
 // pairAction builds start/stop/retry/prepare(sessionId, language) → boolean.
 //
 //go:noinline
-func (a *api) pairAction(do func(*app.App, string, wire.Language) bool) func(jsValue, []jsValue) any {
+func (a *api) pairAction(do func(*app.App, string, wire.Language, int) bool) func(jsValue, []jsValue) any {
 	return func(_ jsValue, args []jsValue) any {
 		sessionID, ok1 := stringArg(args, 0)
 		language, ok2 := stringArg(args, 1)
 		x := a.current()
 		if _, known := wire.Lookup(language); !ok1 || !ok2 || !known || sessionID == "" || x == nil {
-			consoleError("expected (sessionId, language) after configure")
+			consoleError("expected (sessionId, language[, slot]) after configure")
 			return false
 		}
-		return do(x, sessionID, wire.Language(language))
+		// A third argument names one server of the language by its place
+		// in the list (the view's servers[i].slot); without it, all.
+		slot := -1
+		if len(args) > 2 && args[2].Type() == jsTypeNumber {
+			if n, err := args[2].Int(); err == nil && n >= 0 {
+				slot = n
+			}
+		}
+		return do(x, sessionID, wire.Language(language), slot)
 	}
 }
 

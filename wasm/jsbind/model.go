@@ -3,6 +3,9 @@
 package jsbind
 
 import (
+	"strconv"
+
+	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/monaco"
 )
 
@@ -67,6 +70,19 @@ func (m *model) SetMarkers(ms []monaco.Marker) {
 	if err != nil {
 		consoleError("setModelMarkers: %v", err)
 	}
+}
+
+// ForSlot implements client.SlotSinks: the same model, its markers from
+// the language's slot-th server under their own owner, so each server's
+// diagnostics replace only its own.
+func (m *model) ForSlot(slot int) client.MarkerSink {
+	x := *m
+	owner := m.owner
+	if owner == "" {
+		owner = monaco.MarkerOwner
+	}
+	x.owner = owner + ":" + strconv.Itoa(slot)
+	return &x
 }
 
 // dispose calls disposable.dispose() if there is one.

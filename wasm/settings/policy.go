@@ -53,11 +53,36 @@ func (p *Policy) Server(lang wire.Language) string {
 	return p.settings.Server(lang)
 }
 
-// Config returns the configuration object of a language's server, or nil.
-func (p *Policy) Config(lang wire.Language) []byte {
+// Servers returns the catalog ids of the servers chosen for a language,
+// in order; nil for its default server alone.
+func (p *Policy) Servers(lang wire.Language) []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.settings.Config(lang)
+	return p.settings.ServerList(lang)
+}
+
+// Features returns the user's list of what a server is used for, nil for
+// no limit beyond its catalog entry's.
+func (p *Policy) Features(server string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.settings.Features[server]
+}
+
+// Formatter returns the server the user named to format a language's
+// files, "" for the first capable one.
+func (p *Policy) Formatter(lang wire.Language) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.settings.Formatters[string(lang)]
+}
+
+// Config returns the configuration object of a language's server, or nil
+// (Settings.Config).
+func (p *Policy) Config(lang wire.Language, server string, lead bool) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.settings.Config(lang, server, lead)
 }
 
 // ShouldConnect is the decision for a just-opened document, a remounted

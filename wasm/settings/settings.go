@@ -22,6 +22,13 @@ type Settings struct {
 	// chosen per language, in order; a language without one uses its
 	// default server.
 	Servers map[string][]string `json:"lsp_language_servers"`
+	// Formatters is lsp_formatters: the catalog id of the server that
+	// formats a language's files; absent, the first capable one.
+	Formatters map[string]string `json:"lsp_formatters"`
+	// Features is lsp_server_features: per catalog id, what the server is
+	// used for (wire.Feature* values), within its catalog entry's own
+	// list; absent, that list.
+	Features map[string][]string `json:"lsp_server_features"`
 	// StatusLocation is normalized: anything but status_bar is toolbar.
 	StatusLocation string `json:"lsp_status_location"`
 }
@@ -59,8 +66,8 @@ func (s Settings) AutoStarts(lang wire.Language) bool {
 	return false
 }
 
-// Server returns the catalog id of the server chosen for a language, ""
-// for its default.
+// Server returns the catalog id of the first server chosen for a
+// language, "" for its default.
 func (s Settings) Server(lang wire.Language) string {
 	if ids := s.Servers[string(lang)]; len(ids) > 0 {
 		return ids[0]
@@ -68,30 +75,81 @@ func (s Settings) Server(lang wire.Language) string {
 	return ""
 }
 
+// ServerList returns the catalog ids of the servers chosen for a
+// language, in order; nil for its default server alone.
+func (s Settings) ServerList(lang wire.Language) []string {
+	return s.Servers[string(lang)]
+}
+
 // Config returns the configuration object of a language's server, or nil:
-// lsp_server_configs keyed by the chosen server's id, else by the language
-// (the default server's configuration, as before servers could be chosen).
-func (s Settings) Config(lang wire.Language) jsonlite.Raw {
-	if id := s.Server(lang); id != "" {
-		if c, ok := s.Configs[id]; ok {
+// lsp_server_configs keyed by the server's catalog id, else, for the
+// language's first server, by the language (the default server's
+// configuration, as before servers could be chosen).
+func (s Settings) Config(lang wire.Language, server string, lead bool) jsonlite.Raw {
+	if server != "" {
+		if c, ok := s.Configs[server]; ok {
 			return c
 		}
+	}
+	if !lead {
+		return nil
 	}
 	return s.Configs[string(lang)]
 }
 
-// ServerChanged reports whether the server chosen for a language differs
-// between two settings (the connection must end and the new one start).
+// ServerChanged reports whether the servers chosen for a language differ
+// between two settings (connections end, new ones start).
 func ServerChanged(a, b Settings, lang wire.Language) bool {
-	return a.Server(lang) != b.Server(lang)
+	x, y := a.ServerList(lang), b.ServerList(lang)
+	if len(x) != len(y) {
+		return true
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return true
+		}
+	}
+	return false
 }
 
-// ConfigChanged reports whether a language's configuration differs between
-// two settings. The texts are compared as sent: the page stringifies the
-// same object the same way, and a spurious difference only costs one
-// didChangeConfiguration.
+// ConfigChanged reports whether the configuration of any of a language's
+// servers differs between two settings. The texts are compared as sent:
+// the page stringifies the same object the same way, and a spurious
+// difference only costs one didChangeConfiguration.
 func ConfigChanged(a, b Settings, lang wire.Language) bool {
-	return string(a.Config(lang)) != string(b.Config(lang))
+	list := b.ServerList(lang)
+	if len(list) == 0 {
+		list = []string{""}
+	}
+	for i, id := range list {
+		if string(a.Config(lang, id, i == 0)) != string(b.Config(lang, id, i == 0)) {
+			return true
+		}
+	}
+	return false
+}
+
+// FormatterChanged reports whether the server named to format a
+// language's files differs between two settings.
+func FormatterChanged(a, b Settings, lang wire.Language) bool {
+	return a.Formatters[string(lang)] != b.Formatters[string(lang)]
+}
+
+// FeaturesChanged reports whether a feature list that applies to a
+// language's servers differs between two settings.
+func FeaturesChanged(a, b Settings, lang wire.Language) bool {
+	for _, id := range b.ServerList(lang) {
+		x, y := a.Features[id], b.Features[id]
+		if (x == nil) != (y == nil) || len(x) != len(y) {
+			return true
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var null = jsonlite.Raw("null")
@@ -147,6 +205,36 @@ func decode(v jsonlite.Value) (s Settings, ok bool) {
 					return Settings{}, false
 				}
 				s.Servers[lang] = append(s.Servers[lang], id)
+			}
+		}
+	} else if !m.DecodeObject() {
+		return Settings{}, false
+	}
+	if m := v.Get("lsp_formatters"); m.Kind() == jsonlite.Object {
+		s.Formatters = make(map[string]string)
+		for lang, id := range m.Members() {
+			str, ok := id.Str()
+			if !ok {
+				return Settings{}, false
+			}
+			s.Formatters[lang] = str
+		}
+	} else if !m.DecodeObject() {
+		return Settings{}, false
+	}
+	if m := v.Get("lsp_server_features"); m.Kind() == jsonlite.Object {
+		s.Features = make(map[string][]string)
+		for id, list := range m.Members() {
+			if list.Kind() != jsonlite.Array {
+				return Settings{}, false
+			}
+			s.Features[id] = []string{}
+			for _, e := range list.Elems() {
+				f, ok := e.Str()
+				if !ok {
+					return Settings{}, false
+				}
+				s.Features[id] = append(s.Features[id], f)
 			}
 		}
 	} else if !m.DecodeObject() {

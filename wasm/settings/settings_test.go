@@ -21,8 +21,8 @@ func TestParse(t *testing.T) {
 	require.True(t, s.AutoStarts(wire.Go))
 	require.False(t, s.AutoStarts(wire.Python))
 	require.Equal(t, wire.StatusLocationToolbar, s.StatusLocation)
-	require.Nil(t, s.Config(wire.Rust))
-	require.JSONEq(t, `{"gopls":{"staticcheck":true}}`, string(s.Config(wire.Go)))
+	require.Nil(t, s.Config(wire.Rust, "", true))
+	require.JSONEq(t, `{"gopls":{"staticcheck":true}}`, string(s.Config(wire.Go, "", true)))
 
 	s, err = Parse([]byte(`{"lsp_status_location":"status_bar"}`))
 	require.NoError(t, err)
@@ -192,16 +192,39 @@ func TestLanguageServers(t *testing.T) {
 	require.Equal(t, "tsgo", s.Server(wire.TypeScript))
 	require.Equal(t, "", s.Server(wire.Python), "an empty list is the default server")
 	require.Equal(t, "", s.Server(wire.Go))
-	require.JSONEq(t, `{"b":2}`, string(s.Config(wire.TypeScript)), "the chosen server's own configuration")
-	require.JSONEq(t, `{"c":3}`, string(s.Config(wire.Go)), "language keys are the default server's")
+	require.JSONEq(t, `{"b":2}`, string(s.Config(wire.TypeScript, "tsgo", true)), "the chosen server's own configuration")
+	require.JSONEq(t, `{"c":3}`, string(s.Config(wire.Go, "", true)), "language keys are the default server's")
 
 	// A chosen server without a configuration of its own keeps the
 	// language's.
 	s2, err := Parse([]byte(`{"lsp_language_servers":{"typescript":["tsgo"]},"lsp_server_configs":{"typescript":{"a":1}}}`))
 	require.NoError(t, err)
-	require.JSONEq(t, `{"a":1}`, string(s2.Config(wire.TypeScript)))
+	require.JSONEq(t, `{"a":1}`, string(s2.Config(wire.TypeScript, "tsgo", true)))
 	require.True(t, ServerChanged(s, Settings{}, wire.TypeScript))
 	require.False(t, ServerChanged(s, s2, wire.TypeScript))
+	require.Nil(t, s2.Config(wire.TypeScript, "eslint", false), "a further server never gets the language's configuration")
+}
+
+// Several servers per language: the list in order, each server's own
+// configuration, the formatter and the feature lists; a change of any
+// part of the list is a change of servers.
+func TestSeveralServersPerLanguage(t *testing.T) {
+	s, err := Parse([]byte(`{"lsp_language_servers":{"typescript":["tsgo","eslint"]},` +
+		`"lsp_server_configs":{"eslint":{"validate":"on"}},"lsp_formatters":{"typescript":"eslint"},` +
+		`"lsp_server_features":{"eslint":["diagnostics","code-action"]}}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"tsgo", "eslint"}, s.ServerList(wire.TypeScript))
+	require.JSONEq(t, `{"validate":"on"}`, string(s.Config(wire.TypeScript, "eslint", false)))
+	require.Equal(t, "eslint", s.Formatters["typescript"])
+	require.Equal(t, []string{"diagnostics", "code-action"}, s.Features["eslint"])
+	one, err := Parse([]byte(`{"lsp_language_servers":{"typescript":["tsgo"]}}`))
+	require.NoError(t, err)
+	require.True(t, ServerChanged(one, s, wire.TypeScript))
+	require.True(t, FeaturesChanged(one, s, wire.TypeScript))
+	require.True(t, FormatterChanged(one, s, wire.TypeScript))
+	require.False(t, FeaturesChanged(s, s, wire.TypeScript))
+	_, err = Parse([]byte(`{"lsp_server_features":{"eslint":"diagnostics"}}`))
+	require.Error(t, err, "a feature list must be a list")
 
 	for _, bad := range []string{`{"lsp_language_servers":[]}`, `{"lsp_language_servers":{"go":"gopls"}}`, `{"lsp_language_servers":{"go":[1]}}`} {
 		_, err := Parse([]byte(bad))

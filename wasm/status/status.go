@@ -60,6 +60,15 @@ type View struct {
 	Experimental bool   `json:"experimental"`
 	// Documents counts the pair's open documents.
 	Documents int `json:"documents"`
+	// Server is the catalog id of the pair's server, "" before the task
+	// host named the language's default one.
+	Server string `json:"server"`
+	// Slot is the server's place in the language's list (0: the first).
+	Slot int `json:"slot"`
+	// Servers, when the language has several servers, is the view of each
+	// one in the list's order (Combine), the first's fields above; nil
+	// with one server.
+	Servers []View `json:"servers,omitempty"`
 	// Tick is true while the view changes with time alone (elapsed time),
 	// so the owner re-renders it every second.
 	Tick bool `json:"-"`
@@ -178,7 +187,43 @@ func (v View) AppendJSON(b []byte) []byte {
 	b = j.AppendBool(b, v.Experimental)
 	b = append(b, `,"documents":`...)
 	b = j.AppendInt(b, int64(v.Documents))
+	b = append(b, `,"server":`...)
+	b = j.AppendString(b, v.Server)
+	b = append(b, `,"slot":`...)
+	b = j.AppendInt(b, int64(v.Slot))
+	if v.Servers != nil {
+		b = append(b, `,"servers":[`...)
+		for i, x := range v.Servers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = x.AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
+}
+
+// Combine is the view of a language served by several servers: the first
+// server's view, naming every server's state in its label ("TypeScript ·
+// tsgo Ready · eslint Installing") and carrying each one's view in
+// Servers, so a popover can list them with their own action.
+func Combine(views []View, cat *i18n.Catalog) View {
+	if len(views) < 2 {
+		return views[0]
+	}
+	v := views[0]
+	v.Servers = views
+	v.Summary = ""
+	for i, x := range views {
+		if i > 0 {
+			v.Summary += " · "
+		}
+		v.Summary += cat.T("control.server", "server", serverName(x.Language, x.Server), "summary", x.Summary)
+		v.Tick = v.Tick || x.Tick
+	}
+	v.Label = cat.T("control.label", "language", DisplayName(v.Language), "summary", v.Summary)
+	return v
 }
 
 // Server is the binary name of a language's server, as users know it.
@@ -199,6 +244,15 @@ func Server(lang string) string {
 		return id // the catalog id names the command of the newer servers
 	}
 	return lang
+}
+
+// serverName is how texts name a server: its catalog id, or for the
+// language's default server the name users know it by (Server).
+func serverName(lang, id string) string {
+	if def, _ := wire.DefaultServer(wire.Language(lang)); id == "" || id == def {
+		return Server(lang)
+	}
+	return id
 }
 
 // DisplayName is a language's name for texts.
@@ -249,13 +303,15 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 		State:        string(s.State),
 		Documents:    s.Documents,
 		Experimental: s.Language == string(wire.Kotlin),
+		Server:       s.Server,
+		Slot:         s.Slot,
 	}
 	if s.CloseCode != 0 {
 		code := s.CloseCode
 		v.CloseCode = &code
 	}
 	// Placeholder values, filled as the branches learn them.
-	a := []string{"server", Server(s.Language), "language", DisplayName(s.Language),
+	a := []string{"server", serverName(s.Language, s.Server), "language", DisplayName(s.Language),
 		"elapsed", "", "since", "", "title", "", "message", s.Message, "pct", ""}
 	const elapsedAt, sinceAt, titleAt, messageAt, pctAt = 5, 7, 9, 11, 13
 
