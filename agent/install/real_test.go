@@ -23,10 +23,10 @@ import (
 // TestRealNPMInstall installs every built-in npm recipe from its embedded
 // lockfile with the real npm and the registry into one fresh task HOME —
 // typescript-language-server + typescript, tsgo, pyright, basedpyright,
-// the VS Code servers, yaml-language-server, bash-language-server and the
-// Dockerfile server — the recipes side by side, as an agent serving
-// several connections would, then starts each entry's command with its
-// arguments and completes a real LSP initialize. It needs the network and
+// the VS Code servers (ESLint among them), yaml-language-server,
+// bash-language-server and the Dockerfile server — the recipes side by
+// side, as an agent serving several connections would, then starts each
+// entry's command with its arguments and completes a real LSP initialize. It needs the network and
 // about half a minute, so it runs only with KANDEV_REAL_INSTALL=1.
 func TestRealNPMInstall(t *testing.T) {
 	if os.Getenv("KANDEV_REAL_INSTALL") != "1" {
