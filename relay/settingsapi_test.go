@@ -59,6 +59,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 		wire.SettingServerConfigs:        map[string]any{},
 		wire.SettingStatusLocation:       "toolbar",
 		wire.SettingLanguageServers:      map[string]any{},
+		wire.SettingFormatters:           map[string]any{},
+		wire.SettingServerFeatures:       map[string]any{},
 	}, got, "defaults: every field present")
 
 	status, got = do(t, http.MethodPut, u, `{"lsp_auto_start_languages":["go","typescript"],
@@ -78,6 +80,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 		wire.SettingServerConfigs:        map[string]any{"go": map[string]any{"gopls": map[string]any{"gofumpt": true}}},
 		wire.SettingStatusLocation:       "status_bar",
 		wire.SettingLanguageServers:      map[string]any{},
+		wire.SettingFormatters:           map[string]any{},
+		wire.SettingServerFeatures:       map[string]any{},
 	}, again)
 
 	// An invalid location normalizes instead of failing.
@@ -107,8 +111,11 @@ func TestSettingsValidation(t *testing.T) {
 		{`{"lsp_language_servers":{"typescript":["deno"]}}`, wire.SettingLanguageServers},
 		{`{"lsp_language_servers":{"python":["tsgo"]}}`, wire.SettingLanguageServers},
 		{`{"lsp_language_servers":{"cobol":["gopls"]}}`, wire.SettingLanguageServers},
-		{`{"lsp_language_servers":{"typescript":["tsgo","typescript-language-server"]}}`, wire.SettingLanguageServers},
+		{`{"lsp_language_servers":{"typescript":["tsgo","tsgo"]}}`, wire.SettingLanguageServers},
 		{`{"lsp_language_servers":{"go":"gopls"}}`, wire.SettingLanguageServers},
+		{`{"lsp_formatters":{"typescript":"gopls"}}`, wire.SettingFormatters},
+		{`{"lsp_server_features":{"eslint":["spelling"]}}`, wire.SettingServerFeatures},
+		{`{"lsp_server_features":{"../eslint":["diagnostics"]}}`, wire.SettingServerFeatures},
 	} {
 		status, got := do(t, http.MethodPut, u, tc.body)
 		require.Equal(t, http.StatusBadRequest, status, tc.body)
@@ -140,7 +147,7 @@ func TestLanguageServersSetting(t *testing.T) {
 	for body, msg := range map[string]string{
 		`{"lsp_auto_start_languages":["go"],"lsp_language_servers":{"typescript":["my-ts"]}}`: `"typescript": unknown server "my-ts" (one of typescript-language-server, tsgo, eslint)`,
 		`{"lsp_language_servers":{"typescript":["../../bin/sh"]}}`:                            `"typescript": unknown server "../../bin/sh" (one of typescript-language-server, tsgo, eslint)`,
-		`{"lsp_language_servers":{"typescript":["tsgo","typescript-language-server"]}}`:       `"typescript": 2 servers; choose one (several servers per language are not supported yet)`,
+		`{"lsp_language_servers":{"typescript":["eslint","tsgo","eslint"]}}`:                  `"typescript": server "eslint" is listed twice`,
 		`{"lsp_language_servers":{"klingon":["gopls"]}}`:                                      `unknown language "klingon"`,
 		`{"lsp_language_servers":["tsgo"]}`:                                                   `must be an object of language ids to arrays of server ids`,
 	} {
@@ -156,6 +163,15 @@ func TestLanguageServersSetting(t *testing.T) {
 	status, got = do(t, http.MethodPut, u, `{"lsp_language_servers":null}`)
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, map[string]any{}, got[wire.SettingLanguageServers], "null: every language's default")
+
+	// Several servers on a language's files, in order, with the one that
+	// formats them and what the additional one is used for.
+	status, got = do(t, http.MethodPut, u, `{"lsp_language_servers":{"typescript":["tsgo","eslint"]},`+
+		`"lsp_formatters":{"typescript":"eslint"},"lsp_server_features":{"eslint":["diagnostics","code-action","diagnostics"]}}`)
+	require.Equal(t, http.StatusOK, status, got)
+	assert.Equal(t, map[string]any{"typescript": []any{"tsgo", "eslint"}}, got[wire.SettingLanguageServers])
+	assert.Equal(t, map[string]any{"typescript": "eslint"}, got[wire.SettingFormatters])
+	assert.Equal(t, map[string]any{"eslint": []any{"diagnostics", "code-action"}}, got[wire.SettingServerFeatures], "repeats dropped")
 }
 
 // Settings survive a restart: a new relay on the same database file.

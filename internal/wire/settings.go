@@ -7,10 +7,18 @@ const (
 	SettingServerConfigs        = "lsp_server_configs"
 	SettingStatusLocation       = "lsp_status_location"
 	// SettingLanguageServers chooses, per language, the servers of the
-	// built-in catalog it uses: {"typescript": ["tsgo"]}. A language it
-	// does not name uses its default (LanguageInfo.Servers[0]). For now a
-	// list holds one id: several servers per file come later.
+	// built-in catalog it uses, in order: {"typescript": ["tsgo",
+	// "eslint"]}; each file of the language is served by all of them. A
+	// language it does not name uses its default (LanguageInfo.Servers[0]).
 	SettingLanguageServers = "lsp_language_servers"
+	// SettingFormatters names, per language, the server that formats its
+	// files ({"typescript": "eslint"}); a language it does not name is
+	// formatted by the first capable server of its list.
+	SettingFormatters = "lsp_formatters"
+	// SettingServerFeatures limits, per server id, what the server is used
+	// for ({"eslint": ["diagnostics"]}, Feature* values), within its
+	// catalog entry's own list.
+	SettingServerFeatures = "lsp_server_features"
 )
 
 // Status locations; anything else normalizes to StatusLocationToolbar.

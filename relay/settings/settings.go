@@ -25,8 +25,8 @@ import (
 // Default, Store.Load or Store.Update is always normalized: both lists are
 // non-nil, known-language, duplicate-free; ServerConfigs is non-nil and
 // every value a JSON object; StatusLocation is toolbar or status_bar;
-// LanguageServers is non-nil and maps known languages to one built-in
-// server of theirs each.
+// LanguageServers is non-nil and maps known languages to built-in servers
+// of theirs, without repeats; Formatters and ServerFeatures are non-nil.
 type Settings struct {
 	// AutoStartLanguages connect when a matching file opens.
 	AutoStartLanguages []string `json:"lsp_auto_start_languages"`
@@ -44,9 +44,15 @@ type Settings struct {
 	// wire.StatusLocationStatusBar.
 	StatusLocation string `json:"lsp_status_location"`
 	// LanguageServers chooses, per language, the built-in catalog's
-	// servers it uses ({"typescript": ["tsgo"]}); a language it does not
-	// name uses its default. One server per language for now.
+	// servers it uses, in order ({"typescript": ["tsgo", "eslint"]}); a
+	// language it does not name uses its default.
 	LanguageServers map[string][]string `json:"lsp_language_servers"`
+	// Formatters names, per language, the server that formats its files;
+	// a language it does not name is formatted by its first capable one.
+	Formatters map[string]string `json:"lsp_formatters"`
+	// ServerFeatures limits, per server id, what it is used for
+	// (wire.Feature* values).
+	ServerFeatures map[string][]string `json:"lsp_server_features"`
 }
 
 // Default is what a user who never saved anything has.
@@ -57,6 +63,8 @@ func Default() Settings {
 		ServerConfigs:        map[string]json.RawMessage{},
 		StatusLocation:       wire.StatusLocationToolbar,
 		LanguageServers:      map[string][]string{},
+		Formatters:           map[string]string{},
+		ServerFeatures:       map[string][]string{},
 	}
 }
 
@@ -97,12 +105,15 @@ type Patch struct {
 	ServerConfigs        *map[string]json.RawMessage
 	StatusLocation       *string
 	LanguageServers      *map[string][]string
+	Formatters           *map[string]string
+	ServerFeatures       *map[string][]string
 }
 
 // Empty reports whether the patch changes nothing.
 func (p Patch) Empty() bool {
 	return p.AutoStartLanguages == nil && p.AutoInstallLanguages == nil &&
-		p.ServerConfigs == nil && p.StatusLocation == nil && p.LanguageServers == nil
+		p.ServerConfigs == nil && p.StatusLocation == nil && p.LanguageServers == nil &&
+		p.Formatters == nil && p.ServerFeatures == nil
 }
 
 // Apply returns s with the patch's fields replaced. p must come from
@@ -123,10 +134,16 @@ func (s Settings) Apply(p Patch) Settings {
 	if p.LanguageServers != nil {
 		s.LanguageServers = *p.LanguageServers
 	}
+	if p.Formatters != nil {
+		s.Formatters = *p.Formatters
+	}
+	if p.ServerFeatures != nil {
+		s.ServerFeatures = *p.ServerFeatures
+	}
 	return s
 }
 
-// FieldError is a rejected update. Field is always one of the five
+// FieldError is a rejected update. Field is always one of the
 // top-level wire.Setting* names (what a settings form maps to a control);
 // Message says what is wrong and, for list items and map keys, which one.
 type FieldError struct {
@@ -143,7 +160,7 @@ var ErrNotObject = errors.New("settings: body must be one JSON object")
 //
 // Rules (each failure is a *FieldError naming the field):
 //   - Unknown top-level fields are rejected, not ignored: this API holds
-//     only the five lsp_* fields, so an unknown name is a typo (say
+//     only the lsp_* fields, so an unknown name is a typo (say
 //     "lsp_auto_start_language") that would otherwise be silently lost.
 //   - The two language lists take known language ids (wire.Languages);
 //     null means empty; duplicates are dropped, first occurrence kept.
@@ -156,9 +173,12 @@ var ErrNotObject = errors.New("settings: body must be one JSON object")
 //     (a number, null, "sidebar") is stored as "toolbar".
 //   - lsp_language_servers maps known language ids to lists of server
 //     ids the built-in catalog lists for that language (an operator's
-//     entries are the task host's, unknown here); null means empty, and
-//     an empty list, like a missing language, means the default. A list
-//     of more than one is refused: several servers per file come later.
+//     entries are the task host's, unknown here), each once; null means
+//     empty, and an empty list, like a missing language, means the
+//     default.
+//   - lsp_formatters maps known language ids to a built-in server id of
+//     that language; lsp_server_features maps built-in server ids to
+//     lists of feature names (wire.Features).
 func DecodePatch(r io.Reader) (Patch, error) {
 	dec := json.NewDecoder(r)
 	var raw map[string]json.RawMessage
@@ -211,6 +231,18 @@ func DecodePatch(r io.Reader) (Patch, error) {
 				return Patch{}, err
 			}
 			p.LanguageServers = &servers
+		case wire.SettingFormatters:
+			f, err := decodeFormatters(v)
+			if err != nil {
+				return Patch{}, err
+			}
+			p.Formatters = &f
+		case wire.SettingServerFeatures:
+			f, err := decodeServerFeatures(v)
+			if err != nil {
+				return Patch{}, err
+			}
+			p.ServerFeatures = &f
 		default:
 			return Patch{}, &FieldError{Field: name, Message: "unknown field"}
 		}
@@ -280,16 +312,66 @@ func decodeLanguageServers(v json.RawMessage) (map[string][]string, error) {
 		if _, ok := wire.Lookup(lang); !ok {
 			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language %q", lang)}
 		}
-		switch {
-		case len(ids) == 0:
+		if len(ids) == 0 {
 			continue // the default
-		case len(ids) > 1:
-			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: %d servers; choose one (several servers per language are not supported yet)", lang, len(ids))}
-		case !wire.BuiltinServes(wire.Language(lang), ids[0]):
-			info, _ := wire.Lookup(lang)
-			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, ids[0], strings.Join(info.Servers, ", "))}
 		}
-		out[lang] = []string{ids[0]}
+		for i, id := range ids {
+			switch {
+			case !wire.BuiltinServes(wire.Language(lang), id):
+				info, _ := wire.Lookup(lang)
+				return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, id, strings.Join(info.Servers, ", "))}
+			case slices.Contains(ids[:i], id):
+				return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: server %q is listed twice", lang, id)}
+			}
+		}
+		out[lang] = slices.Clone(ids)
+	}
+	return out, nil
+}
+
+func decodeFormatters(v json.RawMessage) (map[string]string, error) {
+	const field = wire.SettingFormatters
+	var m map[string]string
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, &FieldError{Field: field, Message: "must be an object of language ids to server ids"}
+	}
+	out := make(map[string]string, len(m))
+	for _, lang := range slices.Sorted(maps.Keys(m)) {
+		info, ok := wire.Lookup(lang)
+		switch {
+		case !ok:
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language %q", lang)}
+		case m[lang] == "":
+			continue // the first capable server
+		case !wire.BuiltinServes(wire.Language(lang), m[lang]):
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, m[lang], strings.Join(info.Servers, ", "))}
+		}
+		out[lang] = m[lang]
+	}
+	return out, nil
+}
+
+func decodeServerFeatures(v json.RawMessage) (map[string][]string, error) {
+	const field = wire.SettingServerFeatures
+	var m map[string][]string
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, &FieldError{Field: field, Message: "must be an object of server ids to arrays of feature names"}
+	}
+	out := make(map[string][]string, len(m))
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		if _, ok := wire.BuiltinServer(id); !ok {
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown server %q", id)}
+		}
+		list := []string{}
+		for _, f := range m[id] {
+			if !wire.IsFeature(f) {
+				return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown feature %q (one of %s)", id, f, strings.Join(wire.Features, ", "))}
+			}
+			if !slices.Contains(list, f) {
+				list = append(list, f)
+			}
+		}
+		out[id] = list
 	}
 	return out, nil
 }
@@ -327,11 +409,31 @@ func (s Settings) normalize() Settings {
 	s.StatusLocation = NormalizeStatusLocation(s.StatusLocation)
 	servers := make(map[string][]string, len(s.LanguageServers))
 	for lang, ids := range s.LanguageServers {
-		if len(ids) > 0 && wire.BuiltinServes(wire.Language(lang), ids[0]) {
-			servers[lang] = []string{ids[0]}
+		var keep []string
+		for _, id := range ids {
+			if wire.BuiltinServes(wire.Language(lang), id) && !slices.Contains(keep, id) {
+				keep = append(keep, id)
+			}
+		}
+		if len(keep) > 0 {
+			servers[lang] = keep
 		}
 	}
 	s.LanguageServers = servers
+	formatters := make(map[string]string, len(s.Formatters))
+	for lang, id := range s.Formatters {
+		if wire.BuiltinServes(wire.Language(lang), id) {
+			formatters[lang] = id
+		}
+	}
+	s.Formatters = formatters
+	features := make(map[string][]string, len(s.ServerFeatures))
+	for id, list := range s.ServerFeatures {
+		if _, ok := wire.BuiltinServer(id); ok && list != nil {
+			features[id] = slices.DeleteFunc(slices.Clone(list), func(f string) bool { return !wire.IsFeature(f) })
+		}
+	}
+	s.ServerFeatures = features
 	return s
 }
 
@@ -351,6 +453,10 @@ func (s *Settings) decodeField(name string, value []byte) {
 		_ = json.Unmarshal(value, &s.StatusLocation)
 	case wire.SettingLanguageServers:
 		_ = json.Unmarshal(value, &s.LanguageServers)
+	case wire.SettingFormatters:
+		_ = json.Unmarshal(value, &s.Formatters)
+	case wire.SettingServerFeatures:
+		_ = json.Unmarshal(value, &s.ServerFeatures)
 	}
 }
 
@@ -373,5 +479,7 @@ func (p Patch) fields() []patchField {
 	add(wire.SettingServerConfigs, p.ServerConfigs != nil, p.ServerConfigs)
 	add(wire.SettingStatusLocation, p.StatusLocation != nil, p.StatusLocation)
 	add(wire.SettingLanguageServers, p.LanguageServers != nil, p.LanguageServers)
+	add(wire.SettingFormatters, p.Formatters != nil, p.Formatters)
+	add(wire.SettingServerFeatures, p.ServerFeatures != nil, p.ServerFeatures)
 	return out
 }

@@ -29,7 +29,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 func TestFieldNamesMatchWire(t *testing.T) {
 	t.Parallel()
 	want := []string{wire.SettingAutoStartLanguages, wire.SettingAutoInstallLanguages,
-		wire.SettingServerConfigs, wire.SettingStatusLocation, wire.SettingLanguageServers}
+		wire.SettingServerConfigs, wire.SettingStatusLocation, wire.SettingLanguageServers,
+		wire.SettingFormatters, wire.SettingServerFeatures}
 	typ := reflect.TypeFor[Settings]()
 	require.Equal(t, len(want), typ.NumField())
 	for i, name := range want {
@@ -109,7 +110,11 @@ func TestDecodePatchRejects(t *testing.T) {
 		{`{"lsp_auto_start_language": ["go"]}`, "lsp_auto_start_language", "unknown field"},
 		{`{"lsp_language_servers": {"typescript": ["deno"]}}`, wire.SettingLanguageServers, `"typescript": unknown server "deno"`},
 		{`{"lsp_language_servers": {"python": ["tsgo"]}}`, wire.SettingLanguageServers, `"python": unknown server "tsgo" (one of pyright, basedpyright)`},
-		{`{"lsp_language_servers": {"python": ["pyright", "basedpyright"]}}`, wire.SettingLanguageServers, "choose one"},
+		{`{"lsp_language_servers": {"python": ["pyright", "pyright"]}}`, wire.SettingLanguageServers, `"python": server "pyright" is listed twice`},
+		{`{"lsp_formatters": {"python": "eslint"}}`, wire.SettingFormatters, `"python": unknown server "eslint"`},
+		{`{"lsp_formatters": ["eslint"]}`, wire.SettingFormatters, "an object"},
+		{`{"lsp_server_features": {"eslint": ["format", "spelling"]}}`, wire.SettingServerFeatures, `"eslint": unknown feature "spelling"`},
+		{`{"lsp_server_features": {"deno": []}}`, wire.SettingServerFeatures, `unknown server "deno"`},
 		{`{"lsp_language_servers": {"cobol": ["gopls"]}}`, wire.SettingLanguageServers, `unknown language "cobol"`},
 		{`{"lsp_language_servers": {"go": [1]}}`, wire.SettingLanguageServers, "arrays of server ids"},
 		{`{"lsp_language_servers": ["gopls"]}`, wire.SettingLanguageServers, "an object"},
@@ -458,6 +463,8 @@ func TestSQLiteMigratesFirstSchema(t *testing.T) {
 		ServerConfigs:        map[string]json.RawMessage{"go": json.RawMessage(`{"gopls":{"staticcheck":true}}`)},
 		StatusLocation:       wire.StatusLocationStatusBar,
 		LanguageServers:      map[string][]string{},
+		Formatters:           map[string]string{},
+		ServerFeatures:       map[string][]string{},
 	}
 	ctx := context.Background()
 	for range 2 { // the second open finds the migration done
