@@ -11,7 +11,18 @@ import (
 // NewWorkspace copies the sample tree at src into a fresh temporary
 // directory and returns its absolute path. The demo edits and saves that
 // copy, so the repository itself never gets dirty. The caller removes it.
+//
+// A node_modules folder (the sample's pinned eslint, which the ESLint
+// server loads from the workspace) is not copied but linked: a symlink to
+// the sample's own, by absolute path, so a demo start stays fast. The
+// packages are only read; the Files tree and the watcher skip
+// node_modules, and the file routes refuse paths through a link that
+// leaves the workspace.
 func NewWorkspace(src string) (string, error) {
+	src, err := filepath.Abs(src)
+	if err != nil {
+		return "", err
+	}
 	dst, err := os.MkdirTemp("", "kandev-demo-workspace-")
 	if err != nil {
 		return "", err
@@ -39,6 +50,11 @@ func copyTree(src, dst string) error {
 		}
 		target := filepath.Join(dst, rel)
 		switch {
+		case d.IsDir() && d.Name() == "node_modules" && rel != ".":
+			if err := os.Symlink(p, target); err != nil {
+				return err
+			}
+			return fs.SkipDir
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)
 		case d.Type().IsRegular():
