@@ -53,6 +53,10 @@ type Options struct {
 	// that cannot be executed, so discovery finds them and the launch fails
 	// (tests of the start-failure status).
 	Unlaunchable []string
+	// Repositories are folders of the sample made Git repositories in the
+	// workspace copy (git init), since a repository cannot hold another's
+	// .git: a task laid out as several checked-out repositories.
+	Repositories []string
 	// Hosts are names the page is reached by besides its own address.
 	Hosts []string
 	// Logger receives the relay's and the demo's log; Logs the agents'
@@ -103,6 +107,9 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 	}
 	workspace := d.Workspace
 	d.cleanup = append(d.cleanup, func() { os.RemoveAll(workspace) })
+	if err := InitRepositories(ctx, workspace, opts.Repositories); err != nil {
+		return nil, err
+	}
 
 	env := os.Environ()
 	if opts.ToolPath != "" {

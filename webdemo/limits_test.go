@@ -40,3 +40,16 @@ func TestWithUnlaunchable(t *testing.T) {
 	_, err = WithUnlaunchable(nil, t.TempDir(), []string{"../x"})
 	require.Error(t, err)
 }
+
+func TestInitRepositories(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "api"), 0o755))
+	require.NoError(t, InitRepositories(t.Context(), ws, []string{"api"}))
+	fi, err := os.Stat(filepath.Join(ws, "api", ".git"))
+	require.NoError(t, err)
+	require.True(t, fi.IsDir())
+	for _, bad := range []string{"../x", "/abs", "missing", ".git"} {
+		require.Error(t, InitRepositories(t.Context(), ws, []string{bad}), bad)
+	}
+}

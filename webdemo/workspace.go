@@ -1,11 +1,14 @@
 package webdemo
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // NewWorkspace copies the sample tree at src into a fresh temporary
@@ -80,4 +83,23 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// InitRepositories makes each of repos — slash-separated folders of the
+// workspace — a Git repository with git init, as a task of several
+// checked-out repositories has them.
+func InitRepositories(ctx context.Context, workspace string, repos []string) error {
+	for _, r := range repos {
+		if !filepath.IsLocal(filepath.FromSlash(r)) || strings.HasPrefix(r, ".") {
+			return fmt.Errorf("repository %q: not a folder of the workspace", r)
+		}
+		dir := filepath.Join(workspace, filepath.FromSlash(r))
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("repository %q: not a folder of the sample", r)
+		}
+		if out, err := exec.CommandContext(ctx, "git", "init", "-q", dir).CombinedOutput(); err != nil {
+			return fmt.Errorf("git init %s: %w: %s", r, err, out)
+		}
+	}
+	return nil
 }

@@ -21,8 +21,8 @@ import (
 // server must fit in one LSP message, so the message limit serves here too.
 const MaxFileSize = wire.MaxMessageSize
 
-// Handler serves wire.AgentFilesPath, wire.AgentFilePath and
-// wire.AgentSearchPath.
+// Handler serves wire.AgentFilesPath, wire.AgentFilePath,
+// wire.AgentSearchPath and wire.AgentReposPath.
 type Handler struct {
 	root   *workspace.Root
 	logger *slog.Logger
@@ -41,6 +41,7 @@ func New(root *workspace.Root, token string, logger *slog.Logger) *Handler {
 	h.mux.HandleFunc("GET "+wire.AgentFilePath, h.read)
 	h.mux.HandleFunc("PUT "+wire.AgentFilePath, h.write)
 	h.mux.HandleFunc("GET "+wire.AgentSearchPath, h.search)
+	h.mux.HandleFunc("GET "+wire.AgentReposPath, h.repos)
 	h.authed = auth.Require(token, h.mux)
 	return h
 }
@@ -83,6 +84,15 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(res)
+}
+
+func (h *Handler) repos(w http.ResponseWriter, r *http.Request) {
+	repos := h.root.RepoSubpaths()
+	if repos == nil {
+		repos = []string{}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(repos)
 }
 
 func (h *Handler) write(w http.ResponseWriter, r *http.Request) {

@@ -204,3 +204,23 @@ func TestSearch(t *testing.T) {
 		require.Equal(t, http.StatusUnauthorized, code)
 	}
 }
+
+func TestRepos(t *testing.T) {
+	t.Parallel()
+	dir, srv := setup(t)
+	code, body := do(t, srv, "GET", wire.AgentReposPath, "", "", token)
+	require.Equal(t, http.StatusOK, code)
+	require.JSONEq(t, `["."]`, body, "setup's workspace is a repository itself")
+
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, ".git")))
+	code, body = do(t, srv, "GET", wire.AgentReposPath, "", "", token)
+	require.Equal(t, http.StatusOK, code)
+	require.JSONEq(t, `[]`, body, "none is [], not null")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "pkg", ".git"), 0o755))
+	code, body = do(t, srv, "GET", wire.AgentReposPath, "", "", token)
+	require.Equal(t, http.StatusOK, code)
+	require.JSONEq(t, `["pkg"]`, body)
+
+	code, _ = do(t, srv, "GET", wire.AgentReposPath, "", "", "wrong")
+	require.Equal(t, http.StatusUnauthorized, code)
+}

@@ -165,6 +165,7 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
 	mux.Handle(wire.AgentSearchPath, fh)
+	mux.Handle(wire.AgentReposPath, fh)
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
 	// Behind the same token as every route: the agent has one credential,
 	// and its metrics name the languages a task uses.

@@ -32,6 +32,8 @@ export type DemoOptions = {
   maxConnections?: number;
   /** Commands planted first on the task PATH as files that cannot run. */
   unlaunchable?: string[];
+  /** Folders of the sample made Git repositories in the workspace copy. */
+  repos?: string[];
 };
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
@@ -55,6 +57,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   if (toolDirs.length) args.push('-path', toolDirs.join(path.delimiter));
   if (opts.docker && process.env.KANDEV_DOCKER_IMAGE) args.push('-docker-image', process.env.KANDEV_DOCKER_IMAGE);
   if (opts.unlaunchable) args.push('-unlaunchable', opts.unlaunchable.join(','));
+  if (opts.repos) args.push('-repos', opts.repos.join(','));
   // npx puts e2e/node_modules/.bin (typescript-language-server, pyright)
   // first on PATH; a bare host must not inherit them.
   const base = opts.maxConnections ? { ...process.env, KANDEV_LSP_MAX_CONNECTIONS: String(opts.maxConnections) } : process.env;

@@ -22,3 +22,9 @@ const (
 	// ParamQuery is the text AgentSearchPath looks for.
 	ParamQuery = "q"
 )
+
+// AgentReposPath: GET returns the workspace's repositories as a JSON array
+// of slash-separated relative paths, "." for the workspace itself — the
+// same list the stream's ready frame carries as repoSubpaths, for a Files
+// tree to name them before any language server runs.
+const AgentReposPath = "/api/v1/workspace/repositories"

@@ -362,6 +362,9 @@ function reconfigure() {
 // The tree is built from the workspace's file list; a folder renders its
 // children the first time it expands.
 const treeRoot = { dirs: new Map(), files: [] };
+// The workspace's repositories (folders the task host found a .git in):
+// their folders say so in the tree.
+let repositories = new Set();
 function addToTree(path) {
   const parts = path.split('/');
   let node = treeRoot;
@@ -381,6 +384,14 @@ function renderLevel(ul, node) {
     b.className = 'folder';
     b.textContent = name;
     b.dataset.dir = dir.path;
+    if (repositories.has(dir.path)) {
+      const badge = document.createElement('span');
+      badge.className = 'repo-badge';
+      badge.dataset.t = 'page.repository';
+      badge.textContent = tr('page.repository');
+      b.dataset.repo = dir.path;
+      b.append(' ', badge);
+    }
     b.setAttribute('aria-expanded', 'false');
     b.addEventListener('click', () => toggleFolder(dir.path));
     const sub = document.createElement('ul');
@@ -814,6 +825,7 @@ narrowMQ.addEventListener('change', () => setFilesOpen(false));
 
 const list = await (await fetch('/api/v1/workspace/files')).json();
 for (const path of (Array.isArray(list) ? list : list.files)) addToTree(path);
+repositories = new Set(await fetch('/api/v1/workspace/repositories').then((r) => (r.ok ? r.json() : [])).catch(() => []));
 renderLevel($('files'), treeRoot);
 applyTexts();
 switchSession(sessionId);

@@ -43,6 +43,7 @@ func run() error {
 	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
 	dockerImage := flag.String("docker-image", "", "the task image (task docker:image) for a Local Docker session; without a Docker engine or the image, the demo runs without it")
 	unlaunchable := flag.String("unlaunchable", "", "commands (comma-separated, e.g. rust-analyzer) planted first on the agent's PATH as files that cannot run, to show a server's start failure (tests)")
+	repos := flag.String("repos", "", "folders of the sample (comma-separated) made Git repositories in the workspace copy: a task of several repositories")
 	flag.Parse()
 	maxConns, err := webdemo.MaxConnectionsFromEnv(os.Getenv(webdemo.EnvMaxConnections))
 	if err != nil {
@@ -57,7 +58,7 @@ func run() error {
 		AgentBin: *agentBin, Sample: *sample,
 		WASMDir: *assets, ESMDir: existingDir(*esmDir), PackageDir: existingDir(*pkgDir), MonacoDir: *monacoDir,
 		DBPath: *dbPath, FakeLSP: *fakeLSP, ToolPath: *toolPath, DockerImage: *dockerImage,
-		MaxConnections: maxConns, Unlaunchable: access.SplitList(*unlaunchable),
+		MaxConnections: maxConns, Unlaunchable: access.SplitList(*unlaunchable), Repositories: access.SplitList(*repos),
 		Hosts: access.SplitList(*hosts), Logger: logger, Logs: os.Stderr,
 	})
 	if err != nil {
