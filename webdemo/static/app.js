@@ -292,7 +292,7 @@ lsp.onStatus(() => control.repaint());
 // mountedModel is the model of the active Monaco text editor, or null when
 // the active panel is anything else.
 function mountedModel() {
-  return current && current.view === 'monaco' && !phoneMQ.matches && !settingsPage.isOpen ? current.model : null;
+  return current && current.view === 'monaco' && !current.diff && !phoneMQ.matches && !settingsPage.isOpen ? current.model : null;
 }
 
 // renderStatus asks lsp.wasm where the control goes now and redraws it.
@@ -556,7 +556,7 @@ function mount(t, text) {
   const model = monaco.editor.getModel(modelURI(t.sessionId, t.path)) ||
     monaco.editor.createModel(text, undefined, modelURI(t.sessionId, t.path));
   const doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model }) : null;
-  Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId() });
+  Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), savedText: text });
   model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
 }
 
@@ -598,8 +598,9 @@ function showNothing() {
 function renderPanel() {
   const t = current;
   if (t && t.view === 'phone' && !phoneMQ.matches) mount(t, t.text); // the screen grew
-  const kind = !t ? 'none' : (t.view === 'monaco' && phoneMQ.matches ? 'phone' : t.view);
+  const kind = !t ? 'none' : t.view === 'monaco' && phoneMQ.matches ? 'phone' : t.view === 'monaco' && t.diff ? 'diff' : t.view;
   $('editor').hidden = !(kind === 'monaco' || kind === 'none');
+  renderDiff(kind === 'diff' ? t : null);
   const model = kind === 'monaco' ? t.model : null;
   if (editor.getModel() !== model) {
     // Each tab keeps its own cursor and scroll: a selection made in one
@@ -623,6 +624,10 @@ function renderPanel() {
 function renderToolbar() {
   $('current-file').textContent = current ? current.path : tr('page.noFile');
   $('close-file').hidden = !current;
+  const diff = $('toggle-diff');
+  diff.hidden = !(current && current.view === 'monaco' && current.savedText !== undefined && !phoneMQ.matches);
+  diff.setAttribute('aria-pressed', String(!!(current && current.diff)));
+  diff.title = tr('diff.buttonTitle');
   const symbols = $('open-symbols');
   symbols.hidden = !symbolModel();
   symbols.title = tr('symbols.buttonTitle', { key: isMac ? '⌘T' : 'Ctrl+T' });
@@ -649,6 +654,8 @@ function closeFile() {
   tabs.delete(t.id);
   if (editor.getModel() === t.model) editor.setModel(null);
   if (t.doc) t.doc.close();
+  if (t === diffShown) renderDiff(null);
+  if (t.diffOriginal) t.diffOriginal.dispose();
   if (t.model) t.model.dispose();
   const next = [...tabs.values()].find((x) => x.sessionId === sessionId);
   if (next) activate(next); else showNothing();
@@ -698,6 +705,39 @@ function selectInViewer(sel) {
   view.scrollTop += box.top - view.getBoundingClientRect().top - view.clientHeight / 3;
 }
 
+// --- diff view ------------------------------------------------------------------
+
+// The diff view shows a Monaco tab's model against the text it was loaded
+// or last saved with, in Monaco's diff editor (created on first use). It is
+// not the file's editor: mountedModel() is null meanwhile, so no
+// language-server control or status-bar item is shown for it.
+let diffEditor = null;
+let diffShown = null; // the tab in the diff view
+function renderDiff(t) {
+  $('diff-view').hidden = !t;
+  if (t) $('diff-title').textContent = tr('diff.title', { path: t.path }); // the locale may have changed
+  if (t === diffShown) return;
+  diffShown = t;
+  if (!t) {
+    if (diffEditor) diffEditor.setModel(null);
+    return;
+  }
+  if (!diffEditor) {
+    diffEditor = monaco.editor.createDiffEditor($('diff-editor'), {
+      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev',
+    });
+  }
+  if (!t.diffOriginal) t.diffOriginal = monaco.editor.createModel(t.savedText, t.model.getLanguageId());
+  diffEditor.setModel({ original: t.diffOriginal, modified: t.model });
+}
+$('toggle-diff').addEventListener('click', () => {
+  if (!current || current.view !== 'monaco') return;
+  current.diff = !current.diff;
+  if (!current.diff && diffShown === current) renderDiff(null);
+  renderAll();
+  if (!current.diff) editor.focus();
+});
+
 // --- saving -----------------------------------------------------------------
 
 function renderSaveState() {
@@ -733,7 +773,11 @@ async function save() {
     console.error(e);
   }
   const outcome = lsp.saved({ model: t.model, ok, persistedVersion, liveVersion: t.model.getVersionId(), text });
-  if (ok) t.savedVersion = persistedVersion;
+  if (ok) {
+    t.savedVersion = persistedVersion;
+    t.savedText = text;
+    if (t.diffOriginal) t.diffOriginal.setValue(text);
+  }
   t.state = ok ? (outcome && outcome.dirty ? 'dirty' : 'saved') : 'failed';
   if (t === current) renderSaveState();
   renderTabs();
