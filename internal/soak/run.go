@@ -54,17 +54,19 @@ type Config struct {
 
 // kinds of client job, and their share of the streams.
 const (
-	kindEcho     = "echo"     // open, exchange messages, close normally
-	kindCrash    = "crash"    // the server exits after didOpen: expect 4006
-	kindStall    = "stall"    // the server never reads: hold, then close
-	kindVanish   = "vanish"   // open, exchange, drop the TCP connection without a close
-	kindSettings = "settings" // a concurrent save of the user's settings
+	kindEcho   = "echo"   // open, exchange messages, close normally
+	kindCrash  = "crash"  // the server exits after didOpen: expect 4006
+	kindStall  = "stall"  // the server never reads: hold, then close
+	kindVanish = "vanish" // open, exchange, drop the TCP connection without a close
 )
 
 var kindWeights = []struct {
 	kind   string
 	weight int
-}{{kindEcho, 45}, {kindCrash, 15}, {kindStall, 15}, {kindVanish, 15}, {kindSettings, 10}}
+}{{kindEcho, 50}, {kindCrash, 15}, {kindStall, 15}, {kindVanish, 20}}
+
+// saveEvery: one settings save, beside the streams, per this many streams.
+const saveEvery = 10
 
 // marker is the environment variable every process of a round carries.
 const marker = "KANDEV_SOAK_RUN"
@@ -377,6 +379,11 @@ func (r *round) drive(ctx context.Context) {
 		}
 		time.Sleep(time.Until(next)) // pacing the arrivals, not waiting on a condition
 		next = next.Add(gap)
+		if n%saveEvery == saveEvery/2 {
+			// A save through another replica than the stream's, at
+			// the same time as the streams.
+			wg.Go(func() { r.save(ctx, r.relays[r.relayFor(n+1)].URL, n) })
+		}
 		select {
 		case jobs <- n:
 		case <-ctx.Done():
@@ -456,10 +463,6 @@ func (r *round) job(ctx context.Context, n int) {
 	kind := pick(n)
 	i := r.relayFor(n)
 	base := r.relays[i].URL
-	if kind == kindSettings {
-		r.save(ctx, base, n)
-		return
-	}
 	r.count(func(rep *Report) { rep.Started++ })
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
@@ -875,7 +878,7 @@ func (rep Report) Print(w io.Writer) {
 	row("server crashes seen as 4006", fmt.Sprintf("%d of %d", rep.Crashes4006, rep.Crashes))
 	row("stalled servers, closed by client", rep.Stalls)
 	row("clients vanished without a close", rep.Vanished)
-	row("4002 (replica going away)", rep.Unavailable)
+	row("closed 4002 (unavailable)", rep.Unavailable)
 	row("cut by the SIGKILL", rep.CutByKill)
 	freed := "never"
 	if rep.Freed >= 0 {
