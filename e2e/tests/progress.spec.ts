@@ -1,0 +1,109 @@
+import { fakeTest as test, expect, openDemo, writeScript, putSettings, view, openFile } from './fixtures';
+import type { Page } from '@playwright/test';
+
+// Kotlin's status as the user reads it, with the fake server standing in
+// for kotlin-lsp and scripting what the real one does on a Gradle project:
+// work-done progress during and after initialize, an initialize that takes
+// minutes, one that is refused, and a server that reports nothing.
+
+const status = (page: Page) => page.locator('#lsp-status');
+const popover = (page: Page) => page.locator('#lsp-popover');
+
+async function openKotlin(page: Page) {
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['kotlin'] });
+  await page.reload();
+  await openDemo(page);
+  await openFile(page, 'App.kt');
+}
+
+async function openStatus(page: Page) {
+  if (await popover(page).isHidden()) await status(page).click();
+  await expect(popover(page)).toBeVisible();
+}
+
+test('initialize progress shows the server\'s title, message, clamped percentage and elapsed time while initializing', async ({ page, demo }) => {
+  writeScript(demo, {
+    neverAnswerInitialize: true,
+    progress: [
+      { on: 'initialize', kind: 'begin', title: 'Importing Gradle project', message: 'resolving dependencies', percentage: 20 },
+      { on: 'initialize', delayMs: 300, kind: 'report', message: 'indexing :app', percentage: 130 },
+    ],
+  });
+  await openKotlin(page);
+  await expect(status(page)).toHaveText(/^Kotlin · Importing Gradle project 100%/);
+  await openStatus(page);
+  await expect(popover(page)).toContainText('indexing :app');
+  await expect(popover(page)).toContainText(/Running for \d+ s/);
+  await expect(popover(page).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  expect((await view(page, 'kotlin')).state).toBe('starting');
+  await expect(popover(page)).not.toContainText(/remaining|ETA/i);
+});
+
+test('after 60 s without an initialize answer Kotlin says it may be importing Gradle, keeps Stop and is not restarted', async ({ page, demo }) => {
+  writeScript(demo, { neverAnswerInitialize: true });
+  const started = () => demo.logs.join('').split('language server started').length - 1;
+  const before = started();
+  // The page's clock flows as usual until it is run forward.
+  await page.clock.install();
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'starting');
+  await expect(status(page)).toHaveText(/^Kotlin · Initializing \(\d+ s\)$/);
+  await page.clock.runFor(61_000);
+  await expect(status(page)).toHaveText(/^Kotlin · Initialization is taking longer than usual \(1 min \d+ s\)$/);
+  await openStatus(page);
+  await expect(popover(page)).toContainText('Kotlin LSP may be importing a Gradle project.');
+  await expect(popover(page)).toContainText('The kotlin-lsp process started.');
+  await expect(page.locator('#lsp-action')).toHaveText('Stop');
+  const v = await view(page, 'kotlin');
+  expect(v.state).toBe('starting');
+  expect(v.closeCode).toBeNull();
+  // One process all along: the page neither timed it out nor restarted it.
+  expect(started()).toBe(before + 1);
+});
+
+test('two work items: the oldest leads with the count, ending it leaves the other as it was, an indeterminate one shows no percentage, and the last end is only work finished', async ({ page, demo }) => {
+  writeScript(demo, {
+    progress: [
+      { on: 'initialized', token: 'import', create: true, kind: 'begin', title: 'Importing', percentage: 10 },
+      { on: 'initialized', token: 7, create: true, kind: 'begin', title: 'Indexing' },
+      { on: 'initialized', delayMs: 1500, token: 7, kind: 'report', message: 'module :core' },
+      { on: 'initialized', delayMs: 1500, token: 'import', kind: 'end' },
+      { on: 'initialized', delayMs: 1500, token: 7, kind: 'end', message: 'done' },
+    ],
+  });
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await openStatus(page);
+  await expect(status(page)).toContainText('Importing 10%');
+  await expect(popover(page)).toContainText('1 other work item is active.');
+  // The first ends: the indeterminate one leads, with no percentage.
+  await expect(status(page)).toContainText('Indexing');
+  await expect(status(page)).not.toContainText('%');
+  await expect(popover(page)).toContainText('In progress; the server reports no percentage.');
+  await expect(popover(page)).not.toContainText('other work item');
+  // The last ends: recorded as work finished, nothing more claimed.
+  await expect(popover(page)).toContainText('Server-reported work finished: Indexing (done)');
+  await expect(popover(page)).toContainText('not every reference or module is guaranteed to be resolved');
+  expect((await view(page, 'kotlin')).state).toBe('ready');
+});
+
+test('a server that reports no work says so after initialize instead of claiming indexing', async ({ page, demo }) => {
+  writeScript(demo, {});
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await openStatus(page);
+  await expect(popover(page)).toContainText('The server has not reported ongoing analysis.');
+  await expect(popover(page)).toContainText('project import, dependencies or module resolution may need attention');
+  await expect(popover(page)).not.toContainText(/indexing/i);
+});
+
+test('an initialize refused with a JSON-RPC error shows the server\'s message', async ({ page, demo }) => {
+  writeScript(demo, { initializeError: { code: -32603, message: 'Gradle JVM is not configured' } });
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'error');
+  await openStatus(page);
+  await expect(popover(page)).toContainText('Gradle JVM is not configured');
+  await expect(popover(page)).not.toContainText('[object Object]');
+  await expect(page.locator('#lsp-action')).toHaveText('Retry');
+});
