@@ -1,6 +1,8 @@
 import { demoTest, test, fakeTest, expect, openDemo, openFile, putSettings, view, writeScript } from './fixtures';
 import { action, cursorAt, hover, waitReady } from './editor';
 import type { Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
 
 // A server the task host finds but cannot launch, and Kotlin: missing from
 // the task PATH (never installed), and served by the fake server standing
@@ -49,7 +51,13 @@ brokenTest('a server that cannot be launched: the localized start failure with R
   await expect(status(page)).toHaveAttribute('data-close-code', '4008');
 });
 
-test('a .kt file without kotlin-lsp on the task PATH shows the manual set-up and offers no install', async ({ page }) => {
+test('a .kt file without kotlin-lsp on the task PATH shows the manual set-up and offers no install; the repository\'s own kotlin-lsp never runs', async ({ page, demo }) => {
+  // A project-controlled executable where Kandev's managed cache would be:
+  // ignored, and it would leave a mark if it ran.
+  const ran = path.join(demo.workspace, 'planted-ran');
+  const planted = path.join(demo.workspace, '.kandev', 'lsp-servers', 'kotlin-lsp');
+  fs.mkdirSync(path.dirname(planted), { recursive: true });
+  fs.writeFileSync(planted, `#!/bin/sh\ntouch '${ran}'\nexec cat\n`, { mode: 0o755 });
   await openDemo(page);
   // Even with Kotlin asked for: the relay refuses to send it, the agent to run it.
   await putSettings(page, { lsp_auto_start_languages: ['kotlin'] });
@@ -64,6 +72,8 @@ test('a .kt file without kotlin-lsp on the task PATH shows the manual set-up and
   await expect(popover(page)).not.toContainText(/installing|Installation/i);
   expect((await view(page, 'kotlin')).state).not.toBe('installing');
   expect(closes).toEqual([{ code: 4007, reason: '' }]);
+  expect(fs.existsSync(ran)).toBe(false);
+  fs.rmSync(path.join(demo.workspace, '.kandev'), { recursive: true });
   // Back to the demo's defaults: the other specs of this worker share it.
   await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'] });
 });
