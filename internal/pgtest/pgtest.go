@@ -46,6 +46,9 @@ type Server struct {
 	log  *bytes.Buffer // the postmaster's output, for failures
 	done chan struct{} // closed when the postmaster has exited
 	werr error
+	// lifeline's closing (Stop, or this process's end) shuts the server
+	// down.
+	lifeline *os.File
 
 	mu   sync.Mutex
 	dbs  int
@@ -117,17 +120,33 @@ func Start(ctx context.Context) (_ *Server, err error) {
 			return nil, err
 		}
 		s := &Server{dir: dir, data: data, port: port, log: &bytes.Buffer{}, done: make(chan struct{})}
-		s.cmd = exec.Command(filepath.Join(bin, "postgres"),
+		// The postmaster runs under a shell that holds the read end of a
+		// pipe whose write end only this process has: however this
+		// process ends — Stop, a panic, SIGKILL — the read returns and
+		// the shell asks the server for a fast shutdown and removes its
+		// directory, so no server outlives its tests.
+		lifeline, keep, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("pgtest: %w", err)
+		}
+		s.cmd = exec.Command("/bin/sh", "-c", `"$0" "$@" & pid=$!; read _; kill -INT $pid; wait $pid; rm -rf "$PGTEST_DIR"`,
+			filepath.Join(bin, "postgres"),
 			"-D", data, "-p", strconv.Itoa(port), "-k", dir, "-h", "127.0.0.1",
 			// Test data: durability buys nothing and costs seconds.
 			"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 			// Three relays with their pools, and the soak's sampler.
 			"-c", "max_connections=300")
 		s.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+		s.cmd.Stdin = lifeline
+		s.cmd.Env = append(os.Environ(), "PGTEST_DIR="+dir) // removed after the shutdown, Stop or not
 		s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 		if err := s.cmd.Start(); err != nil {
+			lifeline.Close()
+			keep.Close()
 			return nil, fmt.Errorf("pgtest: postgres: %w", err)
 		}
+		lifeline.Close()
+		s.lifeline = keep
 		go func() { s.werr = s.cmd.Wait(); close(s.done) }()
 		err = s.waitReady(ctx)
 		if err == nil {
@@ -214,7 +233,7 @@ func (s *Server) CreateDatabase(ctx context.Context) (string, error) {
 func (s *Server) Stop() error {
 	var err error
 	s.stop.Do(func() {
-		_ = s.cmd.Process.Signal(syscall.SIGINT)
+		_ = s.lifeline.Close()
 		select {
 		case <-s.done:
 		case <-time.After(30 * time.Second):
@@ -232,4 +251,5 @@ func (s *Server) Stop() error {
 func (s *Server) kill() {
 	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.done
+	_ = s.lifeline.Close()
 }
