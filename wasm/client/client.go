@@ -198,6 +198,7 @@ type Client struct {
 	msgSeq uint64         // guarded by mu
 
 	problems *problems.Store // every file's diagnostics, per session
+	answers  answered        // items already answered per request, across a document's servers
 }
 
 // New returns a Client; it dials nothing until a document opens or Start.

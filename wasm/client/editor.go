@@ -369,7 +369,7 @@ func (cl *Client) Provide(ctx context.Context, connID, name, req string) (string
 	c.mu.Lock()
 	reg, rpc := c.reg, c.rpc
 	c.mu.Unlock()
-	if reg == nil || !reg.For(d.languageID).Allows(call.Feature()) {
+	if reg == nil || !reg.For(d.languageID).Allows(call.Feature()) || !c.mask.allows(call.Feature()) {
 		return "null", nil
 	}
 	docURI, version := d.flushForRequest(c)
@@ -398,6 +398,9 @@ func (cl *Client) Provide(ctx context.Context, connID, name, req string) (string
 	if err != nil {
 		c.providerFailed(call.Name(), err)
 		return "null", nil
+	}
+	if len(cl.servers(c.p.key.language)) > 1 {
+		out = cl.answers.unique(c, name, req, out)
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -266,4 +267,40 @@ func TestUserFeatureListNarrowsTheServer(t *testing.T) {
 	ready(t, agents["eslint"], "eslint", `,"features":["diagnostics","code-action"]`, bothCaps)
 	owners := ts.providerOwners(t, 300*time.Millisecond)
 	require.ElementsMatch(t, []string{"s\x00typescript\x001"}, registeredBy(owners, "codeAction"))
+}
+
+// Two servers answering one hover with the same text show it once; what
+// only one of them knows stays. Code actions the same, by title and kind.
+func TestAnswersAreUniqueAcrossTheServers(t *testing.T) {
+	ts := newTwoServers(t)
+	m := newModel("let a = 1;\n")
+	src := &slotted{m, map[int]*model{1: newModel("")}}
+	d, err := ts.h.client.OpenDocument("s", "a.ts", src, src)
+	require.NoError(t, err)
+	agents := ts.agents(t)
+	ready(t, agents["tsgo"], "tsgo", "", bothCaps)
+	ready(t, agents["eslint"], "eslint", "", bothCaps)
+	for _, a := range agents {
+		a.recvMethod("textDocument/didOpen")
+	}
+	tsID, esID := "s\x00typescript\x001", "s\x00typescript\x001\x001"
+	req := `{"uri":"` + d.Model() + `","lineNumber":1,"column":5}`
+	ask := func(connID string, a *fakeAgent, result string) string {
+		t.Helper()
+		got := make(chan string, 1)
+		go func() {
+			out, err := ts.h.client.Provide(context.Background(), connID, "hover", req)
+			require.NoError(t, err)
+			got <- out
+		}()
+		call := a.recvMethod("textDocument/hover")
+		a.send(`{"jsonrpc":"2.0","id":%s,"result":%s}`, call.ID, result)
+		return <-got
+	}
+	first := ask(tsID, agents["tsgo"], `{"contents":{"kind":"markdown","value":"let a: number"}}`)
+	require.Contains(t, first, "let a: number")
+	second := ask(esID, agents["eslint"], `{"contents":[{"language":"ts","value":"x"},{"kind":"markdown","value":"let a: number"}]}`)
+	require.NotContains(t, second, "let a: number", "the first server's text is not shown twice")
+	require.Contains(t, second, "x")
+	require.Equal(t, "null", ask(esID, agents["eslint"], `{"contents":{"kind":"markdown","value":"let a: number"}}`), "nothing of its own: no hover")
 }
