@@ -18,14 +18,17 @@ package i18n
 // Problems panel (problems.errors and problems.warnings, which the page
 // picks by the one/other plural rule of its locales), {query} what the user
 // typed in the symbol picker, {url} an address a server asks the page to
-// open, and {key} a keyboard shortcut. symbol.kind.* name Monaco's
-// SymbolKinds for the symbol picker and the hierarchy panel.
+// open, {key} a keyboard shortcut, and {servers} a language's server ids
+// in their order ({n}, elsewhere a count, is a place in that order in
+// settings.server.slot). symbol.kind.* name Monaco's SymbolKinds for the
+// symbol picker and the hierarchy panel.
 
 var englishPage = map[string]string{
-	"control.label":  "{language} · {summary}",
-	"control.server": "{server} {summary}",
-	"panel.title":   "{language} language server",
-	"panel.close":   "Close",
+	"control.label":       "{language} · {summary}",
+	"control.server":      "{server} {summary}",
+	"panel.title":         "{language} language server",
+	"panel.title.several": "{language} language servers",
+	"panel.close":         "Close",
 
 	"language.go":         "Go",
 	"language.typescript": "TypeScript/JavaScript",
@@ -174,9 +177,18 @@ var englishPage = map[string]string{
 	"settings.autoStart":          "Start automatically when a {language} file opens",
 	"settings.autoInstall":        "Install the server on the task host when it is missing",
 	"settings.autoInstall.none":   "Never installed automatically.",
-	"settings.server":             "Server",
+	"settings.servers":            "Servers, in order",
+	"settings.servers.hint":       "Every listed server runs on this language's files: diagnostics, completion, hover and code actions come from all of them; rename and semantic tokens from the first that offers them.",
+	"settings.servers.saved":      "Saved: open files of this language now use {servers}.",
+	"settings.server.slot":        "Server {n} of {language}",
 	"settings.server.default":     "{server} (default)",
-	"settings.server.saved":       "Saved: open files of this language move to {server}.",
+	"settings.server.up":          "Move {server} up",
+	"settings.server.down":        "Move {server} down",
+	"settings.server.remove":      "Remove {server}",
+	"settings.server.add":         "Add a server",
+	"settings.server.addButton":   "Add",
+	"settings.formatter":          "Formatter",
+	"settings.formatter.first":    "The first server that can format",
 	"settings.found":              "{server} is available on this task host: {path}",
 	"settings.missing":            "{server} is not on this task host.",
 	"settings.command":            "Installation command",
@@ -196,10 +208,11 @@ var englishPage = map[string]string{
 }
 
 var germanPage = map[string]string{
-	"control.label":  "{language} · {summary}",
-	"control.server": "{server} {summary}",
-	"panel.title":   "{language}-Sprachserver",
-	"panel.close":   "Schließen",
+	"control.label":       "{language} · {summary}",
+	"control.server":      "{server} {summary}",
+	"panel.title":         "{language}-Sprachserver",
+	"panel.title.several": "{language}-Sprachserver",
+	"panel.close":         "Schließen",
 
 	"language.go":         "Go",
 	"language.typescript": "TypeScript/JavaScript",
@@ -348,9 +361,18 @@ var germanPage = map[string]string{
 	"settings.autoStart":          "Automatisch starten, wenn eine {language}-Datei geöffnet wird",
 	"settings.autoInstall":        "Den Server auf dem Task-Host installieren, wenn er fehlt",
 	"settings.autoInstall.none":   "Wird nie automatisch installiert.",
-	"settings.server":             "Server",
+	"settings.servers":            "Server, in dieser Reihenfolge",
+	"settings.servers.hint":       "Jeder aufgeführte Server läuft auf den Dateien dieser Sprache: Diagnosen, Vervollständigung, Hover und Code-Aktionen kommen von allen, Umbenennen und semantische Tokens vom ersten, der sie anbietet.",
+	"settings.servers.saved":      "Gespeichert: offene Dateien dieser Sprache verwenden jetzt {servers}.",
+	"settings.server.slot":        "Server {n} für {language}",
 	"settings.server.default":     "{server} (Standard)",
-	"settings.server.saved":       "Gespeichert: offene Dateien dieser Sprache wechseln zu {server}.",
+	"settings.server.up":          "{server} nach oben verschieben",
+	"settings.server.down":        "{server} nach unten verschieben",
+	"settings.server.remove":      "{server} entfernen",
+	"settings.server.add":         "Server hinzufügen",
+	"settings.server.addButton":   "Hinzufügen",
+	"settings.formatter":          "Formatierer",
+	"settings.formatter.first":    "Der erste Server, der formatieren kann",
 	"settings.found":              "{server} ist auf diesem Task-Host verfügbar: {path}",
 	"settings.missing":            "{server} ist auf diesem Task-Host nicht vorhanden.",
 	"settings.command":            "Installationsbefehl",

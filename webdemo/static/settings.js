@@ -1,8 +1,9 @@
 // The Editors settings page: the LSP status location and Show status bar,
-// then one card per language — auto-start, auto-install, the task host's
-// installer details (command, prerequisites found or missing, destination,
-// or why there is no installer and what to do instead) and the per-language
-// JSON configuration. Every control saves on its own (the relay's settings
+// then one card per language — its servers in order (added, removed and
+// reordered here, each with the task host's installer details: command,
+// prerequisites found or missing, destination, or why there is no installer
+// and what to do instead), the formatter when there are several, auto-start,
+// auto-install and the per-language JSON configuration. Every control saves on its own (the relay's settings
 // API takes partial updates); the installer details come from the relay,
 // which asks the session's task host.
 
@@ -21,6 +22,13 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// swap is list with the items at i and j exchanged.
+function swap(list, i, j) {
+  const out = [...list];
+  [out[i], out[j]] = [out[j], out[i]];
+  return out;
+}
+
 // shellWords shows an argv as one copyable command line.
 function shellWords(argv) {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
@@ -31,8 +39,12 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   let installers = null; // { session, state: 'loading' | 'ok' | 'error', answer?, code? }
 
   const languages = () => (runtime.languages || []).map((l) => ({ id: l.id, experimental: !!l.experimental, servers: l.servers || [] }));
-  // chosen is the server the settings name for a language, else its default.
-  const chosen = (l, s) => ((s.lsp_language_servers || {})[l.id] || [])[0] || l.servers[0] || '';
+  // listed is the language's servers in order: the saved list, else its
+  // default server alone.
+  const listed = (l, s) => {
+    const list = (s.lsp_language_servers || {})[l.id] || [];
+    return list.length ? list : l.servers.slice(0, 1);
+  };
   const installable = (id) => (runtime.autoInstallable || []).includes(id);
   const name = (id) => t(`language.${id}`);
 
@@ -120,15 +132,6 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
           onchange: (e) => saveList('lsp_auto_install_languages', '.auto-install', e.target, id) }),
         ` ${t('settings.autoInstall')}`)
       : h('p', { class: 'hint', id: `auto-install-${id}-none` }, t('settings.autoInstall.none'));
-    // The server: a choice when the catalog has more than one for the
-    // language. Saving it moves the language's open files to that server.
-    const current = chosen(l, s);
-    const serverChoice = l.servers.length > 1
-      ? h('label', { class: 'server-choice' }, `${t('settings.server')} `,
-        h('select', { id: `server-${id}`, 'data-language': id, onchange: (e) => saveServer(l, e.target) },
-          ...l.servers.map((sv, i) => h('option', { value: sv, selected: sv === current },
-            i === 0 ? t('settings.server.default', { server: sv }) : sv))))
-      : null;
     const config = s.lsp_server_configs && s.lsp_server_configs[id];
     const textarea = h('textarea', { id: `config-${id}`, rows: '4', spellcheck: 'false', 'data-language': id,
       'aria-describedby': `config-error-${id}`, 'aria-invalid': error ? 'true' : 'false' });
@@ -137,11 +140,13 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       h('div', { class: 'card-head' },
         h('h4', { id: `card-title-${id}` }, name(id)),
         l.experimental ? h('span', { class: 'badge' }, t('settings.experimental')) : null),
-      serverChoice,
+      ...serverList(l, s),
       h('label', { class: 'check' }, autoStart, ` ${t('settings.autoStart', { language: name(id) })}`),
       autoInstall,
       h('p', { class: 'card-note note', id: `card-note-${id}`, role: 'status' }),
-      h('div', { class: 'installer', id: `installer-${id}` }, ...installerDetails(id, current)),
+      // A language with one server in its catalog shows that server's
+      // details here, as it has no list.
+      l.servers.length > 1 ? null : h('div', { class: 'installer', id: `installer-${id}` }, ...installerDetails(id, listed(l, s)[0], id)),
       h('label', { for: `config-${id}`, class: 'config-label' }, t('settings.config')),
       textarea,
       h('p', { class: 'error config-error', id: `config-error-${id}`, 'data-language': id, role: 'alert' }, error || ''),
@@ -150,14 +155,76 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
         h('span', { class: 'note', id: `config-saved-${id}`, role: 'status' })));
   }
 
-  // installerDetails shows the task host's answer for one language, all of
-  // it visible without hovering.
-  function installerDetails(id, chosenServer) {
+  // serverList is the card's servers when the catalog has several for the
+  // language: the list in order, each server with its place (a choice
+  // among itself and the servers not listed), move up and down, remove and
+  // its installer details; then adding one, and the formatter once more
+  // than one is listed. Every change saves the whole list, which lsp.wasm
+  // applies to the open files at once.
+  function serverList(l, s) {
+    if (l.servers.length < 2) return [];
+    const id = l.id;
+    const list = listed(l, s);
+    const others = l.servers.filter((sv) => !list.includes(sv));
+    const label = (sv) => (sv === l.servers[0] ? t('settings.server.default', { server: sv }) : sv);
+    // The first server's elements keep the language's own ids (as when a
+    // language had one server); the others' carry their place.
+    const suffix = (i) => (i === 0 ? id : `${id}-${i}`);
+    const iconButton = (cls, key, sv, glyph, disabled, onclick) => h('button', {
+      type: 'button', class: `icon ${cls}`, 'aria-label': t(key, { server: sv }), title: t(key, { server: sv }), disabled, onclick,
+    }, glyph);
+    const rows = list.map((sv, i) => h('li', { class: 'server-row', 'data-server': sv, 'data-slot': String(i) },
+      h('div', { class: 'row server-row-head' },
+        h('select', { id: `server-${suffix(i)}`, 'data-language': id, 'aria-label': t('settings.server.slot', { n: i + 1, language: name(id) }),
+          onchange: (e) => saveServers(l, list.map((x, j) => (j === i ? e.target.value : x)), `#server-${suffix(i)}`) },
+          ...[sv, ...others].map((x) => h('option', { value: x, selected: x === sv }, label(x)))),
+        iconButton('move-up', 'settings.server.up', sv, '↑', i === 0,
+          () => saveServers(l, swap(list, i, i - 1), `.server-row[data-slot="${i - 1}"] .move-${i - 1 === 0 ? 'down' : 'up'}`)),
+        iconButton('move-down', 'settings.server.down', sv, '↓', i === list.length - 1,
+          () => saveServers(l, swap(list, i, i + 1), `.server-row[data-slot="${i + 1}"] .move-${i + 1 === list.length - 1 ? 'up' : 'down'}`)),
+        iconButton('remove', 'settings.server.remove', sv, '✕', list.length === 1,
+          () => saveServers(l, list.filter((x) => x !== sv), `#server-${id}`))),
+      h('div', { class: 'installer', id: `installer-${suffix(i)}` }, ...installerDetails(id, sv, suffix(i)))));
+    const out = [
+      h('h5', { id: `servers-heading-${id}`, class: 'servers-heading' }, t('settings.servers')),
+      h('p', { class: 'hint' }, t('settings.servers.hint')),
+      h('ol', { class: 'server-list', id: `servers-${id}`, 'aria-labelledby': `servers-heading-${id}` }, ...rows),
+    ];
+    if (others.length) {
+      out.push(h('div', { class: 'row add-server' },
+        h('label', { for: `add-server-${id}` }, t('settings.server.add')),
+        h('select', { id: `add-server-${id}` }, ...others.map((x) => h('option', { value: x }, label(x)))),
+        h('button', { type: 'button', id: `add-server-button-${id}`,
+          onclick: () => saveServers(l, [...list, $(`add-server-${id}`).value], `.server-row[data-slot="${list.length}"] select`) },
+        t('settings.server.addButton'))));
+    }
+    if (list.length > 1) {
+      // No choice is "the first capable server", lsp.wasm's own rule; a
+      // saved formatter that is no longer listed counts as no choice.
+      const formatter = (s.lsp_formatters || {})[id] || '';
+      out.push(h('label', { class: 'server-choice' }, `${t('settings.formatter')} `,
+        h('select', { id: `formatter-${id}`, 'data-language': id, onchange: (e) => saveFormatter(l, e.target) },
+          h('option', { value: '', selected: !list.includes(formatter) }, t('settings.formatter.first')),
+          ...list.map((x) => h('option', { value: x, selected: x === formatter }, x)))));
+    }
+    return out;
+  }
+
+  // installerDetails shows the task host's answer for one server of a
+  // language, all of it visible without hovering; its elements' ids end in
+  // suffix.
+  function installerDetails(lang, serverId, suffix) {
     if (!installers || installers.state !== 'ok') return [];
-    const lang = (installers.answer.languages || []).find((x) => x.language === id);
-    if (!lang) return [];
-    // The chosen server's own answer when the task host lists each one.
-    const info = (lang.servers || []).find((x) => x.server === chosenServer) || lang;
+    const entry = (installers.answer.languages || []).find((x) => x.language === lang);
+    if (!entry) return [];
+    // The server's own answer. An entry without servers answers for its
+    // own server only (one that names none predates the catalog: the
+    // language's one server).
+    const info = entry.servers
+      ? entry.servers.find((x) => x.server === serverId)
+      : (!entry.server || entry.server === serverId ? entry : null);
+    if (!info) return [];
+    const id = suffix;
     const server = info.command;
     const out = [h('p', { class: 'server-state', 'data-found': String(!!info.found) },
       info.found ? t('settings.found', { server, path: info.path }) : t('settings.missing', { server }))];
@@ -201,22 +268,47 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     }
   }
 
-  // saveServer stores the choice of server for one language (the default
-  // is stored as no choice).
-  async function saveServer(l, select) {
-    const all = { ...(getSettings().lsp_language_servers || {}) };
-    if (select.value === l.servers[0]) delete all[l.id];
-    else all[l.id] = [select.value];
-    select.disabled = true;
-    const note = $(`card-note-${l.id}`);
-    const ok = await save({ lsp_language_servers: all }, note);
-    select.disabled = false;
-    if (ok) {
-      render(); // the installer details of the chosen server
-      $(`card-note-${l.id}`).textContent = t('settings.server.saved', { server: select.value });
-    } else {
-      select.value = chosen(l, getSettings());
+  // saveServers stores a language's list of servers (the default alone
+  // is stored as no choice), drops a formatter the list no longer has, and
+  // redraws the card with the focus on focusSelector's control, so
+  // keyboard users keep their place.
+  async function saveServers(l, list, focusSelector) {
+    const s = getSettings();
+    const all = { ...(s.lsp_language_servers || {}) };
+    if (list.length === 1 && list[0] === l.servers[0]) delete all[l.id];
+    else all[l.id] = list;
+    const patch = { lsp_language_servers: all };
+    const formatters = { ...(s.lsp_formatters || {}) };
+    if (formatters[l.id] && !list.includes(formatters[l.id])) {
+      delete formatters[l.id];
+      patch.lsp_formatters = formatters;
     }
+    for (const c of page.querySelectorAll(`#card-${l.id} .server-list select, #card-${l.id} .server-list button, #card-${l.id} .add-server button`)) c.disabled = true;
+    await saveAndRedraw(l.id, patch, t('settings.servers.saved', { servers: list.join(', ') }));
+    const card = $(`card-${l.id}`);
+    (card.querySelector(focusSelector) || card.querySelector('.server-list select')).focus();
+  }
+
+  async function saveFormatter(l, select) {
+    const formatters = { ...(getSettings().lsp_formatters || {}) };
+    if (select.value) formatters[l.id] = select.value;
+    else delete formatters[l.id];
+    select.disabled = true;
+    await saveAndRedraw(l.id, { lsp_formatters: formatters }, t('settings.saved'));
+    $(`formatter-${l.id}`).focus();
+  }
+
+  // saveAndRedraw saves patch and redraws the page from the settings the
+  // relay answered (the saved ones when it refused), then says on the
+  // card's note what happened.
+  async function saveAndRedraw(id, patch, done) {
+    const note = $(`card-note-${id}`);
+    const ok = await save(patch, note);
+    const failure = note.textContent;
+    render();
+    const fresh = $(`card-note-${id}`);
+    fresh.textContent = ok ? done : failure;
+    fresh.classList.toggle('failed', !ok);
   }
 
   async function saveList(field, selector, box, id) {

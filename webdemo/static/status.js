@@ -2,7 +2,9 @@
 // item, and its details in an anchored popover (fine pointer) or an inset
 // bottom drawer (coarse pointer). Where it goes and for which pair is
 // lsp.wasm's answer (lsp.surface); its texts are the pair's view. This file
-// only draws them.
+// only draws them. A language served by several servers lists each one in
+// the panel with its own summary, progress, details and action, which acts
+// on that server alone (its slot).
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +21,7 @@ export function createStatusControl({ lsp, t, barItem }) {
   let surface = null; // lsp.surface()'s last answer
   let view = null; // the pair's view
   let open = null; // { kind: 'popover' | 'drawer', trigger }
+  let focusSlot = null; // the server whose row button has (or awaits) the focus
 
   // update takes a new surface answer and redraws everything.
   function update(s) {
@@ -45,26 +48,83 @@ export function createStatusControl({ lsp, t, barItem }) {
   }
 
   function paintPanel() {
-    $('lsp-panel-title').textContent = view ? t('panel.title', { language: t(`language.${view.language}`) }) : '';
-    $('lsp-summary').textContent = view ? view.summary : '';
-    $('lsp-details').replaceChildren(...((view && view.details) || []).map((line) => {
+    // With several servers the top-level fields are the first server's:
+    // its row shows them, beside the others'.
+    const several = !!(view && view.servers);
+    const one = several ? null : view;
+    $('lsp-panel-title').textContent = view
+      ? t(several ? 'panel.title.several' : 'panel.title', { language: t(`language.${view.language}`) }) : '';
+    $('lsp-summary').textContent = one ? one.summary : '';
+    $('lsp-summary').hidden = several;
+    $('lsp-details').replaceChildren(...details(one));
+    paintProgress($('lsp-progress'), one && one.progress);
+    paintAction(actionEl, one);
+    paintServers(several ? view.servers : []);
+  }
+
+  const details = (v) => ((v && v.details) || []).map((line) => {
+    const li = document.createElement('li');
+    li.textContent = line;
+    return li;
+  });
+
+  function paintAction(button, v) {
+    button.hidden = !(v && v.action);
+    if (v && v.action) {
+      button.dataset.action = v.action;
+      // The localized label comes with the view where lsp.wasm has one.
+      button.textContent = v.actionLabel || t(`page.action.${v.action}`);
+    }
+  }
+
+  // paintServers lists each server of the language: its name and summary,
+  // progress bar, details and action button, named "Stop eslint" and the
+  // like for assistive technology. A repaint keeps the focus on the
+  // button of the same server; while that server has no action (Stopping…)
+  // the focus waits for it, unless the user moved it elsewhere.
+  function paintServers(views) {
+    const list = $('lsp-servers');
+    const active = document.activeElement;
+    if (list.contains(active)) focusSlot = active.dataset.slot;
+    else if (active && active !== document.body) focusSlot = null;
+    list.hidden = !views.length;
+    list.replaceChildren(...views.map((v) => {
       const li = document.createElement('li');
-      li.textContent = line;
+      li.className = 'lsp-server';
+      Object.assign(li.dataset, { server: v.server, slot: String(v.slot), state: v.state });
+      const head = document.createElement('div');
+      const name = document.createElement('span');
+      name.className = 'lsp-server-name';
+      name.id = `lsp-server-name-${v.slot}`;
+      name.textContent = v.server;
+      const summary = document.createElement('span');
+      summary.className = 'lsp-server-summary';
+      summary.textContent = v.summary;
+      head.append(name, ' ', summary);
+      const progress = $('lsp-progress').cloneNode(true);
+      progress.removeAttribute('id');
+      paintProgress(progress, v.progress);
+      const lines = document.createElement('ul');
+      lines.append(...details(v));
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'lsp-action server-action';
+      button.id = `lsp-server-action-${v.slot}`;
+      button.dataset.slot = String(v.slot);
+      button.setAttribute('aria-labelledby', `${button.id} ${name.id}`);
+      paintAction(button, v);
+      li.append(head, progress, lines, button);
       return li;
     }));
-    paintProgress(view && view.progress);
-    actionEl.hidden = !(view && view.action);
-    if (view && view.action) {
-      actionEl.dataset.action = view.action;
-      // The localized label comes with the view where lsp.wasm has one.
-      actionEl.textContent = view.actionLabel || t(`page.action.${view.action}`);
+    if (focusSlot != null) {
+      const again = list.querySelector(`.server-action[data-slot="${focusSlot}"]`);
+      if (again && !again.hidden) again.focus();
     }
   }
 
   // The progress bar only: its texts (title, message, percentage, elapsed
   // time, other items) come ready-made in the view's details.
-  function paintProgress(p) {
-    const el = $('lsp-progress');
+  function paintProgress(el, p) {
     el.hidden = !p;
     if (!p) return;
     const bar = el.querySelector('.bar');
@@ -122,6 +182,7 @@ export function createStatusControl({ lsp, t, barItem }) {
     if (!open) return;
     const { trigger } = open;
     open = null;
+    focusSlot = null;
     popover.hidden = true;
     drawer.hidden = true;
     backdrop.hidden = true;
@@ -149,6 +210,14 @@ export function createStatusControl({ lsp, t, barItem }) {
     if (!view) return;
     const fn = lsp[actionEl.dataset.action];
     if (typeof fn === 'function') fn(view.sessionId, view.language);
+  });
+  // A server's own button acts on that server only; the others and the
+  // language's auto-start are left alone.
+  $('lsp-servers').addEventListener('click', (e) => {
+    const button = e.target.closest('.server-action');
+    if (!view || !button) return;
+    const fn = lsp[button.dataset.action];
+    if (typeof fn === 'function') fn(view.sessionId, view.language, Number(button.dataset.slot));
   });
 
   return {
