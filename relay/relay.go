@@ -80,6 +80,11 @@ type Config struct {
 	// goroutine and must not block. The relay itself only stores: live servers learn of
 	// a change from lsp.wasm's workspace/didChangeConfiguration.
 	SettingsChanged func(user string, s settings.Settings)
+	// Servers are the operator's catalog entries (the file its task hosts'
+	// agents are given), which users may choose in their settings beside
+	// the built-in servers and which the runtime route lists; nil: the
+	// built-in catalog alone.
+	Servers settings.Servers
 
 	// AgentBinary is the kandev-agent executable the relay runs for a
 	// local_pc session that names no agent URL (the restore path). Empty:

@@ -1,7 +1,9 @@
 package relay
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -80,7 +82,22 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// getRuntime is GET /api/v1/lsp/runtime.
+// getRuntime is GET /api/v1/lsp/runtime: the built-in catalog, with the
+// operator's entries (Config.Servers) after each language's built-in
+// servers.
 func (rl *Relay) getRuntime(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, bootRuntime)
+	if len(rl.cfg.Servers) == 0 {
+		writeJSON(w, http.StatusOK, bootRuntime)
+		return
+	}
+	ri := bootRuntime
+	ri.Languages = slices.Clone(ri.Languages)
+	ri.Servers = slices.Clone(ri.Servers)
+	for i, l := range ri.Languages {
+		ri.Languages[i].Servers = rl.cfg.Servers.Of(l.ID)
+	}
+	for _, id := range slices.Sorted(maps.Keys(rl.cfg.Servers)) {
+		ri.Servers = append(ri.Servers, runtimeServer{ID: id, Languages: nonNil(rl.cfg.Servers[id])})
+	}
+	writeJSON(w, http.StatusOK, ri)
 }

@@ -18,13 +18,14 @@ func (rl *Relay) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "", "settings unavailable")
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	writeJSON(w, http.StatusOK, rl.cfg.Servers.Clean(st))
 }
 
 // putSettings is PUT /api/v1/user/settings: a partial update, validated by
-// settings.DecodePatch; the answer is the whole stored result, as GET.
+// settings.DecodePatch with the relay's catalog (Config.Servers); the
+// answer is the whole stored result, as GET.
 func (rl *Relay) putSettings(w http.ResponseWriter, r *http.Request) {
-	p, err := settings.DecodePatch(http.MaxBytesReader(w, r.Body, maxSettingsBody))
+	p, err := rl.cfg.Servers.DecodePatch(http.MaxBytesReader(w, r.Body, maxSettingsBody))
 	var fe *settings.FieldError
 	var tooBig *http.MaxBytesError
 	switch {
@@ -45,6 +46,7 @@ func (rl *Relay) putSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "", "settings could not be saved")
 		return
 	}
+	st = rl.cfg.Servers.Clean(st)
 	if rl.cfg.SettingsChanged != nil {
 		rl.cfg.SettingsChanged(u, st)
 	}

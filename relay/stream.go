@@ -131,7 +131,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	} else {
 		autoInstall = st.AutoInstall(lang)
 		if server == "" {
-			server = st.Server(lang)
+			server = rl.cfg.Servers.Clean(st).Server(lang)
 		}
 	}
 	if server != "" {

@@ -179,7 +179,75 @@ var ErrNotObject = errors.New("settings: body must be one JSON object")
 //   - lsp_formatters maps known language ids to a built-in server id of
 //     that language; lsp_server_features maps built-in server ids to
 //     lists of feature names (wire.Features).
-func DecodePatch(r io.Reader) (Patch, error) {
+func DecodePatch(r io.Reader) (Patch, error) { return Servers(nil).DecodePatch(r) }
+
+// Servers are the servers a user may choose besides the built-in
+// catalog's: an operator's catalog entries (the file the task hosts' agents
+// are given, which the relay is given too), by id, with the languages each
+// serves. Nil is the built-in catalog alone.
+type Servers map[string][]string
+
+// Serves reports whether id is a server of lang: built in, or the
+// operator's.
+func (s Servers) Serves(lang, id string) bool {
+	return wire.BuiltinServes(wire.Language(lang), id) || slices.Contains(s[id], lang)
+}
+
+// Known reports whether id is a server of the catalog.
+func (s Servers) Known(id string) bool {
+	_, builtin := wire.BuiltinServer(id)
+	return builtin || len(s[id]) > 0
+}
+
+// Of lists lang's servers: the built-in ones, its default first, then the
+// operator's in id order.
+func (s Servers) Of(lang string) []string {
+	info, _ := wire.Lookup(lang)
+	out := slices.Clone(info.Servers)
+	for _, id := range slices.Sorted(maps.Keys(s)) {
+		if slices.Contains(s[id], lang) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Clean drops from settings a store read back the servers this catalog
+// lacks: a store keeps every well-formed id (it does not know the
+// operator's entries), the relay answers and streams with what it serves.
+func (s Servers) Clean(st Settings) Settings {
+	servers := make(map[string][]string, len(st.LanguageServers))
+	for lang, ids := range st.LanguageServers {
+		keep := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !s.Serves(lang, id) })
+		if len(keep) > 0 {
+			servers[lang] = keep
+		}
+	}
+	formatters := make(map[string]string, len(st.Formatters))
+	for lang, id := range st.Formatters {
+		if s.Serves(lang, id) {
+			formatters[lang] = id
+		}
+	}
+	features := make(map[string][]string, len(st.ServerFeatures))
+	for id, list := range st.ServerFeatures {
+		if s.Known(id) {
+			features[id] = list
+		}
+	}
+	cfgs := make(map[string]json.RawMessage, len(st.ServerConfigs))
+	for key, cfg := range st.ServerConfigs {
+		if s.configKey(key) {
+			cfgs[key] = cfg
+		}
+	}
+	st.LanguageServers, st.Formatters, st.ServerFeatures, st.ServerConfigs = servers, formatters, features, cfgs
+	return st
+}
+
+// DecodePatch is the package's DecodePatch, a server of the catalog
+// being one of the built-in ones or of s.
+func (s Servers) DecodePatch(r io.Reader) (Patch, error) {
 	dec := json.NewDecoder(r)
 	var raw map[string]json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
@@ -215,7 +283,7 @@ func DecodePatch(r io.Reader) (Patch, error) {
 			}
 			p.AutoInstallLanguages = &langs
 		case wire.SettingServerConfigs:
-			cfgs, err := decodeServerConfigs(v)
+			cfgs, err := s.decodeServerConfigs(v)
 			if err != nil {
 				return Patch{}, err
 			}
@@ -226,19 +294,19 @@ func DecodePatch(r io.Reader) (Patch, error) {
 			s = NormalizeStatusLocation(s)
 			p.StatusLocation = &s
 		case wire.SettingLanguageServers:
-			servers, err := decodeLanguageServers(v)
+			servers, err := s.decodeLanguageServers(v)
 			if err != nil {
 				return Patch{}, err
 			}
 			p.LanguageServers = &servers
 		case wire.SettingFormatters:
-			f, err := decodeFormatters(v)
+			f, err := s.decodeFormatters(v)
 			if err != nil {
 				return Patch{}, err
 			}
 			p.Formatters = &f
 		case wire.SettingServerFeatures:
-			f, err := decodeServerFeatures(v)
+			f, err := s.decodeServerFeatures(v)
 			if err != nil {
 				return Patch{}, err
 			}
@@ -271,7 +339,7 @@ func decodeLanguages(field string, v json.RawMessage, install bool) ([]string, e
 	return out, nil
 }
 
-func decodeServerConfigs(v json.RawMessage) (map[string]json.RawMessage, error) {
+func (s Servers) decodeServerConfigs(v json.RawMessage) (map[string]json.RawMessage, error) {
 	const field = wire.SettingServerConfigs
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(v, &m); err != nil {
@@ -279,7 +347,7 @@ func decodeServerConfigs(v json.RawMessage) (map[string]json.RawMessage, error) 
 	}
 	out := make(map[string]json.RawMessage, len(m))
 	for key, cfg := range m {
-		if !configKey(key) {
+		if !s.configKey(key) {
 			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language or server %q", key)}
 		}
 		if !isObject(cfg) {
@@ -292,15 +360,26 @@ func decodeServerConfigs(v json.RawMessage) (map[string]json.RawMessage, error) 
 
 // configKey reports whether lsp_server_configs may hold key: a language
 // id, or the id of a built-in server (no server id is a language id).
-func configKey(key string) bool {
+func (s Servers) configKey(key string) bool {
 	if _, ok := wire.Lookup(key); ok {
 		return true
 	}
-	_, ok := wire.BuiltinServer(key)
-	return ok
+	return s.Known(key)
 }
 
-func decodeLanguageServers(v json.RawMessage) (map[string][]string, error) {
+// storedID reports whether a stored id may stay when read back: a server
+// of lang (built in), or an id of the right shape that is no built-in
+// server's — an operator's entry, which a store does not know; a stream
+// naming one the task host lacks is refused there.
+func storedID(lang, id string) bool {
+	if wire.BuiltinServes(wire.Language(lang), id) {
+		return true
+	}
+	_, builtin := wire.BuiltinServer(id)
+	return !builtin && wire.ValidServerID(id)
+}
+
+func (s Servers) decodeLanguageServers(v json.RawMessage) (map[string][]string, error) {
 	const field = wire.SettingLanguageServers
 	var m map[string][]string
 	if err := json.Unmarshal(v, &m); err != nil {
@@ -317,9 +396,8 @@ func decodeLanguageServers(v json.RawMessage) (map[string][]string, error) {
 		}
 		for i, id := range ids {
 			switch {
-			case !wire.BuiltinServes(wire.Language(lang), id):
-				info, _ := wire.Lookup(lang)
-				return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, id, strings.Join(info.Servers, ", "))}
+			case !s.Serves(lang, id):
+				return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, id, strings.Join(s.Of(lang), ", "))}
 			case slices.Contains(ids[:i], id):
 				return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: server %q is listed twice", lang, id)}
 			}
@@ -329,7 +407,7 @@ func decodeLanguageServers(v json.RawMessage) (map[string][]string, error) {
 	return out, nil
 }
 
-func decodeFormatters(v json.RawMessage) (map[string]string, error) {
+func (s Servers) decodeFormatters(v json.RawMessage) (map[string]string, error) {
 	const field = wire.SettingFormatters
 	var m map[string]string
 	if err := json.Unmarshal(v, &m); err != nil {
@@ -337,21 +415,21 @@ func decodeFormatters(v json.RawMessage) (map[string]string, error) {
 	}
 	out := make(map[string]string, len(m))
 	for _, lang := range slices.Sorted(maps.Keys(m)) {
-		info, ok := wire.Lookup(lang)
+		_, ok := wire.Lookup(lang)
 		switch {
 		case !ok:
 			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown language %q", lang)}
 		case m[lang] == "":
 			continue // the first capable server
-		case !wire.BuiltinServes(wire.Language(lang), m[lang]):
-			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, m[lang], strings.Join(info.Servers, ", "))}
+		case !s.Serves(lang, m[lang]):
+			return nil, &FieldError{Field: field, Message: fmt.Sprintf("%q: unknown server %q (one of %s)", lang, m[lang], strings.Join(s.Of(lang), ", "))}
 		}
 		out[lang] = m[lang]
 	}
 	return out, nil
 }
 
-func decodeServerFeatures(v json.RawMessage) (map[string][]string, error) {
+func (s Servers) decodeServerFeatures(v json.RawMessage) (map[string][]string, error) {
 	const field = wire.SettingServerFeatures
 	var m map[string][]string
 	if err := json.Unmarshal(v, &m); err != nil {
@@ -359,7 +437,7 @@ func decodeServerFeatures(v json.RawMessage) (map[string][]string, error) {
 	}
 	out := make(map[string][]string, len(m))
 	for _, id := range slices.Sorted(maps.Keys(m)) {
-		if _, ok := wire.BuiltinServer(id); !ok {
+		if !s.Known(id) {
 			return nil, &FieldError{Field: field, Message: fmt.Sprintf("unknown server %q", id)}
 		}
 		list := []string{}
@@ -401,7 +479,7 @@ func (s Settings) normalize() Settings {
 	s.AutoInstallLanguages = keep(s.AutoInstallLanguages, true)
 	cfgs := make(map[string]json.RawMessage, len(s.ServerConfigs))
 	for key, cfg := range s.ServerConfigs {
-		if configKey(key) && isObject(cfg) {
+		if (Servers(nil).configKey(key) || wire.ValidServerID(key)) && isObject(cfg) {
 			cfgs[key] = cfg
 		}
 	}
@@ -411,7 +489,7 @@ func (s Settings) normalize() Settings {
 	for lang, ids := range s.LanguageServers {
 		var keep []string
 		for _, id := range ids {
-			if wire.BuiltinServes(wire.Language(lang), id) && !slices.Contains(keep, id) {
+			if storedID(lang, id) && !slices.Contains(keep, id) {
 				keep = append(keep, id)
 			}
 		}
@@ -422,14 +500,14 @@ func (s Settings) normalize() Settings {
 	s.LanguageServers = servers
 	formatters := make(map[string]string, len(s.Formatters))
 	for lang, id := range s.Formatters {
-		if wire.BuiltinServes(wire.Language(lang), id) {
+		if _, known := wire.Lookup(lang); known && storedID(lang, id) {
 			formatters[lang] = id
 		}
 	}
 	s.Formatters = formatters
 	features := make(map[string][]string, len(s.ServerFeatures))
 	for id, list := range s.ServerFeatures {
-		if _, ok := wire.BuiltinServer(id); ok && list != nil {
+		if wire.ValidServerID(id) && list != nil {
 			features[id] = slices.DeleteFunc(slices.Clone(list), func(f string) bool { return !wire.IsFeature(f) })
 		}
 	}

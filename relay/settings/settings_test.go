@@ -309,16 +309,21 @@ func normalizesStoredValues(t *testing.T, s Store, raw func(t *testing.T, user, 
 	require.NoError(t, err)
 	assert.Equal(t, []string{"go"}, got.AutoStartLanguages)
 	assert.Equal(t, []string{"rust"}, got.AutoInstallLanguages)
-	assert.ElementsMatch(t, []string{"go", "basedpyright"}, keys(got.ServerConfigs))
+	// A store keeps every well-formed server id (an operator's entries
+	// are not its to know); the relay's catalog cleans the rest (Clean).
+	assert.ElementsMatch(t, []string{"go", "basedpyright", "cobol", "ruff"}, keys(got.ServerConfigs))
 	assert.Equal(t, wire.StatusLocationToolbar, got.StatusLocation)
-	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}}, got.LanguageServers,
-		"servers the built-in catalog no longer lists are dropped, lists cut to the one supported")
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo", "x"}, "python": {"gone"}}, got.LanguageServers,
+		"built-in servers of another language and unknown languages are dropped")
+	clean := Servers{"x": {"typescript"}}.Clean(got)
+	assert.ElementsMatch(t, []string{"go", "basedpyright"}, keys(clean.ServerConfigs))
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo", "x"}}, clean.LanguageServers, "the operator's x stays, gone goes")
 
 	raw(t, "u", wire.SettingAutoStartLanguages, `{"not":"a list"}`)
 	got, err = s.Load(ctx, "u")
 	require.NoError(t, err, "a field that no longer decodes keeps its default")
 	assert.Equal(t, []string{}, got.AutoStartLanguages)
-	assert.Equal(t, map[string][]string{"typescript": {"tsgo"}}, got.LanguageServers, "and the others are kept")
+	assert.Equal(t, map[string][]string{"typescript": {"tsgo", "x"}, "python": {"gone"}}, got.LanguageServers, "and the others are kept")
 
 	// A save over such a field works, and keeps the unknown field.
 	langs := []string{"python"}

@@ -5,6 +5,7 @@
 //	             [-agent-binary PATH] [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
 //	             [-replica-id ID] [-lease-ttl 30s] [-lease-heartbeat 10s]
+//	             [-catalog FILE]
 //	             [-log-format text|json] [-v]
 //
 // With -db postgres://... the relay is one of several replicas on that
@@ -16,7 +17,8 @@
 // Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8;
 // give every replica the same);
 // KANDEV_RELAY_BROWSER_TOKEN is the browser token when -browser-token is not
-// given (prefer it: a flag shows in the process list).
+// given (prefer it: a flag shows in the process list);
+// KANDEV_RELAY_CATALOG is the operator catalog when -catalog is not given.
 //
 // Every request must carry the browser token — the cookie the sign-in URL
 // sets, or "Authorization: Bearer TOKEN" — unless -insecure-no-browser-auth
@@ -50,6 +52,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
@@ -67,6 +70,7 @@ const shutdownGrace = 15 * time.Second
 const (
 	envMaxConnections = "KANDEV_LSP_MAX_CONNECTIONS"
 	envBrowserToken   = "KANDEV_RELAY_BROWSER_TOKEN"
+	envCatalog        = "KANDEV_RELAY_CATALOG"
 )
 
 func main() {
@@ -103,6 +107,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	replicaID := fs.String("replica-id", "", "this replica's name in the shared database's slot leases and in /metrics\n(default host-pid-random); only with -db postgres://")
 	leaseTTL := fs.Duration("lease-ttl", capacity.DefaultLeaseTTL, "with -db postgres://: how long after its last heartbeat a dead replica's\nconnection slots come back")
 	leaseBeat := fs.Duration("lease-heartbeat", capacity.DefaultHeartbeat, "with -db postgres://: how often this replica renews its slot leases\n(well below -lease-ttl)")
+	catalogFile := fs.String("catalog", "", "the operator catalog its task hosts' agents are given (kandev-agent -catalog), so users\nmay choose its servers in their settings; default $"+envCatalog)
 	verbose := fs.Bool("v", false, "debug logging")
 	logFormat := fs.String("log-format", logging.Text, logging.Usage)
 	if err := fs.Parse(args); err != nil {
@@ -119,6 +124,13 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		return errors.New("-insecure-no-browser-auth and a browser token (-browser-token or $" + envBrowserToken + ") exclude each other")
 	}
 	sessions, err := relay.LoadSessions(*sessionsPath)
+	if err != nil {
+		return err
+	}
+	if *catalogFile == "" {
+		*catalogFile = getenv(envCatalog)
+	}
+	servers, err := operatorServers(*catalogFile)
 	if err != nil {
 		return err
 	}
@@ -228,6 +240,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		OriginPatterns: patterns,
 		MaxConnections: maxConns,
 		Settings:       store,
+		Servers:        servers,
 		AgentBinary:    bin,
 		AgentOutput:    stderr,
 		// Started agents get the relay's environment as their task
@@ -355,4 +368,27 @@ func findAgent() string {
 		return p
 	}
 	return ""
+}
+
+// operatorServers reads the operator catalog, checked as the agent checks
+// it at start, into the servers users may choose besides the built-in ones
+// (nil without a file).
+func operatorServers(file string) (settings.Servers, error) {
+	if file == "" {
+		return nil, nil
+	}
+	entries, err := catalog.Load(file)
+	if err != nil {
+		return nil, err
+	}
+	servers := settings.Servers{}
+	for _, e := range entries {
+		if !e.Operator {
+			continue
+		}
+		for _, l := range e.Languages {
+			servers[e.ID] = append(servers[e.ID], string(l))
+		}
+	}
+	return servers, nil
 }
