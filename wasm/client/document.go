@@ -219,7 +219,9 @@ func (d *Document) Close() {
 		d.leave(c, true)
 		d.cl.suppress.Disown(c.id(), d.model)
 	}
-	d.cl.hub.Forget(d.model)
+	if d.lead() {
+		d.cl.hub.Forget(d.model) // its saves: the first server's document closes last
+	}
 	d.clearMarkers()
 	d.mu.Unlock()
 	d.cl.publishSuppression()
