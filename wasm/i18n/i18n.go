@@ -30,22 +30,60 @@ func (c *Catalog) Locale() string { return c.locale }
 // Locales lists the supported locale tags.
 func Locales() []string { return []string{"en", "de", "en-XA"} }
 
+// kv is one message of a table: the tables are static arrays, so loading
+// lsp.wasm runs no code for them and a locale's map is built from its tables
+// only when the locale is first asked for (German and en-XA usually never).
+type kv struct{ k, v string }
+
+// lazy is a catalog built on first use from its tables.
+type lazy struct {
+	once sync.Once
+	cat  *Catalog
+	make func() *Catalog
+}
+
+func (l *lazy) get() *Catalog {
+	l.once.Do(func() { l.cat = l.make() })
+	return l.cat
+}
+
+// fromTables builds a catalog from a locale's tables: its status texts
+// (catalogs.go) and the page's (page.go, pagesearch.go).
+func fromTables(locale string, tables ...[]kv) *Catalog {
+	n := 0
+	for _, t := range tables {
+		n += len(t)
+	}
+	msgs := make(map[string]string, n)
+	for _, t := range tables {
+		for _, m := range t {
+			msgs[m.k] = m.v
+		}
+	}
+	return &Catalog{locale: locale, msgs: msgs, plural: oneOther}
+}
+
 var (
-	pseudoOnce sync.Once
-	pseudo     *Catalog
+	englishCat = lazy{make: func() *Catalog {
+		return fromTables("en", englishStatus, englishPage, englishPageSearch)
+	}}
+	germanCat = lazy{make: func() *Catalog {
+		return fromTables("de", germanStatus, germanPage, germanPageSearch)
+	}}
+	pseudoCat = lazy{make: func() *Catalog { return pseudoCatalog(englishCat.get()) }}
 )
 
 // For returns the catalog for a BCP 47 tag: en-XA (or en_XA) is the pseudo
-// locale, de and de-* are German, anything else is English.
+// locale, de and de-* are German, anything else is English. A catalog is
+// built on the first call that asks for its locale.
 func For(tag string) *Catalog {
 	switch {
 	case len(tag) == 5 && (tag[:3] == "en-" || tag[:3] == "en_") && (tag[3:] == "XA" || tag[3:] == "xa"):
-		pseudoOnce.Do(func() { pseudo = pseudoCatalog(english) })
-		return pseudo
+		return pseudoCat.get()
 	case len(tag) >= 2 && (tag[:2] == "de" || tag[:2] == "DE") && (len(tag) == 2 || tag[2] == '-' || tag[2] == '_'):
-		return german
+		return germanCat.get()
 	}
-	return english
+	return englishCat.get()
 }
 
 // oneOther is the plural rule of English and German.
@@ -62,7 +100,7 @@ func oneOther(n int) string {
 func (c *Catalog) T(key string, args ...string) string {
 	m, ok := c.msgs[key]
 	if !ok {
-		if m, ok = english.msgs[key]; !ok {
+		if m, ok = englishCat.get().msgs[key]; !ok {
 			m = key
 		}
 	}

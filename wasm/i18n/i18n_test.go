@@ -63,17 +63,44 @@ func TestCatalogsComplete(t *testing.T) {
 	var missing []string
 	for _, tag := range Locales() {
 		c := For(tag)
-		for k := range english.msgs {
+		for k := range For("en").msgs {
 			if _, ok := c.msgs[k]; !ok {
 				missing = append(missing, tag+":"+k)
 			}
 		}
 		for k := range c.msgs {
-			if _, ok := english.msgs[k]; !ok {
+			if _, ok := For("en").msgs[k]; !ok {
 				missing = append(missing, tag+" extra:"+k)
 			}
 		}
 	}
 	sort.Strings(missing)
 	require.Empty(t, missing)
+}
+
+// The tables are slices, not map literals, so the compiler no longer rejects
+// a key given twice: this test does.
+func TestTablesHaveNoDuplicateKeys(t *testing.T) {
+	t.Parallel()
+	for name, tables := range map[string][][]kv{
+		"en": {englishStatus, englishPage, englishPageSearch},
+		"de": {germanStatus, germanPage, germanPageSearch},
+	} {
+		seen := map[string]bool{}
+		for _, table := range tables {
+			for _, m := range table {
+				require.False(t, seen[m.k], "%s: %s given twice", name, m.k)
+				seen[m.k] = true
+			}
+		}
+	}
+}
+
+// BenchmarkBuildCatalogs is the work package init did before catalogs were
+// built on first use: English and German, every table.
+func BenchmarkBuildCatalogs(b *testing.B) {
+	for b.Loop() {
+		fromTables("en", englishStatus, englishPage, englishPageSearch)
+		fromTables("de", germanStatus, germanPage, germanPageSearch)
+	}
 }
