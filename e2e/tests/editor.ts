@@ -50,8 +50,8 @@ export const hover = (page: Page) => page.locator('.monaco-hover:not(.hidden)');
 /** cursorLine is the line of the cursor. */
 export const cursorLine = (page: Page) => page.evaluate(() => (window as any).demo.editor.getPosition().lineNumber);
 
-/** activeModel is the URI of the model on screen. */
-export const activeModel = (page: Page) => page.evaluate(() => (window as any).demo.editor.getModel().uri.toString());
+/** activeModel is the URI of the model on screen, null while a tab waits for its content. */
+export const activeModel = (page: Page) => page.evaluate(() => (window as any).demo.editor.getModel()?.uri.toString() ?? null);
 
 /**
  * semanticSpans returns the texts on screen drawn in a colour that only the

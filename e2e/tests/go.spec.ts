@@ -51,7 +51,7 @@ test('go to definition opens the other file through the tree and its tab, once',
   await expect(page.locator('#files button.folder[data-dir="greet"]')).toHaveAttribute('aria-expanded', 'true');
   await expect(page.locator('#files button.file[data-path="greet/greet.go"]')).toHaveAttribute('aria-current', 'true');
   await expect(page.locator('#tabs [role="tab"][aria-selected="true"]')).toHaveAttribute('data-path', 'greet/greet.go');
-  expect(await activeModel(page)).toBe('kandev://demo/greet/greet.go');
+  await expect.poll(() => activeModel(page)).toBe('kandev://demo/greet/greet.go');
   await expect.poll(() => cursorLine(page)).toBe(5);
 
   // Back in main.go, the same target activates the open tab: no second one.

@@ -61,7 +61,7 @@ test('two repositories: the ready frame names them, the tree marks them, and a d
   await definitionAt(page, 'api/main.go', 'Name()');
   await expect(page.locator('#current-file')).toHaveText('lib/lib.go');
   await expect(tabs(page)).toHaveCount(2);
-  expect(await activeModel(page)).toBe('kandev://demo/lib/lib.go');
+  await expect.poll(() => activeModel(page)).toBe('kandev://demo/lib/lib.go');
   await expect.poll(() => cursorLine(page)).toBe(5);
 });
 

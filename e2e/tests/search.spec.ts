@@ -42,7 +42,7 @@ test('a search hit opens in the session it was found in, at the match; the other
   await greet.click();
   await expect(page.locator('#current-file')).toHaveText('greet/greet.go');
   await expect(page.locator('#session')).toHaveValue('twin');
-  expect(await activeModel(page)).toBe('kandev://twin/greet/greet.go');
+  await expect.poll(() => activeModel(page)).toBe('kandev://twin/greet/greet.go');
   await expect.poll(() => selection(page)).toEqual({ line: 4, text: 'friendly greeting' });
   await expect(page.locator('#files button.folder[data-dir="greet"]')).toHaveAttribute('aria-expanded', 'true');
   await expect(page.locator('#files button.file[data-path="greet/greet.go"]')).toHaveAttribute('aria-current', 'true');
@@ -51,13 +51,13 @@ test('a search hit opens in the session it was found in, at the match; the other
   await searchFor(page, 'greet.Hello(');
   await expect(page.locator('#search-status')).toHaveText('1 match');
   await hits(page).filter({ hasText: 'main.go:13' }).click();
-  expect(await activeModel(page)).toBe('kandev://twin/main.go');
+  await expect.poll(() => activeModel(page)).toBe('kandev://twin/main.go');
   await expect.poll(() => selection(page)).toEqual({ line: 13, text: 'greet.Hello(' });
   expect(await page.locator('.tab').count()).toBe(3);
 
   // demo's main.go still has the cursor it was left with.
   await page.locator('.tab[data-id="demo:main.go"]').click();
-  expect(await activeModel(page)).toBe('kandev://demo/main.go');
+  await expect.poll(() => activeModel(page)).toBe('kandev://demo/main.go');
   expect(await selection(page)).toEqual({ line: 3, text: '' });
   await page.locator('.tab[data-id="twin:main.go"]').click();
   expect(await selection(page)).toEqual({ line: 13, text: 'greet.Hello(' });

@@ -66,7 +66,7 @@ test('TypeScript: completion after a dot and by hand, hover, definition, signatu
   await expect(page.locator('#current-file')).toHaveText('ts/greet.ts');
   await expect(page.locator('#files button.folder[data-dir="ts"]')).toHaveAttribute('aria-expanded', 'true');
   await expect(page.locator('#files button.file[data-path="ts/greet.ts"]')).toHaveAttribute('aria-current', 'true');
-  expect(await activeModel(page)).toBe('kandev://demo/ts/greet.ts');
+  await expect.poll(() => activeModel(page)).toBe('kandev://demo/ts/greet.ts');
   await expect.poll(() => cursorLine(page)).toBe(2);
 });
 
@@ -81,7 +81,7 @@ test('TypeScript built-ins stay for a session without LSP, and yield only on the
   // hover answers on its model of the same file.
   await page.locator('#session').selectOption('demo2');
   await openFile(page, 'ts/main.ts');
-  expect(await activeModel(page)).toBe('kandev://demo2/ts/main.ts');
+  await expect.poll(() => activeModel(page)).toBe('kandev://demo2/ts/main.ts');
   expect(await suppressed(page, 'kandev://demo2/ts/main.ts', 'hover')).toBe(false);
   await cursorAt(page, 'message:', 1);
   await action(page, 'editor.action.showHover');
