@@ -1,24 +1,34 @@
 // The browser benchmark: lsp.wasm against Monaco's own LSP client
-// (monaco.lsp) on the same page (webdemo/static/bench.html), through the
-// same relay and agent to the same real gopls, the clients alternating
-// load by load. It prints figures; nothing here is a time limit.
+// (monaco.lsp) on the same page (webdemo/static/bench.html) and against
+// monaco-languageclient on its own production build (e2e/bench/mlc, served
+// by the demo at /wasm/bench-mlc/), through the same relay and agent to the
+// same real gopls, the clients taking turns load by load. Each load is a
+// first visit (a new browser context: empty HTTP cache) followed by a
+// repeat visit (the page loaded again in that context: HTTP cache warm,
+// V8's cache of compiled code too). It prints figures; nothing here is a
+// time limit.
 //
-//   task bench:browser                      10 cold loads and 20 of each request per client
+//   task bench:browser                      10 loads (two passes of 5) and 20 of each request per client
 //   KANDEV_BENCH_LOADS=1 KANDEV_BENCH_REQUESTS=1 npx playwright test --config bench/playwright.config.ts
+//   KANDEV_BENCH_CLIENTS=wasm,monaco task bench:browser     some of the clients only
 //   KANDEV_BENCH_BASELINE=early,caps,worker task bench:browser    the baseline's variants (below)
 //   KANDEV_BENCH_WASM=late task bench:browser               lsp.wasm configured after Monaco
 //
 // Each step is split with the page's WebSocket probe: trigger → request
 // sent, request → answer received in JavaScript, answer → shown.
 
-import { test, type Browser, type Page } from '@playwright/test';
+import { test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import http from 'node:http';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import zlib from 'node:zlib';
 import { signIn, startDemo, stopDemo, type Demo } from '../tests/fixtures';
 import { serverGone } from './server';
 
-type Client = 'wasm' | 'monaco';
-const clients: Client[] = ['wasm', 'monaco'];
-const names: Record<Client, string> = { wasm: 'lsp.wasm', monaco: 'monaco.lsp' };
+type Client = 'wasm' | 'monaco' | 'mlc';
+const allClients: Client[] = ['wasm', 'monaco', 'mlc'];
+const clients = (process.env.KANDEV_BENCH_CLIENTS ?? allClients.join(',')).split(',').map((c) => c.trim()).filter((c): c is Client => (allClients as string[]).includes(c));
+const names: Record<Client, string> = { wasm: 'lsp.wasm', monaco: 'monaco.lsp', mlc: 'monaco-languageclient' };
 
 type Split = {
   total: number; toProvider: number | null; toRequest: number | null; toAnswer: number | null;
@@ -26,9 +36,10 @@ type Split = {
   prefixChange: number | null; prefixHeld: boolean | null;
 };
 type Cold = Record<string, any>;
-type Step = 'cold' | 'first' | 'byHand' | 'dot' | 'hover';
+type Step = 'cold' | 'repeat' | 'first' | 'byHand' | 'dot' | 'hover';
 const steps: Record<Step, string> = {
-  cold: 'cold page load → first error marker',
+  cold: 'first visit: page load → first error marker',
+  repeat: 'repeat visit (HTTP cache warm) → first error marker',
   first: 'first completion of the load (by hand) → rows',
   byHand: 'completion invoked by hand → rows',
   dot: 'completion after typing `.` → rows',
@@ -61,47 +72,85 @@ const wasmLate = process.env.KANDEV_BENCH_WASM === 'late';
 const insertLine = 14;
 const hoverAt = { lineNumber: 13, column: 7 };
 
-test('lsp.wasm against monaco.lsp', async ({ browser }) => {
+// Loads are split into two passes (the first half of the loads, then the
+// second): the report gives each pass's median beside the run's, which
+// shows how far a figure moves within one run on this noisy machine.
+const passes = 2;
+const passOf = (i: number) => (i < Math.ceil(loads / passes) ? 0 : 1);
+
+type Heap = { used: number; backing: number };
+type Results = { cold: Cold[]; repeat: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[]; heap: Heap[] };
+const empty = (): Results => ({ cold: [], repeat: [], first: [], byHand: [], dot: [], hover: [], heap: [] });
+
+test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }) => {
   const demo = await startDemo({});
   try {
     const sizes = await wasmSizes(demo);
-    const results: Record<Client, { cold: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[] }> = {
-      wasm: { cold: [], first: [], byHand: [], dot: [], hover: [] },
-      monaco: { cold: [], first: [], byHand: [], dot: [], hover: [] },
-    };
+    // results[pass][client]
+    const results = Array.from({ length: passes }, () => Object.fromEntries(clients.map((c) => [c, empty()])) as Record<Client, Results>);
     // One load of each first, not counted: gopls's file cache and the
-    // machine's page cache are then warm for both alike.
-    for (const c of clients) await session(browser, demo, c, 1);
+    // machine's page cache are then warm for all alike. It also counts the
+    // bytes each page downloads, which takes time (bodies read back,
+    // compressed here) that must not fall in a timed load.
+    const bytes = {} as Record<Client, Bytes>;
+    for (const c of clients) bytes[c] = (await session(browser, demo, c, 1, true)).bytes!;
     for (let i = 0; i < loads; i++) {
-      for (const c of i % 2 === 0 ? clients : [...clients].reverse()) {
-        const r = await session(browser, demo, c, requests);
-        results[c].cold.push(r.cold);
-        results[c].first.push(...r.first);
-        results[c].byHand.push(...r.byHand);
-        results[c].dot.push(...r.dot);
-        results[c].hover.push(...r.hover);
+      // Each client in turn, the order rotated load by load.
+      const order = clients.map((_, k) => clients[(k + i) % clients.length]);
+      for (const c of order) {
+        const r = await session(browser, demo, c, requests, false);
+        const into = results[passOf(i)][c];
+        into.cold.push(r.cold);
+        into.repeat.push(r.repeat);
+        into.first.push(...r.first);
+        into.byHand.push(...r.byHand);
+        into.dot.push(...r.dot);
+        into.hover.push(...r.hover);
+        into.heap.push(r.heap);
       }
     }
-    console.log(report(results, sizes));
+    // The raw figures too, for reading a run again.
+    fs.mkdirSync(test.info().outputDir, { recursive: true });
+    fs.writeFileSync(test.info().outputPath('results.json'), JSON.stringify({ results, sizes, bytes }));
+    console.log(report(results, sizes, bytes));
   } finally {
     await stopDemo(demo);
   }
 });
 
-// session loads the bench page cold (a new browser context: no cache) with
-// client, measures the load, then n requests of each kind.
-async function session(browser: Browser, demo: Demo, client: Client, n: number) {
+const pageURL = (demo: Demo, client: Client) => {
+  if (client === 'mlc') return `${demo.url}/wasm/bench-mlc/index.html`;
+  const variant = client === 'monaco' ? (baseline.length ? `&baseline=${baseline.join(',')}` : '') : (wasmLate ? '&wasm=late' : '');
+  return `${demo.url}/bench.html?client=${client}${variant}`;
+};
+
+// load opens the client's page in context and waits for its first error
+// marker; it returns the page and the load's figures.
+async function load(context: BrowserContext, demo: Demo, client: Client, onRequest?: (r: Request) => void) {
   await serverGone(demo.workspace);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`${client} page error:`, e));
+  if (onRequest) page.on('requestfinished', onRequest);
+  await page.goto(pageURL(demo, client));
+  await page.waitForFunction(() => (window as any).benchProbe.marks.firstError, null, { timeout: 120_000 });
+  const cold: Cold = await page.evaluate(() => (window as any).bench.cold());
+  return { page, cold };
+}
+
+// session is one user's two visits with client, in a new browser context
+// (an empty HTTP cache): the first visit measures the load, then n
+// requests of each kind and the heap; once it is closed (its server gone),
+// the repeat visit loads the page again with the cache the first left.
+// With countBytes, what each visit downloaded is counted as well.
+async function session(browser: Browser, demo: Demo, client: Client, n: number, countBytes: boolean) {
   const context = await browser.newContext();
   try {
     await signIn(context, demo);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`${client} page error:`, e));
-    const variant = client === 'monaco' ? (baseline.length ? `&baseline=${baseline.join(',')}` : '') : (wasmLate ? '&wasm=late' : '');
-    await page.goto(`${demo.url}/bench.html?client=${client}${variant}`);
-    await page.waitForFunction(() => (window as any).benchProbe.marks.firstError, null, { timeout: 120_000 });
-    const cold = await page.evaluate(() => (window as any).bench.cold());
-    const out = { cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[] };
+    const firstReqs: Request[] = [];
+    const repeatReqs: Request[] = [];
+    const first = await load(context, demo, client, countBytes ? (r) => firstReqs.push(r) : undefined);
+    const page = first.page;
+    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN } as Heap, bytes: null as Bytes | null };
     await quiet(page);
     out.first.push(await completion(page, '\tfm', 'Control+Space', ' ', 'fmt'));
     // gopls's first member list of fmt is cold as well: one `.` completion
@@ -112,10 +161,86 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number) 
       out.dot.push(await completion(page, '\tfmt', '.', '.', ''));
       out.hover.push(await hover(page));
     }
+    out.heap = await heap(page);
+    // Bodies can be read back only while their page is open.
+    const firstBytes = countBytes ? await downloaded(firstReqs, true) : null;
+    await page.close();
+    const repeat = await load(context, demo, client, countBytes ? (r) => repeatReqs.push(r) : undefined);
+    out.repeat = repeat.cold;
+    if (firstBytes) out.bytes = { first: firstBytes, repeat: await downloaded(repeatReqs, false) };
+    await repeat.page.close();
     return out;
   } finally {
     await context.close();
   }
+}
+
+// heap is the page's V8 heap after a full garbage collection: the JS heap
+// in use, and ArrayBuffer backing stores (where lsp.wasm's linear memory
+// lives). Workers' heaps are not counted, for any client.
+async function heap(page: Page): Promise<Heap> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const h: any = await cdp.send('Runtime.getHeapUsage');
+    return { used: h.usedSize, backing: h.backingStorageSize ?? NaN };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+type Downloaded = { requests: number; wire: number; fromCache: number; revalidated: number; raw: number; gzip: number; br: number };
+type Bytes = { first: Downloaded; repeat: Downloaded };
+
+// downloaded sums what a visit's HTTP requests (the page's and its
+// workers'; blob: and data: URLs are no download) brought: bytes on the
+// wire as served, headers and bodies; requests answered from the HTTP
+// cache (nothing on the wire) and revalidated (headers only: a 304, which
+// Chromium shows the page as the cached 200); and with bodies, every body
+// raw, gzip -9 and Brotli 11, each file on its own, so that the clients
+// compare whatever the demo compresses.
+async function downloaded(reqs: Request[], bodies: boolean): Promise<Downloaded> {
+  const d: Downloaded = { requests: 0, wire: 0, fromCache: 0, revalidated: 0, raw: 0, gzip: 0, br: 0 };
+  for (const r of reqs) {
+    if (!/^https?:/.test(r.url())) continue;
+    const res = await r.response();
+    if (!res) continue;
+    d.requests++;
+    const s = await r.sizes();
+    const onWire = s.responseHeadersSize + s.responseBodySize;
+    if (onWire <= 0) d.fromCache++;
+    else if (s.responseBodySize === 0 || res.status() === 304) d.revalidated++;
+    d.wire += Math.max(0, onWire);
+    if (!bodies || res.status() !== 200) continue;
+    const body = await res.body().catch(() => null);
+    if (!body) continue;
+    d.raw += body.length;
+    if (!compress) continue;
+    const c = compressed(body);
+    d.gzip += c.gzip;
+    d.br += c.br;
+  }
+  return d;
+}
+
+// KANDEV_BENCH_COMPRESS=0 leaves out the gzip and Brotli sizes (a minute
+// of CPU here): the quick round in task test:e2e.
+const compress = process.env.KANDEV_BENCH_COMPRESS !== '0';
+
+// compressed sizes a body; Brotli 11 takes seconds a megabyte here, so
+// each content (Monaco's files are on two pages) is compressed once.
+const sizesByHash = new Map<string, { gzip: number; br: number }>();
+function compressed(body: Buffer) {
+  const key = crypto.createHash('sha256').update(body).digest('hex');
+  let c = sizesByHash.get(key);
+  if (!c) {
+    c = {
+      gzip: zlib.gzipSync(body, { level: 9 }).length,
+      br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }).length,
+    };
+    sizesByHash.set(key, c);
+  }
+  return c;
 }
 
 const quiet = (page: Page) => page.evaluate((ms) => (window as any).bench.quiet(ms), quietMs);
@@ -208,17 +333,48 @@ function quantile(xs: number[], p: number) {
 const med = (xs: number[]) => quantile(xs, 0.5);
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(1));
 
-function report(results: Record<Client, any>, sizes: { asked: string; served: string; bytes: number }[]) {
+type Sizes = { asked: string; served: string; bytes: number }[];
+
+function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<Client, Bytes>) {
   const lines: string[] = [];
   const row = (...cells: (string | number)[]) => lines.push(`| ${cells.join(' | ')} |`);
-  const totals = (c: Client, s: Step): number[] => results[c][s].map((r: any) => r.total);
+  // The run's results per client, both passes together.
+  const results = Object.fromEntries(clients.map((c) => [c, Object.fromEntries(
+    (Object.keys(empty()) as (keyof Results)[]).map((k) => [k, perPass.flatMap((p) => p[c][k] as any[])]),
+  )])) as Record<Client, Results>;
+  const totals = (r: Results, s: Step): number[] => (r[s] as any[]).map((x) => x.total);
+  const mb = (x: number) => (Number.isNaN(x) ? '–' : (x / 1e6).toFixed(1));
+  // A figure of the run, then each pass's in brackets: (first pass, second).
+  const rowsOf: [string, (r: Results) => number[], (x: number) => string][] = [
+    ...(Object.keys(steps) as Step[]).map((s): [string, (r: Results) => number[], (x: number) => string] => [steps[s], (r) => totals(r, s), ms]),
+    ['JS heap after the requests, after GC (MB)', (r) => r.heap.map((h) => h.used), mb],
+    ['ArrayBuffers, lsp.wasm\'s memory among them (MB)', (r) => r.heap.map((h) => h.backing), mb],
+  ];
+  const used = perPass.filter((p) => clients.some((c) => p[c].cold.length));
+  const base: Client | undefined = clients.includes('monaco') ? 'monaco' : undefined;
+  // A figure of the run, then each pass's in brackets when there are two.
+  const cell = (f: (r: Record<Client, Results>) => number, fmt: (x: number) => string) =>
+    fmt(f(results)) + (used.length > 1 ? ` (${used.map((p) => fmt(f(p))).join(', ')})` : '');
+  lines.push('', `${clients.map((c) => names[c]).join(', ')}: ${loads} loads per client in ${used.length} pass${used.length > 1 ? 'es' : ''}, each a first visit (empty HTTP cache) then a repeat visit (cache warm), and ${loads * requests} requests of each kind per client after each load's first completion. Medians (ms unless said), each pass's in brackets; ratio = client ÷ monaco.lsp in the same run${baseline.length ? `; monaco.lsp with ${baseline.join(', ')}` : ''}${wasmLate ? '; lsp.wasm configured after Monaco' : ''}`, '');
+  const columns = clients.flatMap((c) => (base && c !== base ? [names[c], '÷ monaco.lsp'] : [names[c]]));
+  row('step', ...columns);
+  row('---', ...columns.map(() => '---:'));
+  for (const [label, values, fmt] of rowsOf) {
+    const cells: string[] = [];
+    for (const c of clients) {
+      cells.push(cell((r) => med(values(r[c])), fmt));
+      if (base && c !== base) cells.push(cell((r) => med(values(r[c])) / med(values(r[base])), (x) => x.toFixed(2)));
+    }
+    row(label, ...cells);
+  }
 
-  lines.push('', `lsp.wasm against monaco.lsp: ${loads} cold loads and ${loads * requests} requests of each kind per client after each load's first completion (ms; ratio = lsp.wasm ÷ monaco.lsp medians)${baseline.length ? `; monaco.lsp with ${baseline.join(', ')}` : ''}${wasmLate ? '; lsp.wasm configured after Monaco' : ''}`, '');
-  row('step', 'monaco.lsp median', 'p90', 'lsp.wasm median', 'p90', 'ratio');
-  row('---', '---:', '---:', '---:', '---:', '---:');
-  for (const s of Object.keys(steps) as Step[]) {
-    const b = totals('monaco', s), w = totals('wasm', s);
-    row(steps[s], ms(med(b)), ms(quantile(b, 0.9)), ms(med(w)), ms(quantile(w, 0.9)), (med(w) / med(b)).toFixed(2));
+  lines.push('', 'bytes each page downloads (the page\'s requests and its workers\', WebSocket frames aside): on the wire as the demo serves them (Monaco\'s files under /monaco/ uncompressed, lsp.wasm and the monaco-languageclient build Brotli), and every body raw, gzip -9 and Brotli 11; the repeat visit\'s answers from the HTTP cache and revalidations (304)', '');
+  row('client', 'requests', 'first visit: on the wire (MB)', 'raw', 'gzip', 'Brotli', 'repeat visit: on the wire (MB)', 'from cache', 'revalidated');
+  row('---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:');
+  for (const c of clients) {
+    const b = bytes[c];
+    const mb2 = (x: number) => (compress || x ? (x / 1e6).toFixed(2) : '–');
+    row(names[c], b.first.requests, mb2(b.first.wire), mb2(b.first.raw), mb2(b.first.gzip), mb2(b.first.br), mb2(b.repeat.wire), `${b.repeat.fromCache} of ${b.repeat.requests}`, b.repeat.revalidated);
   }
 
   lines.push('', 'requests, split (medians, ms): trigger → Monaco calls the provider → request sent → answer in JavaScript → provider resolves → shown', '');
@@ -227,7 +383,7 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
   const col = (rs: Split[], k: keyof Split) => ms(med(rs.map((r) => r[k] as number).filter((x) => x !== null)));
   for (const s of ['first', 'byHand', 'dot', 'hover'] as Step[]) {
     for (const c of clients) {
-      const rs: Split[] = results[c][s];
+      const rs = results[c][s] as Split[];
       row(steps[s], names[c], col(rs, 'toProvider'), col(rs, 'toRequest'), col(rs, 'toAnswer'), col(rs, 'toResolved'), col(rs, 'toShown'), col(rs, 'total'));
     }
   }
@@ -243,12 +399,13 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
     row(names[c], sent.length ? `${ms(med(sent))}, ${ms(Math.max(...sent))}` : '–', `${held} of ${rs.length}`, dot.length ? ms(med(dot)) : '–');
   }
 
-  lines.push('', 'cold load, split (medians, ms since navigation start; lsp: lsp.wasm running, before configure; client: lsp.wasm configured with a promise of Monaco and its pair prepared, so before Monaco on a cold load, or the monaco.lsp client made, after it; busy: ms of long main-thread tasks between the socket\'s creation and the ready frame, and in all)', '');
+  lines.push('', 'cold load, split (medians, ms since navigation start; lsp: lsp.wasm running, before configure; client: lsp.wasm configured with a promise of Monaco and its pair prepared, so before Monaco on a cold load, or the monaco.lsp or monaco-languageclient client made, after Monaco; busy: ms of long main-thread tasks between the socket\'s creation and the ready frame, and in all)', '');
   const marks = ['monaco', 'lsp', 'client', 'socket', 'ready', 'initializeSent', 'initializeAnswered', 'initialized', 'didOpen', 'diagnostics', 'total', 'busyBeforeReady', 'busyTotal'];
   const heads: Record<string, string> = { total: 'first error marker', busyBeforeReady: 'busy before ready', busyTotal: 'busy' };
   row('client', ...marks.map((m) => heads[m] ?? m));
   row('---', ...marks.map(() => '---:'));
   for (const c of clients) row(names[c], ...marks.map((m) => ms(med(results[c].cold.map((r: Cold) => r[m] ?? NaN)))));
+  for (const c of clients) row(`${names[c]}, repeat visit`, ...marks.map((m) => ms(med(results[c].repeat.map((r: Cold) => r[m] ?? NaN)))));
 
   lines.push('', 'sent between the didOpen and the first diagnostics (each load)', '');
   for (const c of clients) {
@@ -261,7 +418,7 @@ function report(results: Record<Client, any>, sizes: { asked: string; served: st
   row('Accept-Encoding', 'served as', 'bytes');
   row('---', '---', '---:');
   for (const s of sizes) row(s.asked, s.served, s.bytes);
-  const wasm = results.wasm.cold.map((r: Cold) => r.wasm).filter(Boolean);
+  const wasm = (results.wasm?.cold ?? []).map((r: Cold) => r.wasm).filter(Boolean);
   if (wasm.length) {
     const w = wasm[wasm.length - 1];
     lines.push('', `in Chromium (cold load): transferred ${w.transferSize} bytes, body ${w.encodedBodySize} encoded, ${w.decodedBodySize} decoded`);
