@@ -1,5 +1,7 @@
-// ESLint 9's flat config: the recommended rules for JavaScript files.
+// ESLint 9's flat config: the recommended rules for JavaScript files, and
+// typescript-eslint's (its parser, no type information) for TypeScript.
 import js from "@eslint/js";
+import tseslint from "typescript-eslint";
 
 export default [
   {
@@ -7,4 +9,5 @@ export default [
     ...js.configs.recommended,
     languageOptions: { sourceType: "module" },
   },
+  ...tseslint.configs.recommended.map((c) => ({ ...c, files: ["**/*.ts"] })),
 ];
