@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -303,4 +304,62 @@ func TestAnswersAreUniqueAcrossTheServers(t *testing.T) {
 	require.NotContains(t, second, "let a: number", "the first server's text is not shown twice")
 	require.Contains(t, second, "x")
 	require.Equal(t, "null", ask(esID, agents["eslint"], `{"contents":{"kind":"markdown","value":"let a: number"}}`), "nothing of its own: no hover")
+}
+
+// A code action goes back to the server that offered it: its resolve and
+// its command reach that server's connection only.
+func TestResolveAndCommandGoToTheServerThatAnswered(t *testing.T) {
+	ts := newTwoServers(t)
+	m := newModel("let a = 1;\n")
+	src := &slotted{m, map[int]*model{1: newModel("")}}
+	d, err := ts.h.client.OpenDocument("s", "a.ts", src, src)
+	require.NoError(t, err)
+	agents := ts.agents(t)
+	caps := `{"textDocumentSync":{"openClose":true,"change":2},"codeActionProvider":{"resolveProvider":true},"executeCommandProvider":{"commands":["eslint.applyFix"]}}`
+	ready(t, agents["tsgo"], "tsgo", "", caps)
+	ready(t, agents["eslint"], "eslint", "", caps)
+	for _, a := range agents {
+		a.recvMethod("textDocument/didOpen")
+	}
+	esID := "s\x00typescript\x001\x001"
+	provide := func(name, req string) chan string {
+		got := make(chan string, 1)
+		go func() {
+			out, err := ts.h.client.Provide(context.Background(), esID, name, req)
+			require.NoError(t, err)
+			got <- out
+		}()
+		return got
+	}
+	got := provide("codeAction", `{"uri":"`+d.Model()+`","range":{"startLineNumber":1,"startColumn":5,"endLineNumber":1,"endColumn":6},"trigger":1}`)
+	call := agents["eslint"].recvMethod("textDocument/codeAction")
+	agents["eslint"].send(`{"jsonrpc":"2.0","id":%s,"result":[{"title":"Disable no-unused-vars for this line","kind":"quickfix","data":{"rule":"no-unused-vars"}},`+
+		`{"title":"Fix all","command":{"title":"Fix all","command":"eslint.applyFix","arguments":["a"]}}]}`, call.ID)
+	out := <-got
+	require.Contains(t, out, "Disable no-unused-vars for this line")
+	var actions struct {
+		Actions []struct {
+			Title string `json:"title"`
+			LSP   string `json:"lsp"`
+		} `json:"actions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &actions))
+	require.Len(t, actions.Actions, 2)
+
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	// Resolve: to eslint, never to tsgo.
+	got = provide("codeActionApply", `{"uri":"`+d.Model()+`","lsp":`+quote(actions.Actions[0].LSP)+`}`)
+	res := agents["eslint"].recvMethod("codeAction/resolve")
+	require.Contains(t, string(res.Params), `"rule":"no-unused-vars"`)
+	agents["eslint"].send(`{"jsonrpc":"2.0","id":%s,"result":{"title":"Disable no-unused-vars for this line","kind":"quickfix"}}`, res.ID)
+	require.Equal(t, "true", <-got)
+	// The command: executeCommand on eslint's connection.
+	got = provide("codeActionApply", `{"uri":"`+d.Model()+`","lsp":`+quote(actions.Actions[1].LSP)+`}`)
+	res = agents["eslint"].recvMethod("codeAction/resolve") // no edit yet: resolved first
+	agents["eslint"].send(`{"jsonrpc":"2.0","id":%s,"result":%s}`, res.ID, res.Params)
+	exec := agents["eslint"].recvMethod("workspace/executeCommand")
+	require.Contains(t, string(exec.Params), `"command":"eslint.applyFix"`)
+	agents["eslint"].send(`{"jsonrpc":"2.0","id":%s,"result":null}`, exec.ID)
+	require.Equal(t, "true", <-got)
+	agents["tsgo"].nothingQueued()
 }
