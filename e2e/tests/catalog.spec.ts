@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, openSettings, closeSettings, putSettings, type Demo } from './fixtures';
+import { demoTest, expect, openDemo, openFile, openSettings, closeSettings, putSettings, type Demo, lspMarkers } from './fixtures';
 import { waitReady } from './editor';
 import type { Page } from '@playwright/test';
 
@@ -18,15 +18,6 @@ test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
 
-function lspMarkers(page: Page, path: string) {
-  return page.evaluate((uri) => {
-    const { monaco } = (window as any).demo;
-    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
-      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
-      .map((m: any) => m.message as string);
-  }, `kandev://demo/${path}`);
-}
-
 /** started lists the agent's log lines of servers it started, each naming its catalog id (server=ID). */
 const started = (demo: Demo) => demo.logs.join('').split('\n').filter((l) => l.includes('language server started'));
 
@@ -41,7 +32,7 @@ for (const [file, server, message] of [
   test(`${file} gets ${server}'s diagnostics`, async ({ page, demo }) => {
     await openFile(page, file);
     await waitReady(page);
-    await expect.poll(() => lspMarkers(page, file), { timeout: 90_000 }).toContainEqual(expect.stringMatching(message));
+    await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`), { timeout: 90_000 }).toContainEqual(expect.stringMatching(message));
     await expect.poll(() => started(demo).some((l) => l.includes(`server=${server} `))).toBe(true);
   });
 }
@@ -49,7 +40,7 @@ for (const [file, server, message] of [
 test('choosing tsgo in Settings moves the open TypeScript file to it', async ({ page, demo }) => {
   await openFile(page, 'answer.ts');
   await waitReady(page);
-  await expect.poll(() => lspMarkers(page, 'answer.ts'), { timeout: 60_000 }).toEqual(["Type 'string' is not assignable to type 'number'."]);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${'answer.ts'}`), { timeout: 60_000 }).toEqual(["Type 'string' is not assignable to type 'number'."]);
   expect(started(demo).some((l) => l.includes('server=typescript-language-server '))).toBe(true);
   await openSettings(page);
   await page.locator('#server-typescript').selectOption('tsgo');
@@ -58,7 +49,7 @@ test('choosing tsgo in Settings moves the open TypeScript file to it', async ({ 
   // The old connection ended and tsgo serves the file: its error is pulled.
   await expect.poll(() => started(demo).some((l) => l.includes('server=tsgo ')), { timeout: 60_000 }).toBe(true);
   await waitReady(page);
-  await expect.poll(() => lspMarkers(page, 'answer.ts'), { timeout: 60_000 }).toEqual(["Type 'string' is not assignable to type 'number'."]);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${'answer.ts'}`), { timeout: 60_000 }).toEqual(["Type 'string' is not assignable to type 'number'."]);
   const saved = await (await page.request.get('/api/v1/user/settings')).json();
   expect(saved.lsp_language_servers).toEqual({ typescript: ['tsgo'] });
 });
@@ -66,11 +57,11 @@ test('choosing tsgo in Settings moves the open TypeScript file to it', async ({ 
 test('switching Python to basedpyright in Settings reaches the open file', async ({ page, demo }) => {
   await openFile(page, 'app.py');
   await waitReady(page);
-  await expect.poll(() => lspMarkers(page, 'app.py'), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${'app.py'}`), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
   await openSettings(page);
   await page.locator('#server-python').selectOption('basedpyright');
   await closeSettings(page);
   await expect.poll(() => started(demo).some((l) => l.includes('server=basedpyright ')), { timeout: 120_000 }).toBe(true);
   await waitReady(page);
-  await expect.poll(() => lspMarkers(page, 'app.py'), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${'app.py'}`), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
 });

@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, putSettings, view } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, view, lspMarkers } from './fixtures';
 import { action, cursorAt, waitReady } from './editor';
 import type { Page } from '@playwright/test';
 
@@ -21,16 +21,6 @@ test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
 
-/** markers lists the file's lsp.wasm markers as "owner: message". */
-function markers(page: Page) {
-  return page.evaluate((uri) => {
-    const { monaco } = (window as any).demo;
-    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
-      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
-      .map((m: any) => `${m.owner}: ${m.message}`);
-  }, `kandev://demo/${file}`);
-}
-
 const tsMarker = "kandev-lsp:demo:typescript: 'width' is declared but its value is never read.";
 const eslintMarker = "kandev-lsp:demo:typescript:1: 'width' is assigned a value but never used.";
 
@@ -39,7 +29,7 @@ test('both servers serve the file, each with its own markers and quick fixes', a
   await waitReady(page);
   await expect.poll(async () => ((await view(page, 'typescript')) as any)?.servers?.map((s: any) => `${s.server}:${s.state}`),
     { timeout: 90_000 }).toEqual(['typescript-language-server:ready', 'eslint:ready']);
-  await expect.poll(() => markers(page), { timeout: 90_000 }).toEqual(expect.arrayContaining([tsMarker, eslintMarker]));
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 90_000 }).toEqual(expect.arrayContaining([tsMarker, eslintMarker]));
   await expect(page.locator('#lsp-status')).toContainText('eslint');
 
   // The quick fix menu at the unused variable: ESLint's rule actions and
@@ -57,7 +47,7 @@ test('both servers serve the file, each with its own markers and quick fixes', a
 
   // Stop ESLint alone: its markers go, the TypeScript server's stay.
   await page.evaluate(() => { const d = (window as any).demo; d.lsp.stop(d.sessionId, 'typescript', 1); });
-  await expect.poll(() => markers(page), { timeout: 30_000 }).toEqual([tsMarker]);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 30_000 }).toEqual([tsMarker]);
   const v = (await view(page, 'typescript')) as any;
   expect(v.servers.map((s: any) => s.state)).toEqual(['ready', 'off']);
 });

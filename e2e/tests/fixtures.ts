@@ -229,6 +229,21 @@ export function markerMessages(page: Page) {
   });
 }
 
+/**
+ * lspMarkers reads the markers lsp.wasm set on the model with this URI
+ * (every server's owner, kandev-lsp:…): their messages, with owners as
+ * "owner: message", or only the errors.
+ */
+export function lspMarkers(page: Page, uri: string, opts: { owners?: boolean; errorsOnly?: boolean } = {}) {
+  return page.evaluate(({ uri, owners, errorsOnly }) => {
+    const { monaco } = (window as any).demo;
+    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
+      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
+      .filter((m: any) => !errorsOnly || m.severity === monaco.MarkerSeverity.Error)
+      .map((m: any) => (owners ? `${m.owner}: ${m.message}` : m.message) as string);
+  }, { uri, owners: !!opts.owners, errorsOnly: !!opts.errorsOnly });
+}
+
 /** modelMarkers reads the markers Monaco holds for the model with this URI. */
 export function modelMarkers(page: Page, uri: string) {
   return page.evaluate((uri: string) => {

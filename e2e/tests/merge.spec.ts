@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, openSettings, closeSettings, putSettings } from './fixtures';
+import { demoTest, expect, openDemo, openFile, openSettings, closeSettings, putSettings, lspMarkers } from './fixtures';
 import { action, cursorAt, hover, waitReady } from './editor';
 import type { Page, WebSocket } from '@playwright/test';
 
@@ -17,16 +17,6 @@ const eslintUnused = "kandev-lsp:demo:typescript:1: 'width' is assigned a value 
 
 /** text is the open file's text. */
 const text = (page: Page) => page.evaluate(() => (window as any).demo.editor.getModel()?.getValue() as string);
-
-/** markers lists the file's lsp.wasm markers as "owner: message". */
-function markers(page: Page) {
-  return page.evaluate((uri) => {
-    const { monaco } = (window as any).demo;
-    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
-      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
-      .map((m: any) => `${m.owner}: ${m.message}`);
-  }, `kandev://demo/${file}`);
-}
 
 /** requests records, per server, the LSP methods the page sent it. */
 function requests(page: Page) {
@@ -76,13 +66,13 @@ test('an unused variable gets a marker from each server, and each server\'s quic
   await settingsFor(page, [tsls, 'eslint']);
   await openFile(page, file);
   await waitReady(page);
-  await expect.poll(() => markers(page), { timeout: 90_000 }).toEqual(expect.arrayContaining([tsUnused, eslintUnused]));
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 90_000 }).toEqual(expect.arrayContaining([tsUnused, eslintUnused]));
 
   // Both servers' fixes in one menu; ESLint's applies its edit.
   await quickFixes(page, 'width =', 'Disable @typescript-eslint/no-unused-vars for this line', "Remove unused declaration for: 'width'");
   await rows(page).filter({ hasText: 'Disable @typescript-eslint/no-unused-vars for this line' }).click();
   await expect.poll(() => text(page)).toContain('// eslint-disable-next-line @typescript-eslint/no-unused-vars\n  const width');
-  await expect.poll(() => markers(page), { timeout: 30_000 }).not.toContain(eslintUnused);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 30_000 }).not.toContain(eslintUnused);
 
   // Undo; the TypeScript server's fix removes the declaration.
   await page.keyboard.press('Control+z');
@@ -90,14 +80,14 @@ test('an unused variable gets a marker from each server, and each server\'s quic
   await quickFixes(page, 'width =', "Remove unused declaration for: 'width'");
   await rows(page).filter({ hasText: "Remove unused declaration for: 'width'" }).click();
   await expect.poll(() => text(page)).not.toContain('const width');
-  await expect.poll(() => markers(page), { timeout: 30_000 }).toEqual([]);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 30_000 }).toEqual([]);
 });
 
 test('stopping either server leaves the other one\'s markers and providers', async ({ page }) => {
   await settingsFor(page, [tsls, 'eslint']);
   await openFile(page, file);
   await waitReady(page);
-  await expect.poll(() => markers(page), { timeout: 90_000 }).toEqual(expect.arrayContaining([tsUnused, eslintUnused]));
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 90_000 }).toEqual(expect.arrayContaining([tsUnused, eslintUnused]));
   const lsp = (slot: number, verb: 'stop' | 'start') =>
     page.evaluate(([s, v]) => { const d = (window as any).demo; d.lsp[v as string](d.sessionId, 'typescript', s); }, [slot, verb] as const);
   const states = async () => (await page.evaluate(() => { const d = (window as any).demo; return d.lsp.view(d.sessionId, 'typescript'); }) as any).servers.map((s: any) => s.state);
@@ -105,7 +95,7 @@ test('stopping either server leaves the other one\'s markers and providers', asy
   // The TypeScript server stopped: ESLint's marker and quick fix stay.
   await lsp(0, 'stop');
   await expect.poll(states).toEqual(['off', 'ready']);
-  await expect.poll(() => markers(page)).toEqual([eslintUnused]);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true })).toEqual([eslintUnused]);
   await quickFixes(page, 'width =', 'Disable @typescript-eslint/no-unused-vars for this line');
   await page.keyboard.press('Escape');
 
@@ -114,7 +104,7 @@ test('stopping either server leaves the other one\'s markers and providers', asy
   await expect.poll(states, { timeout: 60_000 }).toEqual(['ready', 'ready']);
   await lsp(1, 'stop');
   await expect.poll(states).toEqual(['ready', 'off']);
-  await expect.poll(() => markers(page), { timeout: 60_000 }).toEqual([tsUnused]);
+  await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`, { owners: true }), { timeout: 60_000 }).toEqual([tsUnused]);
   await expect.poll(async () => {
     await page.keyboard.press('Escape');
     await cursorAt(page, 'shout(frame', 1);

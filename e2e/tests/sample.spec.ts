@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, putSettings } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, lspMarkers } from './fixtures';
 import { waitReady } from './editor';
 import type { Page } from '@playwright/test';
 
@@ -16,15 +16,6 @@ test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
 
-function lspMarkers(page: Page, path: string) {
-  return page.evaluate((uri) => {
-    const { monaco } = (window as any).demo;
-    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
-      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
-      .map((m: any) => m.message as string);
-  }, `kandev://demo/${path}`);
-}
-
 for (const [file, message] of [
   ['web/style.css', /Unknown property: 'colr'/],
   ['scripts/greet.sh', /Double quote to prevent globbing/],
@@ -32,7 +23,7 @@ for (const [file, message] of [
   test(`the sample's ${file} shows its server's warning`, async ({ page }) => {
     await openFile(page, file);
     await waitReady(page);
-    await expect.poll(() => lspMarkers(page, file), { timeout: 90_000 }).toContainEqual(expect.stringMatching(message));
+    await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`), { timeout: 90_000 }).toContainEqual(expect.stringMatching(message));
   });
 }
 
@@ -49,7 +40,7 @@ for (const [file, symbol] of [
     await openFile(page, file);
     await waitReady(page);
     await expect(page.locator('#outline .outline-symbol').filter({ hasText: symbol }).first()).toBeVisible({ timeout: 60_000 });
-    expect(await lspMarkers(page, file)).toEqual([]);
+    expect(await lspMarkers(page, `kandev://demo/${file}`)).toEqual([]);
   });
 }
 

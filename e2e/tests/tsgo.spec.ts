@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, putSettings } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, lspMarkers } from './fixtures';
 import { hover, hoverUntil, waitReady } from './editor';
 import type { Page } from '@playwright/test';
 
@@ -16,20 +16,6 @@ test.beforeEach(async ({ page }) => {
   await page.reload();
   await openDemo(page);
 });
-
-/** lspMarkers reads the markers lsp.wasm set on a model (Monaco's own
- * TypeScript worker owns others, which are not the server's); with
- * errorsOnly, only those of error severity (tsgo also reports hints, such
- * as an unused parameter). */
-function lspMarkers(page: Page, uri: string, errorsOnly = false) {
-  return page.evaluate(({ uri, errorsOnly }) => {
-    const { monaco } = (window as any).demo;
-    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
-      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
-      .filter((m: any) => !errorsOnly || m.severity === monaco.MarkerSeverity.Error)
-      .map((m: any) => m.message as string);
-  }, { uri, errorsOnly });
-}
 
 /** typeOver selects the first match of text in the editor on screen and
  * types replacement over it, as a user does. */
@@ -76,7 +62,7 @@ test('tsgo: changing a.ts breaks the call in the open b.ts without touching it',
   await typeOver(page, 'n: number)', 'n: number, times: number)');
   await expect.poll(() => lspMarkers(page, b)).toEqual(['Expected 2 arguments, but got 1.']);
   await expect.poll(() => lspMarkers(page, a)).toEqual(["'times' is declared but its value is never read."]);
-  expect(await lspMarkers(page, a, true)).toEqual([]);
+  expect(await lspMarkers(page, a, { errorsOnly: true })).toEqual([]);
   // b.ts was never edited, and a.ts is still the file on screen.
   await expect(page.locator('#current-file')).toHaveText('a.ts');
   // Undoing the change clears it again.

@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, putSettings } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, lspMarkers } from './fixtures';
 import { action, cursorAt, waitReady } from './editor';
 import type { Page } from '@playwright/test';
 
@@ -14,15 +14,6 @@ test.beforeEach(async ({ page }) => {
   await page.reload();
   await openDemo(page);
 });
-
-function lspMarkers(page: Page, uri: string) {
-  return page.evaluate((uri) => {
-    const { monaco } = (window as any).demo;
-    return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) })
-      .filter((m: any) => String(m.owner).startsWith('kandev-lsp:'))
-      .map((m: any) => m.message as string);
-  }, uri);
-}
 
 test('CSS: a color swatch from the server, its picker offers the server\'s presentations', async ({ page }) => {
   await openFile(page, 'style.css');
