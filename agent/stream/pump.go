@@ -87,13 +87,14 @@ func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
 		if in.buf == nil {
 			return in.code
 		}
-		n := in.buf.Len()
+		// Counted before the write: once the server has the bytes it may
+		// answer, and a scrape that saw the answer must see what caused it.
+		s.h.cfg.Metrics.Relayed(true, in.buf.Len())
 		ok := s.writeStdin(p, in.buf.Bytes())
 		putBuf(in.buf)
 		if !ok {
 			return websocket.StatusCode(wire.CloseServerExited)
 		}
-		s.h.cfg.Metrics.Relayed(true, n)
 	}
 }
 
@@ -138,10 +139,11 @@ func (s *session) stdoutToSocket(p *proc.Process) websocket.StatusCode {
 		if s.ending.Load() {
 			continue // draining: the server may be answering our shutdown
 		}
+		// Counted before the write, for the same reason as stdin's.
+		s.h.cfg.Metrics.Relayed(false, len(body))
 		if err := s.sock.write(body); err != nil {
 			s.logger.Debug("socket write", "err", err)
 			return closeNow
 		}
-		s.h.cfg.Metrics.Relayed(false, len(body))
 	}
 }
