@@ -86,8 +86,13 @@ func Handler(cfg Config) http.Handler {
 	mux.Handle("PUT /api/v1/workspace/", files)
 	mux.Handle("GET /monaco/", http.StripPrefix("/monaco/", http.FileServer(http.Dir(cfg.MonacoDir))))
 	// lsp.wasm and wasm_exec.js: Brotli or gzip as the browser accepts,
-	// ETags, and lsp.wasm's content-hashed name cached for good.
-	wasm := assets.New(os.DirFS(cfg.WASMDir), assets.Options{})
+	// ETags, and lsp.wasm's content-hashed name cached for good. The
+	// benchmark's monaco-languageclient page (bench-mlc, a Vite build)
+	// has content-hashed names under assets/: cached for good too, as
+	// that client's users would ship them.
+	wasm := assets.New(os.DirFS(cfg.WASMDir), assets.Options{Immutable: func(name string) bool {
+		return strings.HasPrefix(name, "bench-mlc/assets/")
+	}})
 	mux.Handle("GET /wasm/", http.StripPrefix("/wasm/", wasm))
 	mux.Handle("GET /lsp.wasm", wasm)
 	if cfg.PackageDir != "" {

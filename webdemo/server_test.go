@@ -42,6 +42,9 @@ func newDemoServer(t *testing.T) *demoServer {
 	wasmDir := t.TempDir()
 	os.WriteFile(filepath.Join(wasmDir, "lsp.wasm"), []byte("\x00asm"), 0o644)
 	os.WriteFile(filepath.Join(wasmDir, "wasm_exec.js"), []byte("// go"), 0o644)
+	os.MkdirAll(filepath.Join(wasmDir, "bench-mlc", "assets"), 0o755)
+	os.WriteFile(filepath.Join(wasmDir, "bench-mlc", "index.html"), []byte("<!doctype html>"), 0o644)
+	os.WriteFile(filepath.Join(wasmDir, "bench-mlc", "assets", "index-Zy98Xw76.js"), []byte("// mlc"), 0o644)
 	esm := t.TempDir()
 	os.WriteFile(filepath.Join(esm, "entry.js"), []byte("// esm"), 0o644)
 	os.MkdirAll(filepath.Join(esm, "assets"), 0o755)
@@ -112,6 +115,14 @@ func TestHandlerRoutes(t *testing.T) {
 	}
 	if code, _, h := get("GET", "/wasm/lsp.cd5d4935a48c.wasm"); code != 200 || h.Get("Content-Type") != "application/wasm" || h.Get("Cache-Control") != assets.ImmutableCache {
 		t.Errorf("lsp.wasm: %d %q", code, h.Get("Content-Type"))
+	}
+	// The benchmark's monaco-languageclient page: its hashed chunks are
+	// cached for good, its page is revalidated, as its users would ship it.
+	if code, _, h := get("GET", "/wasm/bench-mlc/assets/index-Zy98Xw76.js"); code != 200 || h.Get("Cache-Control") != assets.ImmutableCache {
+		t.Errorf("bench-mlc chunk: %d %q", code, h.Get("Cache-Control"))
+	}
+	if code, _, h := get("GET", "/wasm/bench-mlc/index.html"); code != 200 || h.Get("Cache-Control") == assets.ImmutableCache {
+		t.Errorf("bench-mlc page: %d %q", code, h.Get("Cache-Control"))
 	}
 	if code, body, _ := get("GET", "/monaco/vs/loader.js"); code != 200 || body != "// amd" {
 		t.Errorf("monaco: %d %q", code, body)
