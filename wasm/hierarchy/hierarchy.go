@@ -142,11 +142,11 @@ func (r Request) Params(docURI string) j.Raw {
 		return j.Raw(append(j.AppendString([]byte(`{"query":`), r.Query), '}'))
 	}
 	b := j.AppendString([]byte(`{"textDocument":{"uri":`), docURI)
-	b = append(b, `},"position":{"line":`...)
+	b = j.AppendLit(b, `},"position":{"line":`)
 	b = j.AppendUint(b, uint64(r.Line-1))
-	b = append(b, `,"character":`...)
+	b = j.AppendLit(b, `,"character":`)
 	b = j.AppendUint(b, uint64(r.Column-1))
-	return j.Raw(append(b, `}}`...))
+	return j.Raw(j.AppendLit(b, `}}`))
 }
 
 // Result maps the server's answer to r into the page's JSON; conn is the
@@ -201,17 +201,17 @@ func item(b []byte, v j.Value, conn string, mapURI func(string) string) []byte {
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || kind < 1 || kind > 26 || !v.Get("range").Exists() || !v.Get("selectionRange").Exists() {
 		return b
 	}
-	b = j.AppendString(append(b, `{"name":`...), name)
-	b = j.AppendUint(append(b, `,"kind":`...), kind-1)
+	b = j.AppendString(j.AppendLit(b, `{"name":`), name)
+	b = j.AppendUint(j.AppendLit(b, `,"kind":`), kind-1)
 	if d, _ := v.Get("detail").Str(); d != "" {
-		b = j.AppendString(append(b, `,"detail":`...), d)
+		b = j.AppendString(j.AppendLit(b, `,"detail":`), d)
 	}
 	b = appendTags(b, v.Get("tags"))
-	b = j.AppendString(append(b, `,"model":`...), mapURI(uri))
-	b = monaco.AppendRange(append(b, `,"range":`...), rng)
-	b = monaco.AppendRange(append(b, `,"selectionRange":`...), sel)
-	b = j.AppendString(append(b, `,"conn":`...), conn)
-	b = j.AppendString(append(b, `,"lsp":`...), string(v.Raw()))
+	b = j.AppendString(j.AppendLit(b, `,"model":`), mapURI(uri))
+	b = monaco.AppendRange(j.AppendLit(b, `,"range":`), rng)
+	b = monaco.AppendRange(j.AppendLit(b, `,"selectionRange":`), sel)
+	b = j.AppendString(j.AppendLit(b, `,"conn":`), conn)
+	b = j.AppendString(j.AppendLit(b, `,"lsp":`), string(v.Raw()))
 	return append(b, '}')
 }
 
@@ -231,8 +231,8 @@ func calls(key string) func([]byte, j.Value, string, func(string) string) []byte
 				b = append(b, ',')
 			}
 			first = false
-			b = append(append(append(append(b, `{"`...), key...), `":`...), it...)
-			b = append(b, `,"fromRanges":[`...)
+			b = append(append(append(j.AppendLit(b, `{"`), key...), `":`...), it...)
+			b = j.AppendLit(b, `,"fromRanges":[`)
 			k := 0
 			for _, r := range c.Get("fromRanges").Elems() {
 				if rr, ok := lsptypes.ParseRange(r); ok && r.Exists() {
@@ -243,7 +243,7 @@ func calls(key string) func([]byte, j.Value, string, func(string) string) []byte
 					k++
 				}
 			}
-			b = append(b, `]}`...)
+			b = j.AppendLit(b, `]}`)
 		}
 		return append(b, ']')
 	}
@@ -270,29 +270,29 @@ func symbol(b []byte, v j.Value, conn string, mapURI func(string) string) []byte
 	loc := v.Get("location")
 	uri, ok3 := loc.Get("uri").Str()
 	if !ok1 || !ok2 || !ok3 || kind < 1 || kind > 26 {
-		return append(b, "null"...)
+		return j.AppendLit(b, "null")
 	}
-	b = j.AppendString(append(b, `{"name":`...), name)
-	b = j.AppendUint(append(b, `,"kind":`...), kind-1)
+	b = j.AppendString(j.AppendLit(b, `{"name":`), name)
+	b = j.AppendUint(j.AppendLit(b, `,"kind":`), kind-1)
 	if c, _ := v.Get("containerName").Str(); c != "" {
-		b = j.AppendString(append(b, `,"containerName":`...), c)
+		b = j.AppendString(j.AppendLit(b, `,"containerName":`), c)
 	}
 	b = appendTags(b, v.Get("tags"))
-	b = j.AppendString(append(b, `,"model":`...), mapURI(uri))
+	b = j.AppendString(j.AppendLit(b, `,"model":`), mapURI(uri))
 	if r := loc.Get("range"); r.Exists() {
 		if rr, ok := lsptypes.ParseRange(r); ok {
-			b = monaco.AppendRange(append(b, `,"range":`...), rr)
+			b = monaco.AppendRange(j.AppendLit(b, `,"range":`), rr)
 		}
 	}
-	b = j.AppendString(append(b, `,"conn":`...), conn)
-	b = j.AppendString(append(b, `,"lsp":`...), string(v.Raw()))
+	b = j.AppendString(j.AppendLit(b, `,"conn":`), conn)
+	b = j.AppendString(j.AppendLit(b, `,"lsp":`), string(v.Raw()))
 	return append(b, '}')
 }
 
 // appendTags appends ,"tags":[…] with the numeric tags (SymbolTag 1:
 // deprecated, Monaco's number too).
 func appendTags(b []byte, v j.Value) []byte {
-	b = append(b, `,"tags":[`...)
+	b = j.AppendLit(b, `,"tags":[`)
 	k := 0
 	for _, t := range v.Elems() {
 		if n, ok := t.Uint(); ok {

@@ -32,9 +32,9 @@ func sprintf(format string, args ...any) string {
 			continue
 		}
 		if n >= len(args) {
-			b = append(b, "%!"...)
+			b = jsonlite.AppendLit(b, "%!")
 			b = append(b, verb)
-			b = append(b, "(MISSING)"...)
+			b = jsonlite.AppendLit(b, "(MISSING)")
 			continue
 		}
 		s := sprint(args[n])

@@ -101,6 +101,12 @@ func AppendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 // AppendNull appends null.
 func AppendNull(b []byte) []byte { return append(b, "null"...) }
 
+// AppendLit appends s as it is: JSON text already, such as `,"key":`. It
+// is append(b, s...) behind a call, for lsp.wasm's size: Go's wasm code
+// for an append of a literal in place is several times larger than a call,
+// and the writers of the client's JSON have hundreds of them.
+func AppendLit(b []byte, s string) []byte { return append(b, s...) }
+
 // AppendFloat appends f formatted as encoding/json formats a float64. NaN
 // and infinities, which JSON cannot hold, are written as null.
 func AppendFloat(b []byte, f float64) []byte {

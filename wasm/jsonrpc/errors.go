@@ -27,12 +27,12 @@ func (e *Error) Error() string {
 
 // AppendJSON appends the error object.
 func (e *Error) AppendJSON(b []byte) []byte {
-	b = append(b, `{"code":`...)
+	b = jsonlite.AppendLit(b, `{"code":`)
 	b = strconv.AppendInt(b, e.Code, 10)
-	b = append(b, `,"message":`...)
+	b = jsonlite.AppendLit(b, `,"message":`)
 	b = jsonlite.AppendString(b, e.Message)
 	if len(e.Data) > 0 {
-		b = append(b, `,"data":`...)
+		b = jsonlite.AppendLit(b, `,"data":`)
 		b = append(b, e.Data...)
 	}
 	return append(b, '}')

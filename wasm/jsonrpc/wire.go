@@ -73,15 +73,15 @@ func parseMessage(data []byte) (m message, ok bool) {
 // appendRequest writes a request, or a notification when id is nil. nil
 // params are omitted.
 func appendRequest(b []byte, id *int64, method string, params jsonlite.Raw) []byte {
-	b = append(b, `{"jsonrpc":"2.0"`...)
+	b = jsonlite.AppendLit(b, `{"jsonrpc":"2.0"`)
 	if id != nil {
-		b = append(b, `,"id":`...)
+		b = jsonlite.AppendLit(b, `,"id":`)
 		b = strconv.AppendInt(b, *id, 10)
 	}
-	b = append(b, `,"method":`...)
+	b = jsonlite.AppendLit(b, `,"method":`)
 	b = jsonlite.AppendString(b, method)
 	if params != nil {
-		b = append(b, `,"params":`...)
+		b = jsonlite.AppendLit(b, `,"params":`)
 		b = append(b, params...)
 	}
 	return append(b, '}')
@@ -90,13 +90,13 @@ func appendRequest(b []byte, id *int64, method string, params jsonlite.Raw) []by
 // appendResponse writes a response: the error when there is one, else the
 // result, which is always present (null when nil), as JSON-RPC 2.0 requires.
 func appendResponse(b []byte, id jsonlite.Raw, result jsonlite.Raw, e *Error) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = jsonlite.AppendLit(b, `{"jsonrpc":"2.0","id":`)
 	b = jsonlite.AppendRaw(b, id)
 	if e != nil {
-		b = append(b, `,"error":`...)
+		b = jsonlite.AppendLit(b, `,"error":`)
 		b = e.AppendJSON(b)
 	} else {
-		b = append(b, `,"result":`...)
+		b = jsonlite.AppendLit(b, `,"result":`)
 		b = jsonlite.AppendRaw(b, result)
 	}
 	return append(b, '}')

@@ -9,65 +9,65 @@ import j "github.com/kandev/lsp/wasm/jsonlite"
 
 // AppendJSON appends p as JSON.
 func (p Position) AppendJSON(b []byte) []byte {
-	b = append(b, `{"line":`...)
+	b = j.AppendLit(b, `{"line":`)
 	b = j.AppendUint(b, uint64(p.Line))
-	b = append(b, `,"character":`...)
+	b = j.AppendLit(b, `,"character":`)
 	b = j.AppendUint(b, uint64(p.Character))
 	return append(b, '}')
 }
 
 // AppendJSON appends r as JSON.
 func (r Range) AppendJSON(b []byte) []byte {
-	b = append(b, `{"start":`...)
+	b = j.AppendLit(b, `{"start":`)
 	b = r.Start.AppendJSON(b)
-	b = append(b, `,"end":`...)
+	b = j.AppendLit(b, `,"end":`)
 	b = r.End.AppendJSON(b)
 	return append(b, '}')
 }
 
 // AppendJSON appends l as JSON.
 func (l Location) AppendJSON(b []byte) []byte {
-	b = append(b, `{"uri":`...)
+	b = j.AppendLit(b, `{"uri":`)
 	b = j.AppendString(b, l.URI)
-	b = append(b, `,"range":`...)
+	b = j.AppendLit(b, `,"range":`)
 	b = l.Range.AppendJSON(b)
 	return append(b, '}')
 }
 
 // AppendJSON appends t as JSON.
 func (t TextDocumentIdentifier) AppendJSON(b []byte) []byte {
-	b = append(b, `{"uri":`...)
+	b = j.AppendLit(b, `{"uri":`)
 	b = j.AppendString(b, t.URI)
 	return append(b, '}')
 }
 
 // AppendJSON appends t as JSON.
 func (t VersionedTextDocumentIdentifier) AppendJSON(b []byte) []byte {
-	b = append(b, `{"uri":`...)
+	b = j.AppendLit(b, `{"uri":`)
 	b = j.AppendString(b, t.URI)
-	b = append(b, `,"version":`...)
+	b = j.AppendLit(b, `,"version":`)
 	b = j.AppendInt(b, int64(t.Version))
 	return append(b, '}')
 }
 
 // AppendJSON appends t as JSON.
 func (t TextDocumentItem) AppendJSON(b []byte) []byte {
-	b = append(b, `{"uri":`...)
+	b = j.AppendLit(b, `{"uri":`)
 	b = j.AppendString(b, t.URI)
-	b = append(b, `,"languageId":`...)
+	b = j.AppendLit(b, `,"languageId":`)
 	b = j.AppendString(b, t.LanguageID)
-	b = append(b, `,"version":`...)
+	b = j.AppendLit(b, `,"version":`)
 	b = j.AppendInt(b, int64(t.Version))
-	b = append(b, `,"text":`...)
+	b = j.AppendLit(b, `,"text":`)
 	b = j.AppendString(b, t.Text)
 	return append(b, '}')
 }
 
 // AppendJSON appends p as JSON.
 func (p TextDocumentPositionParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"textDocument":`...)
+	b = j.AppendLit(b, `{"textDocument":`)
 	b = p.TextDocument.AppendJSON(b)
-	b = append(b, `,"position":`...)
+	b = j.AppendLit(b, `,"position":`)
 	b = p.Position.AppendJSON(b)
 	return append(b, '}')
 }
@@ -76,27 +76,27 @@ func (p TextDocumentPositionParams) AppendJSON(b []byte) []byte {
 func (c TextDocumentContentChangeEvent) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	if c.Range != nil {
-		b = append(b, `"range":`...)
+		b = j.AppendLit(b, `"range":`)
 		b = c.Range.AppendJSON(b)
 		b = append(b, ',')
 	}
-	b = append(b, `"text":`...)
+	b = j.AppendLit(b, `"text":`)
 	b = j.AppendString(b, c.Text)
 	return append(b, '}')
 }
 
 // AppendJSON appends p as JSON.
 func (p DidOpenTextDocumentParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"textDocument":`...)
+	b = j.AppendLit(b, `{"textDocument":`)
 	b = p.TextDocument.AppendJSON(b)
 	return append(b, '}')
 }
 
 // AppendJSON appends p as JSON.
 func (p DidChangeTextDocumentParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"textDocument":`...)
+	b = j.AppendLit(b, `{"textDocument":`)
 	b = p.TextDocument.AppendJSON(b)
-	b = append(b, `,"contentChanges":`...)
+	b = j.AppendLit(b, `,"contentChanges":`)
 	if p.ContentChanges == nil {
 		b = j.AppendNull(b)
 	} else {
@@ -114,10 +114,10 @@ func (p DidChangeTextDocumentParams) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends p as JSON.
 func (p DidSaveTextDocumentParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"textDocument":`...)
+	b = j.AppendLit(b, `{"textDocument":`)
 	b = p.TextDocument.AppendJSON(b)
 	if p.Text != nil {
-		b = append(b, `,"text":`...)
+		b = j.AppendLit(b, `,"text":`)
 		b = j.AppendString(b, *p.Text)
 	}
 	return append(b, '}')
@@ -125,7 +125,7 @@ func (p DidSaveTextDocumentParams) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends p as JSON.
 func (p DidCloseTextDocumentParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"textDocument":`...)
+	b = j.AppendLit(b, `{"textDocument":`)
 	b = p.TextDocument.AppendJSON(b)
 	return append(b, '}')
 }

@@ -142,33 +142,33 @@ func ParseInitializeResult(raw []byte) (InitializeResult, error) {
 
 // AppendJSON appends p as JSON.
 func (p InitializeParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"processId":`...)
+	b = j.AppendLit(b, `{"processId":`)
 	if p.ProcessID == nil {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendInt(b, int64(*p.ProcessID))
 	}
 	if p.ClientInfo != nil {
-		b = append(b, `,"clientInfo":{"name":`...)
+		b = j.AppendLit(b, `,"clientInfo":{"name":`)
 		b = j.AppendString(b, p.ClientInfo.Name)
 		if p.ClientInfo.Version != "" {
-			b = append(b, `,"version":`...)
+			b = j.AppendLit(b, `,"version":`)
 			b = j.AppendString(b, p.ClientInfo.Version)
 		}
 		b = append(b, '}')
 	}
-	b = append(b, `,"rootUri":`...)
+	b = j.AppendLit(b, `,"rootUri":`)
 	b = j.AppendString(b, p.RootURI)
-	b = append(b, `,"capabilities":`...)
+	b = j.AppendLit(b, `,"capabilities":`)
 	b = p.Capabilities.AppendJSON(b)
-	b = append(b, `,"workspaceFolders":`...)
+	b = j.AppendLit(b, `,"workspaceFolders":`)
 	b = AppendWorkspaceFolders(b, p.WorkspaceFolders)
 	if len(p.WorkDoneToken) > 0 {
-		b = append(b, `,"workDoneToken":`...)
+		b = j.AppendLit(b, `,"workDoneToken":`)
 		b = append(b, p.WorkDoneToken...)
 	}
 	if len(p.InitializationOptions) > 0 {
-		b = append(b, `,"initializationOptions":`...)
+		b = j.AppendLit(b, `,"initializationOptions":`)
 		b = append(b, p.InitializationOptions...)
 	}
 	return append(b, '}')
@@ -185,9 +185,9 @@ func AppendWorkspaceFolders(b []byte, folders []WorkspaceFolder) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"uri":`...)
+		b = j.AppendLit(b, `{"uri":`)
 		b = j.AppendString(b, f.URI)
-		b = append(b, `,"name":`...)
+		b = j.AppendLit(b, `,"name":`)
 		b = j.AppendString(b, f.Name)
 		b = append(b, '}')
 	}
@@ -239,7 +239,7 @@ func (c ClientCapabilities) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends p as JSON.
 func (p DidChangeConfigurationParams) AppendJSON(b []byte) []byte {
-	b = append(b, `{"settings":`...)
+	b = j.AppendLit(b, `{"settings":`)
 	b = j.AppendRaw(b, p.Settings)
 	return append(b, '}')
 }

@@ -142,26 +142,26 @@ func MarkersJSON(ms []Marker) string {
 func (m Marker) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = AppendIRange(b, m.StartLineNumber, m.StartColumn, m.EndLineNumber, m.EndColumn)
-	b = append(b, `,"message":`...)
+	b = j.AppendLit(b, `,"message":`)
 	b = j.AppendString(b, m.Message)
-	b = append(b, `,"severity":`...)
+	b = j.AppendLit(b, `,"severity":`)
 	b = j.AppendInt(b, int64(m.Severity))
 	if m.Source != "" {
-		b = append(b, `,"source":`...)
+		b = j.AppendLit(b, `,"source":`)
 		b = j.AppendString(b, m.Source)
 	}
 	if m.Code != "" && m.Href != "" {
-		b = append(b, `,"code":{"value":`...)
+		b = j.AppendLit(b, `,"code":{"value":`)
 		b = j.AppendString(b, m.Code)
-		b = append(b, `,"target":`...)
+		b = j.AppendLit(b, `,"target":`)
 		b = j.AppendString(b, m.Href)
 		b = append(b, '}')
 	} else if m.Code != "" {
-		b = append(b, `,"code":`...)
+		b = j.AppendLit(b, `,"code":`)
 		b = j.AppendString(b, m.Code)
 	}
 	if len(m.Tags) > 0 {
-		b = append(b, `,"tags":[`...)
+		b = j.AppendLit(b, `,"tags":[`)
 		for i, t := range m.Tags {
 			if i > 0 {
 				b = append(b, ',')
@@ -171,14 +171,14 @@ func (m Marker) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(m.Related) > 0 {
-		b = append(b, `,"relatedInformation":[`...)
+		b = j.AppendLit(b, `,"relatedInformation":[`)
 		for i, r := range m.Related {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"resource":`...)
+			b = j.AppendLit(b, `{"resource":`)
 			b = j.AppendString(b, r.Resource)
-			b = append(b, `,"message":`...)
+			b = j.AppendLit(b, `,"message":`)
 			b = j.AppendString(b, r.Message)
 			b = append(b, ',')
 			b = AppendRangeFields(b, r.Range)
@@ -204,12 +204,12 @@ func AppendRangeFields(b []byte, r lsptypes.Range) []byte {
 
 // AppendIRange appends the four IRange members, without braces.
 func AppendIRange(b []byte, sl, sc, el, ec uint32) []byte {
-	b = append(b, `"startLineNumber":`...)
+	b = j.AppendLit(b, `"startLineNumber":`)
 	b = j.AppendUint(b, uint64(sl))
-	b = append(b, `,"startColumn":`...)
+	b = j.AppendLit(b, `,"startColumn":`)
 	b = j.AppendUint(b, uint64(sc))
-	b = append(b, `,"endLineNumber":`...)
+	b = j.AppendLit(b, `,"endLineNumber":`)
 	b = j.AppendUint(b, uint64(el))
-	b = append(b, `,"endColumn":`...)
+	b = j.AppendLit(b, `,"endColumn":`)
 	return j.AppendUint(b, uint64(ec))
 }

@@ -226,7 +226,7 @@ func (w Workspace) ResolveJSON(uri string) string {
 
 // AppendJSON appends t as JSON, as encoding/json would for its tags.
 func (t Target) AppendJSON(b []byte) []byte {
-	b = append(b, `{"handled":`...)
+	b = j.AppendLit(b, `{"handled":`)
 	b = j.AppendBool(b, t.Handled)
 	for _, f := range [...]struct{ key, val string }{{"path", t.Path}, {"model", t.Model}} {
 		if f.val != "" {

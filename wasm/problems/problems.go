@@ -176,10 +176,10 @@ func AppendJSON(b []byte, files []File, mapURI func(string) string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = j.AppendString(append(b, `{"path":`...), f.Path)
-		b = j.AppendString(append(b, `,"model":`...), f.Model)
-		b = j.AppendString(append(b, `,"language":`...), f.Language)
-		b = append(append(b, `,"markers":`...), monaco.MarkersJSON(monaco.FromDiagnostics(f.Diagnostics, mapURI))...)
+		b = j.AppendString(j.AppendLit(b, `{"path":`), f.Path)
+		b = j.AppendString(j.AppendLit(b, `,"model":`), f.Model)
+		b = j.AppendString(j.AppendLit(b, `,"language":`), f.Language)
+		b = append(j.AppendLit(b, `,"markers":`), monaco.MarkersJSON(monaco.FromDiagnostics(f.Diagnostics, mapURI))...)
 		b = append(b, '}')
 	}
 	return append(b, ']')

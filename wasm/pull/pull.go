@@ -325,13 +325,13 @@ func (p *Puller) pullLocked(d *doc, pr *provider) {
 
 // appendParams appends DocumentDiagnosticParams.
 func appendParams(b []byte, uri, identifier, previous string) []byte {
-	b = jsonlite.AppendString(append(b, `{"textDocument":{"uri":`...), uri)
+	b = jsonlite.AppendString(jsonlite.AppendLit(b, `{"textDocument":{"uri":`), uri)
 	b = append(b, '}')
 	if identifier != "" {
-		b = jsonlite.AppendString(append(b, `,"identifier":`...), identifier)
+		b = jsonlite.AppendString(jsonlite.AppendLit(b, `,"identifier":`), identifier)
 	}
 	if previous != "" {
-		b = jsonlite.AppendString(append(b, `,"previousResultId":`...), previous)
+		b = jsonlite.AppendString(jsonlite.AppendLit(b, `,"previousResultId":`), previous)
 	}
 	return append(b, '}')
 }

@@ -42,13 +42,13 @@ func (p *Puller) workspaceLocked(pr *provider) {
 			b = append(b, ',')
 		}
 		first = false
-		b = jsonlite.AppendString(append(b, `{"uri":`...), uri)
-		b = jsonlite.AppendString(append(b, `,"value":`...), pr.ids[uri])
+		b = jsonlite.AppendString(jsonlite.AppendLit(b, `{"uri":`), uri)
+		b = jsonlite.AppendString(jsonlite.AppendLit(b, `,"value":`), pr.ids[uri])
 		b = append(b, '}')
 	}
 	b = append(b, ']')
 	if pr.Identifier != "" {
-		b = jsonlite.AppendString(append(b, `,"identifier":`...), pr.Identifier)
+		b = jsonlite.AppendString(jsonlite.AppendLit(b, `,"identifier":`), pr.Identifier)
 	}
 	p.wg.Add(1)
 	go p.runWorkspace(ctx, pr, jsonlite.Raw(append(b, '}')))

@@ -105,94 +105,94 @@ func (v View) JSON() string {
 
 // AppendJSON appends v as JSON, as encoding/json would for its tags.
 func (v View) AppendJSON(b []byte) []byte {
-	b = append(b, `{"sessionId":`...)
+	b = j.AppendLit(b, `{"sessionId":`)
 	b = j.AppendString(b, v.SessionID)
-	b = append(b, `,"language":`...)
+	b = j.AppendLit(b, `,"language":`)
 	b = j.AppendString(b, v.Language)
-	b = append(b, `,"state":`...)
+	b = j.AppendLit(b, `,"state":`)
 	b = j.AppendString(b, v.State)
-	b = append(b, `,"summary":`...)
+	b = j.AppendLit(b, `,"summary":`)
 	b = j.AppendString(b, v.Summary)
-	b = append(b, `,"label":`...)
+	b = j.AppendLit(b, `,"label":`)
 	b = j.AppendString(b, v.Label)
-	b = append(b, `,"details":`...)
+	b = j.AppendLit(b, `,"details":`)
 	if v.Details == nil {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendStrings(b, v.Details)
 	}
-	b = append(b, `,"action":`...)
+	b = j.AppendLit(b, `,"action":`)
 	if v.Action == nil {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendString(b, *v.Action)
 	}
-	b = append(b, `,"actionLabel":`...)
+	b = j.AppendLit(b, `,"actionLabel":`)
 	if v.ActionLabel == nil {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendString(b, *v.ActionLabel)
 	}
-	b = append(b, `,"progress":`...)
+	b = j.AppendLit(b, `,"progress":`)
 	if p := v.Progress; p == nil {
 		b = j.AppendNull(b)
 	} else {
-		b = append(b, `{"title":`...)
+		b = j.AppendLit(b, `{"title":`)
 		b = j.AppendString(b, p.Title)
-		b = append(b, `,"message":`...)
+		b = j.AppendLit(b, `,"message":`)
 		b = j.AppendString(b, p.Message)
-		b = append(b, `,"percentage":`...)
+		b = j.AppendLit(b, `,"percentage":`)
 		if p.Percentage == nil {
 			b = j.AppendNull(b)
 		} else {
 			b = j.AppendInt(b, int64(*p.Percentage))
 		}
-		b = append(b, `,"elapsedMs":`...)
+		b = j.AppendLit(b, `,"elapsedMs":`)
 		b = j.AppendInt(b, p.ElapsedMs)
-		b = append(b, `,"others":`...)
+		b = j.AppendLit(b, `,"others":`)
 		b = j.AppendInt(b, int64(p.Others))
 		b = append(b, '}')
 	}
-	b = append(b, `,"initializing":`...)
+	b = j.AppendLit(b, `,"initializing":`)
 	if i := v.Initializing; i == nil {
 		b = j.AppendNull(b)
 	} else {
-		b = append(b, `{"elapsedMs":`...)
+		b = j.AppendLit(b, `{"elapsedMs":`)
 		b = j.AppendInt(b, i.ElapsedMs)
-		b = append(b, `,"long":`...)
+		b = j.AppendLit(b, `,"long":`)
 		b = j.AppendBool(b, i.Long)
 		b = append(b, '}')
 	}
-	b = append(b, `,"finished":`...)
+	b = j.AppendLit(b, `,"finished":`)
 	if f := v.Finished; f == nil {
 		b = j.AppendNull(b)
 	} else {
-		b = append(b, `{"title":`...)
+		b = j.AppendLit(b, `{"title":`)
 		b = j.AppendString(b, f.Title)
-		b = append(b, `,"message":`...)
+		b = j.AppendLit(b, `,"message":`)
 		b = j.AppendString(b, f.Message)
 		b = append(b, '}')
 	}
-	b = append(b, `,"closeCode":`...)
+	b = j.AppendLit(b, `,"closeCode":`)
 	if v.CloseCode == nil {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendInt(b, int64(*v.CloseCode))
 	}
 	if v.Message != "" {
-		b = append(b, `,"message":`...)
+		b = j.AppendLit(b, `,"message":`)
 		b = j.AppendString(b, v.Message)
 	}
-	b = append(b, `,"experimental":`...)
+	b = j.AppendLit(b, `,"experimental":`)
 	b = j.AppendBool(b, v.Experimental)
-	b = append(b, `,"documents":`...)
+	b = j.AppendLit(b, `,"documents":`)
 	b = j.AppendInt(b, int64(v.Documents))
-	b = append(b, `,"server":`...)
+	b = j.AppendLit(b, `,"server":`)
 	b = j.AppendString(b, v.Server)
-	b = append(b, `,"slot":`...)
+	b = j.AppendLit(b, `,"slot":`)
 	b = j.AppendInt(b, int64(v.Slot))
 	if v.Servers != nil {
-		b = append(b, `,"servers":[`...)
+		b = j.AppendLit(b, `,"servers":[`)
 		for i, x := range v.Servers {
 			if i > 0 {
 				b = append(b, ',')

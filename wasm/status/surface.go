@@ -110,29 +110,29 @@ func Decide(preferred string, l Layout, active *Pair) Surface {
 // fallback and pair are null when unset.
 func (s Surface) JSON() string {
 	b := make([]byte, 0, 160)
-	b = append(b, `{"preferred":`...)
+	b = j.AppendLit(b, `{"preferred":`)
 	b = j.AppendString(b, s.Preferred)
-	b = append(b, `,"location":`...)
+	b = j.AppendLit(b, `,"location":`)
 	b = j.AppendString(b, s.Location)
-	b = append(b, `,"fallback":`...)
+	b = j.AppendLit(b, `,"fallback":`)
 	if s.Fallback == "" {
 		b = j.AppendNull(b)
 	} else {
 		b = j.AppendString(b, s.Fallback)
 	}
-	b = append(b, `,"disclosure":`...)
+	b = j.AppendLit(b, `,"disclosure":`)
 	b = j.AppendString(b, s.Disclosure)
-	b = append(b, `,"pair":`...)
+	b = j.AppendLit(b, `,"pair":`)
 	if s.Pair == nil {
 		b = j.AppendNull(b)
 	} else {
-		b = append(b, `{"sessionId":`...)
+		b = j.AppendLit(b, `{"sessionId":`)
 		b = j.AppendString(b, s.Pair.SessionID)
-		b = append(b, `,"language":`...)
+		b = j.AppendLit(b, `,"language":`)
 		b = j.AppendString(b, s.Pair.Language)
 		b = append(b, '}')
 	}
-	b = append(b, `,"connect":`...)
+	b = j.AppendLit(b, `,"connect":`)
 	b = j.AppendBool(b, s.Connect)
 	return string(append(b, '}'))
 }

@@ -93,17 +93,17 @@ func Frame(frame []byte, root string, registrations []j.Raw, each func(rel strin
 			continue
 		}
 		if b == nil {
-			b = append(b, `{"changes":[`...)
+			b = j.AppendLit(b, `{"changes":[`)
 		} else {
 			b = append(b, ',')
 		}
-		b = j.AppendString(append(b, `{"uri":`...), wire.FileURI(abs))
-		b = append(j.AppendInt(append(b, `,"type":`...), typ), '}')
+		b = j.AppendString(j.AppendLit(b, `{"uri":`), wire.FileURI(abs))
+		b = append(j.AppendInt(j.AppendLit(b, `,"type":`), typ), '}')
 	}
 	if b == nil {
 		return nil, nil
 	}
-	return append(b, "]}"...), nil
+	return j.AppendLit(b, "]}"), nil
 }
 
 // wants reports whether a watcher asks for a change of type typ to abs.
