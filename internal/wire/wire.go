@@ -8,8 +8,6 @@
 // lsp.wasm; see wire_test.go).
 package wire
 
-import "time"
-
 // Routes and query parameters.
 const (
 	// AgentStreamPath is the task-host WebSocket route that bridges one
@@ -56,8 +54,12 @@ const (
 	// alike. A larger frame closes the connection; it is never allocated.
 	MaxMessageSize = 16 << 20
 	// WriteTimeout bounds every WebSocket write, so a stalled peer cannot pin
-	// a handler or the language server it owns.
-	WriteTimeout = 5 * time.Second
+	// a handler or the language server it owns. Durations here are untyped
+	// nanoseconds: a time.Duration in the agent and relay, a clock.Duration
+	// in lsp.wasm, which does not link the time package.
+	WriteTimeout = 5 * second
 	// StdinWriteTimeout bounds each frame written to a server's stdin.
-	StdinWriteTimeout = 30 * time.Second
+	StdinWriteTimeout = 30 * second
+
+	second = 1_000_000_000
 )

@@ -8,13 +8,13 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/i18n"
 	"github.com/kandev/lsp/wasm/settings"
@@ -22,7 +22,7 @@ import (
 )
 
 // TickInterval is how often views with elapsed time are re-rendered.
-const TickInterval = time.Second
+const TickInterval = clock.Second
 
 // Config configures an App.
 type Config struct {
@@ -43,7 +43,7 @@ type Config struct {
 	// /api/v1/user/settings JSON); nil means none.
 	Settings []byte
 	// IdleTimeout and Debounce override the client's defaults when set.
-	IdleTimeout, Debounce time.Duration
+	IdleTimeout, Debounce clock.Duration
 	// Version is sent as clientInfo.version.
 	Version string
 	// Logf receives developer diagnostics; nil discards them.
@@ -59,7 +59,7 @@ type Config struct {
 	OnMessage func(messageJSON string)
 	// ReadFile reads a task file for reloading an open document whose
 	// file changed on disk (client.Config.ReadFile); nil reloads nothing.
-	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
+	ReadFile func(ctx ctxlite.Context, sessionID, path string) (text string, ok bool)
 	// OnDiskChange receives each change on disk to an open document's
 	// file (client.Config.OnDiskChange); nil drops them.
 	OnDiskChange func(client.DiskChange)
@@ -68,7 +68,7 @@ type Config struct {
 	OnProblems func(sessionID string)
 	// ShowDocument shows a server's window/showDocument
 	// (client.Config.ShowDocument); nil does not offer it.
-	ShowDocument func(ctx context.Context, d client.ShowDocument) bool
+	ShowDocument func(ctx ctxlite.Context, d client.ShowDocument) bool
 }
 
 type key struct {
@@ -169,7 +169,7 @@ func (a *App) OpenDocument(sessionID, relPath string, src client.TextSource, sin
 }
 
 // Provide answers one Monaco provider call (see client.Client.Provide).
-func (a *App) Provide(ctx context.Context, connID, name, req string) (string, error) {
+func (a *App) Provide(ctx ctxlite.Context, connID, name, req string) (string, error) {
 	return a.client.Provide(ctx, connID, name, req)
 }
 
@@ -181,7 +181,7 @@ func (a *App) Navigate(js string) string { return a.client.Navigate(js) }
 
 // Explore runs one of the page's hierarchy or workspace-symbol requests
 // (client.Client.Explore).
-func (a *App) Explore(ctx context.Context, js string) (string, error) {
+func (a *App) Explore(ctx ctxlite.Context, js string) (string, error) {
 	return a.client.Explore(ctx, js)
 }
 
@@ -248,7 +248,7 @@ func (a *App) StopSlot(sessionID string, lang wire.Language, slot int) {
 		return
 	}
 	go func() {
-		ctx, cancel := client.WithTimeout(10 * time.Second)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 		defer cancel()
 		_ = a.client.StopSlot(ctx, sessionID, lang, slot)
 	}()
@@ -260,7 +260,7 @@ func (a *App) StopSlot(sessionID string, lang wire.Language, slot int) {
 func (a *App) Stop(sessionID string, lang wire.Language) {
 	a.policy.Stop(sessionID, lang)
 	go func() {
-		ctx, cancel := client.WithTimeout(10 * time.Second)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 		defer cancel()
 		_ = a.client.Stop(ctx, sessionID, lang)
 	}()
@@ -361,7 +361,7 @@ func (a *App) renderLocked(sessionID string, lang wire.Language, now int64) stat
 }
 
 // Close stops every connection and the emitter; it waits for them or ctx.
-func (a *App) Close(ctx context.Context) error {
+func (a *App) Close(ctx ctxlite.Context) error {
 	err := a.client.Close(ctx)
 	a.mu.Lock()
 	select {

@@ -1,19 +1,19 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/transport"
+	"github.com/stretchr/testify/require"
 )
 
 var epoch = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
@@ -38,10 +38,10 @@ func (c *manualClock) Now() int64 {
 	return epoch.Add(c.now).UnixMilli()
 }
 
-func (c *manualClock) AfterFunc(d time.Duration, f func()) client.Timer {
+func (c *manualClock) AfterFunc(d clock.Duration, f func()) client.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &manualTimer{c: c, at: c.now + d, f: f}
+	t := &manualTimer{c: c, at: c.now + time.Duration(d), f: f}
 	c.timers = append(c.timers, t)
 	return t
 }
@@ -109,12 +109,12 @@ type msg struct {
 
 func (a *agent) send(format string, args ...any) {
 	a.t.Helper()
-	require.NoError(a.t, a.end.Write(context.Background(), fmt.Appendf(nil, format, args...)))
+	require.NoError(a.t, a.end.Write(ctxlite.Background(), fmt.Appendf(nil, format, args...)))
 }
 
 func (a *agent) recv() msg {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 	defer cancel()
 	data, err := a.end.Read(ctx)
 	require.NoError(a.t, err)
@@ -152,7 +152,7 @@ type dialer struct {
 	agents chan *agent
 }
 
-func (d *dialer) dial(_ context.Context, url string) (jsonrpc.Transport, error) {
+func (d *dialer) dial(_ ctxlite.Context, url string) (jsonrpc.Transport, error) {
 	client, remote := transport.Pipe()
 	d.agents <- &agent{t: d.t, url: url, end: remote}
 	return client, nil
@@ -240,7 +240,7 @@ func newHarness(t *testing.T, store *memStore, settingsJSON string) *harness {
 	require.NoError(t, err)
 	h.app = a
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 		defer cancel()
 		_ = a.Close(ctx)
 	})

@@ -21,12 +21,12 @@
 package client
 
 import (
-	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
@@ -41,14 +41,14 @@ import (
 
 // DefaultDebounce is how long a document of a full-text server stays quiet
 // before its text is sent.
-const DefaultDebounce = 200 * time.Millisecond
+const DefaultDebounce = 200 * clock.Millisecond
 
 // DefaultIdleTimeout is how long a connection without documents stays open.
-const DefaultIdleTimeout = 2 * time.Minute
+const DefaultIdleTimeout = 2 * clock.Minute
 
 // Dialer opens the WebSocket to url. The returned transport's Read must
 // report the socket's close with a *transport.CloseError carrying the code.
-type Dialer func(ctx context.Context, url string) (jsonrpc.Transport, error)
+type Dialer func(ctx ctxlite.Context, url string) (jsonrpc.Transport, error)
 
 // TextSource reads a document's current text (Monaco's model.getValue()).
 // It is read once per didOpen and once per didChange that carries the whole
@@ -92,13 +92,13 @@ type Config struct {
 	Soon func(f func())
 	// Debounce is the quiet time before a full-text didChange; 0 means
 	// DefaultDebounce.
-	Debounce time.Duration
+	Debounce clock.Duration
 	// IdleTimeout is how long a pair without documents keeps its
 	// connection; 0 means DefaultIdleTimeout.
-	IdleTimeout time.Duration
+	IdleTimeout clock.Duration
 	// ShutdownTimeout bounds the polite shutdown request when stopping; 0
 	// means 2 seconds.
-	ShutdownTimeout time.Duration
+	ShutdownTimeout clock.Duration
 	// Policy decides automatic connects; nil connects every opened document.
 	Policy Policy
 	// Configs answers workspace/configuration; nil answers null.
@@ -138,7 +138,7 @@ type Config struct {
 	// ReadFile reads a task file's text (the page's readFile), for
 	// reloading an open document whose file changed on disk; ok is false
 	// for a file that cannot be read. Nil reloads nothing.
-	ReadFile func(ctx context.Context, sessionID, path string) (text string, ok bool)
+	ReadFile func(ctx ctxlite.Context, sessionID, path string) (text string, ok bool)
 	// OnDiskChange learns of changes on disk to open documents' files
 	// (see Document.diskChanged), from a goroutine of the document; it
 	// must not block. Nil drops them.
@@ -149,7 +149,7 @@ type Config struct {
 	// ShowDocument shows what a server's window/showDocument asks for and
 	// reports whether it was shown; it may block until the page answered
 	// or ctx ends. Nil: the client does not offer window/showDocument.
-	ShowDocument func(ctx context.Context, d ShowDocument) bool
+	ShowDocument func(ctx ctxlite.Context, d ShowDocument) bool
 }
 
 type connKey struct {
@@ -419,7 +419,7 @@ func (c *Client) StartSlot(sessionID string, lang wire.Language, slot int) bool 
 
 // Stop ends every server of the language on purpose (StopSlot) and waits
 // for them or ctx.
-func (c *Client) Stop(ctx context.Context, sessionID string, lang wire.Language) error {
+func (c *Client) Stop(ctx ctxlite.Context, sessionID string, lang wire.Language) error {
 	var err error
 	for slot := range c.servers(lang) {
 		if e := c.StopSlot(ctx, sessionID, lang, slot); e != nil {
@@ -432,7 +432,7 @@ func (c *Client) Stop(ctx context.Context, sessionID string, lang wire.Language)
 // StopSlot ends the pair's connection on purpose (the pair then shows off)
 // and waits until it has ended or ctx is done. Without a connection it only
 // turns an error or unavailable status into off.
-func (c *Client) StopSlot(ctx context.Context, sessionID string, lang wire.Language, slot int) error {
+func (c *Client) StopSlot(ctx ctxlite.Context, sessionID string, lang wire.Language, slot int) error {
 	c.mu.Lock()
 	p := c.pairLocked(connKey{sessionID, lang, slot})
 	p.reopen = false // a Stop wins over a document opened during shutdown
@@ -722,7 +722,7 @@ func (c *Client) Statuses(sessionID string, language wire.Language) []Status {
 
 // Close stops every connection and waits for them or for ctx. Later
 // documents and Starts connect nothing.
-func (c *Client) Close(ctx context.Context) error {
+func (c *Client) Close(ctx ctxlite.Context) error {
 	c.mu.Lock()
 	c.closed = true
 	var conns []*connection

@@ -1,18 +1,17 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
+	"github.com/stretchr/testify/require"
 )
 
 // The walking skeleton end to end against an agent that behaves like the
@@ -251,7 +250,7 @@ func TestStopShutsDownPolitely(t *testing.T) {
 	require.Len(t, m.nextMarkers(t), 1)
 
 	stopped := make(chan error, 1)
-	go func() { stopped <- h.client.Stop(context.Background(), "s", wire.Go) }()
+	go func() { stopped <- h.client.Stop(ctxlite.Background(), "s", wire.Go) }()
 	h.expectState(t, StateStopping)
 	sd := a.recvMethod("shutdown")
 	a.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, sd.ID)

@@ -1,16 +1,16 @@
 package client
 
 import (
-	"context"
 	"errors"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
@@ -22,7 +22,7 @@ import (
 )
 
 // shutdownTimeout bounds the polite shutdown request when stopping.
-const shutdownTimeout = 2 * time.Second
+const shutdownTimeout = 2 * clock.Second
 
 // tokenSeq numbers client-generated work-done tokens within this window.
 var tokenSeq atomic.Int64
@@ -46,8 +46,8 @@ type connection struct {
 	mask        mask
 	entryConfig jsonlite.Raw
 
-	ctx    context.Context // cancelled by Stop, idle teardown, replacement
-	cancel context.CancelFunc
+	ctx    ctxlite.Context // cancelled by Stop, idle teardown, replacement
+	cancel ctxlite.CancelFunc
 	done   chan struct{} // closed when run has returned
 
 	// progress is this generation's work-done state; guarded by cl.mu.
@@ -81,7 +81,7 @@ type connection struct {
 }
 
 func newConnection(cl *Client, p *pair, gen uint64) *connection {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	return &connection{
 		cl:       cl,
 		p:        p,
@@ -99,7 +99,7 @@ func (c *connection) notify(rpc *jsonrpc.Conn, method string, params jsonlite.Ap
 	if rpc == nil {
 		return jsonrpc.ErrClosed
 	}
-	ctx, cancel := WithTimeout(wire.WriteTimeout)
+	ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), wire.WriteTimeout)
 	defer cancel()
 	return rpc.Notify(ctx, method, params)
 }
@@ -236,14 +236,14 @@ func (c *connection) run() {
 func (c *connection) end(rpc *jsonrpc.Conn, cause error) error {
 	if c.ctx.Err() != nil {
 		c.cl.update(c, StateStopping, 0)
-		ctx, cancel := WithTimeout(c.cl.cfg.ShutdownTimeout)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), c.cl.cfg.ShutdownTimeout)
 		if rpc.Call(ctx, lsptypes.MethodShutdown, nil, nil) == nil {
 			_ = rpc.Notify(ctx, lsptypes.MethodExit, nil)
 		}
 		cancel()
 		_ = rpc.Close()
 		<-rpc.Done()
-		return context.Canceled
+		return ctxlite.Canceled
 	}
 	select {
 	case <-rpc.Done(): // the socket already went away: keep its close code
@@ -411,7 +411,7 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 
 // handle serves the server's requests and notifications. It runs on the
 // JSON-RPC engine's handler goroutines, never on its reader.
-func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.Appender, error) {
+func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.Appender, error) {
 	switch req.Method {
 	case lsptypes.MethodPublishDiagnostics:
 		if req.IsNotification() {
@@ -460,7 +460,7 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 		if v, err := jsonlite.Parse(req.Params); err == nil {
 			edit = v.Get("edit").Raw()
 		}
-		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+		return jsonrpc.Later(func(ctx ctxlite.Context) (jsonlite.Appender, error) {
 			ok, reason := false, "malformed workspace/applyEdit params"
 			if len(edit) > 0 {
 				ok, reason = c.applyEdit(ctx, edit)
@@ -472,7 +472,7 @@ func (c *connection) handle(_ context.Context, req *jsonrpc.Request) (jsonlite.A
 	case MethodShowDocument:
 		// Like applyEdit, the answer waits for the page.
 		params := append(jsonlite.Raw(nil), req.Params...)
-		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+		return jsonrpc.Later(func(ctx ctxlite.Context) (jsonlite.Appender, error) {
 			if c.showDocument(ctx, params) {
 				return jsonlite.Raw(`{"success":true}`), nil
 			}

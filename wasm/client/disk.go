@@ -1,11 +1,11 @@
 package client
 
 import (
-	"context"
 	"path"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/docsync"
 	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -13,7 +13,7 @@ import (
 )
 
 // readTimeout bounds reading a changed file for a reload.
-const readTimeout = 30 * time.Second
+const readTimeout = 30 * clock.Second
 
 // filesChanged handles a files frame (wire.Files), which the JSON-RPC
 // engine hands the connection's handler in order with the server's
@@ -141,7 +141,7 @@ func (d *Document) Reload() bool {
 	if _, ok := d.src.(DiskModel); !ok || d.cl.cfg.ReadFile == nil {
 		return false
 	}
-	go d.diskChanged(context.Background(), wire.FileChanged, true)
+	go d.diskChanged(ctxlite.Background(), wire.FileChanged, true)
 	return true
 }
 
@@ -159,18 +159,16 @@ func (d *Document) Reload() bool {
 //
 // Reading the file ends with parent (the connection, whose handler waits)
 // or after readTimeout.
-func (d *Document) diskChanged(parent context.Context, typ int, force bool) {
+func (d *Document) diskChanged(parent ctxlite.Context, typ int, force bool) {
 	cl := d.cl
 	ch := DiskChange{SessionID: d.p.key.sessionID, Path: d.rel, Model: d.model, Type: typ, Version: -1}
 	dm, ok := d.src.(DiskModel)
 	read := cl.cfg.ReadFile
 	var text string
 	if ok && typ != wire.FileDeleted && read != nil {
-		ctx, cancel := context.WithCancel(parent)
-		t := time.AfterFunc(readTimeout, cancel) // see WithTimeout
+		ctx, cancel := ctxlite.WithTimeout(parent, readTimeout)
 		var found bool
 		text, found = read(ctx, d.p.key.sessionID, d.rel)
-		t.Stop()
 		cancel()
 		if !found {
 			cl.cfg.Logf("lsp: %s changed on disk and could not be read", d.rel)

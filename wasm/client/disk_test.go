@@ -1,16 +1,16 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
+	"github.com/stretchr/testify/require"
 )
 
 // diskModel is a fake Monaco model that lsp.wasm can reload: its version
@@ -66,7 +66,7 @@ func (d *taskDisk) set(path, text string) {
 	d.files[path] = text
 }
 
-func (d *taskDisk) read(_ context.Context, session, path string) (string, bool) {
+func (d *taskDisk) read(_ ctxlite.Context, session, path string) (string, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	t, ok := d.files[session+":"+path]
@@ -197,7 +197,7 @@ func TestCleanDocumentReloads(t *testing.T) {
 		Type: wire.FileChanged, Reloaded: true, Version: 2}, ch)
 	require.Equal(t, "package greet\n\nfunc Hello(name, greeting string) string {\n\treturn name\n}\n", m.Text())
 
-	h.clock.Advance(DefaultDebounce)
+	h.clock.Advance(time.Duration(DefaultDebounce))
 	change := a.recvMethod("textDocument/didChange")
 	require.JSONEq(t, `{"textDocument":{"uri":"file:///srv/my%20task/greet/greet.go","version":2},"contentChanges":[`+
 		`{"text":"package greet\n\nfunc Hello(name, greeting string) string {\n\treturn name\n}\n"}]}`, string(change.Params))
@@ -217,7 +217,7 @@ func TestDirtyDocumentKeepsItsEdits(t *testing.T) {
 	h, disk, changes := diskHarness(t)
 	m, a := openDiskDoc(t, h, "main.go", "package main\n")
 	m.typed("package main // mine\n")
-	h.clock.Advance(DefaultDebounce)
+	h.clock.Advance(time.Duration(DefaultDebounce))
 	a.recvMethod("textDocument/didChange")
 	disk.set("demo:main.go", "package main // theirs\n")
 
@@ -225,7 +225,7 @@ func TestDirtyDocumentKeepsItsEdits(t *testing.T) {
 	require.Equal(t, DiskChange{SessionID: "demo", Path: "main.go", Model: "kandev://demo/main.go",
 		Type: wire.FileChanged, Dirty: true, Version: 2}, nextChange(t, changes))
 	require.Equal(t, "package main // mine\n", m.Text())
-	h.clock.Advance(DefaultDebounce)
+	h.clock.Advance(time.Duration(DefaultDebounce))
 	settle(t, a)
 
 	// Deleted: reported, nothing changes.
@@ -240,7 +240,7 @@ func TestDirtyDocumentKeepsItsEdits(t *testing.T) {
 	require.True(t, ch.Reloaded)
 	require.False(t, ch.Dirty)
 	require.Equal(t, "package main // theirs\n", m.Text())
-	h.clock.Advance(DefaultDebounce)
+	h.clock.Advance(time.Duration(DefaultDebounce))
 	require.Contains(t, a.recvMethod("textDocument/didChange").raw, "theirs")
 }
 
@@ -287,9 +287,9 @@ func TestNoReadFileOnlyReports(t *testing.T) {
 // ends the read at once.
 func TestStopEndsAPendingRead(t *testing.T) {
 	t.Parallel()
-	reading := make(chan context.Context, 1)
+	reading := make(chan ctxlite.Context, 1)
 	h := newHarness(t, func(c *Config) {
-		c.ReadFile = func(ctx context.Context, _, _ string) (string, bool) {
+		c.ReadFile = func(ctx ctxlite.Context, _, _ string) (string, bool) {
 			reading <- ctx
 			<-ctx.Done()
 			return "", false
@@ -300,7 +300,7 @@ func TestStopEndsAPendingRead(t *testing.T) {
 	ctx := <-reading
 	stopped := make(chan error, 1)
 	go func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		sctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 5*clock.Second)
 		defer cancel()
 		stopped <- h.client.Stop(sctx, "demo", wire.Go)
 	}()

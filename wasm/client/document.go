@@ -4,9 +4,9 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -350,7 +350,7 @@ type docClock struct {
 	soon func(func())
 }
 
-func (k docClock) AfterFunc(dur time.Duration, f func()) docsync.Timer {
+func (k docClock) AfterFunc(dur clock.Duration, f func()) docsync.Timer {
 	return k.c.AfterFunc(dur, f)
 }
 

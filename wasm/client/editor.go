@@ -1,14 +1,14 @@
 package client
 
 import (
-	"context"
 	"errors"
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/docsync"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
@@ -18,7 +18,7 @@ import (
 )
 
 // requestTimeout bounds one provider request; Monaco shows nothing after it.
-const requestTimeout = 30 * time.Second
+const requestTimeout = 30 * clock.Second
 
 // Editor receives the Monaco-facing events of the client: the provider
 // registrations of each connection, semantic-token refreshes and the
@@ -43,7 +43,7 @@ type Editor interface {
 	// Apply runs the steps of a planned workspace edit
 	// (features.PlanWorkspaceEdit) in order and reports whether all of
 	// them succeeded, or why not. It waits until they ran or ctx ends.
-	Apply(ctx context.Context, plan string) (applied bool, reason string)
+	Apply(ctx ctxlite.Context, plan string) (applied bool, reason string)
 	// Suppress publishes the suppression snapshot (suppress.State.Snapshot).
 	Suppress(snapshot string)
 }
@@ -353,7 +353,7 @@ func (c *connection) serverToModel(uri string) string {
 // (the server's error, a malformed answer, a timeout) is answered "null"
 // too and logged once per cause for the connection, not once per
 // keystroke; only a malformed req or an unknown name is an error.
-func (cl *Client) Provide(ctx context.Context, connID, name, req string) (string, error) {
+func (cl *Client) Provide(ctx ctxlite.Context, connID, name, req string) (string, error) {
 	call, known := features.Lookup(name)
 	r, err := features.ParseRequest(req)
 	if !known {
@@ -376,11 +376,8 @@ func (cl *Client) Provide(ctx context.Context, connID, name, req string) (string
 	if docURI == "" {
 		return "null", nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := ctxlite.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	// Not context.WithTimeout: see WithTimeout.
-	t := time.AfterFunc(requestTimeout, cancel)
-	defer t.Stop()
 	env := features.Env{
 		DocURI:      docURI,
 		Version:     version,
@@ -476,7 +473,7 @@ type keptResult struct {
 // documents and has the editor run it: refused whole when a versioned
 // document moved on, a file lies outside the workspace, or a file
 // operation is not supported by the page.
-func (c *connection) applyEdit(ctx context.Context, edit jsonlite.Raw) (bool, string) {
+func (c *connection) applyEdit(ctx ctxlite.Context, edit jsonlite.Raw) (bool, string) {
 	e := c.cl.cfg.Editor
 	if e == nil {
 		return false, "no editor"
@@ -514,7 +511,7 @@ func (c *connection) editFile(uri string) (features.EditFile, bool) {
 // connection, or that the server cancelled because the document moved on
 // (RequestCancelled, ContentModified), is no failure.
 func (c *connection) providerFailed(name string, err error) {
-	if errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, context.Canceled) {
+	if errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, ctxlite.Canceled) {
 		return
 	}
 	if rpcErr, ok := errors.AsType[*jsonrpc.Error](err); ok && (rpcErr.Code == jsonrpc.ErrRequestCancelled.Code || rpcErr.Code == jsonrpc.ErrContentModified.Code) {

@@ -1,14 +1,13 @@
 package client
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/stretchr/testify/require"
 )
 
 // editorEvent is one call the client made on its Editor.
@@ -34,7 +33,7 @@ func (r recordingEditor) Refresh(connID string, f features.Feature) {
 }
 
 // Apply records the plan (in snap) and reports it applied.
-func (r recordingEditor) Apply(_ context.Context, plan string) (bool, string) {
+func (r recordingEditor) Apply(_ ctxlite.Context, plan string) (bool, string) {
 	r <- editorEvent{kind: "apply", snap: plan}
 	return true, ""
 }
@@ -97,7 +96,7 @@ func editorHarness(t *testing.T) (*harness, recordingEditor) {
 func provide(h *harness, connID string, f features.Feature, req string) <-chan string {
 	out := make(chan string, 1)
 	go func() {
-		s, err := h.client.Provide(context.Background(), connID, f.String(), req)
+		s, err := h.client.Provide(ctxlite.Background(), connID, f.String(), req)
 		if err != nil {
 			s = "error: " + err.Error()
 		}
@@ -239,7 +238,7 @@ func TestNavigate(t *testing.T) {
 	require.Contains(t, out, `"tabId":"tab-7"`)
 	require.JSONEq(t, `{"handled":false}`, h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///etc/passwd"}`))
 
-	h.client.Stop(context.Background(), "s1", "go")
+	h.client.Stop(ctxlite.Background(), "s1", "go")
 	out = h.client.Navigate(`{"source":"kandev://s1/main.go","target":"file:///srv/t/a/b.go"}`)
 	require.True(t, strings.Contains(out, `"handled":true`), out)
 }

@@ -1,10 +1,9 @@
 package client
 
 import (
-	"context"
 	"errors"
-	"time"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/hierarchy"
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
@@ -17,7 +16,7 @@ import (
 // feature, the item's connection has ended, or the request failed —
 // logged once per cause, as provider failures are. Only a malformed
 // request is an error.
-func (cl *Client) Explore(ctx context.Context, js string) (string, error) {
+func (cl *Client) Explore(ctx ctxlite.Context, js string) (string, error) {
 	r, err := hierarchy.ParseRequest(js)
 	if err != nil {
 		return "", err
@@ -47,13 +46,11 @@ func (cl *Client) Explore(ctx context.Context, js string) (string, error) {
 	c.mu.Lock()
 	rpc := c.rpc
 	c.mu.Unlock()
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := ctxlite.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	t := time.AfterFunc(requestTimeout, cancel) // not WithTimeout: see WithTimeout
-	defer t.Stop()
 	var raw jsonlite.Raw
 	if err := rpc.Call(ctx, r.Op.Method, r.Params(docURI), &raw); err != nil {
-		if !errors.Is(err, context.Canceled) {
+		if !errors.Is(err, ctxlite.Canceled) {
 			c.providerFailed(r.Op.Name, err)
 		}
 		return empty, nil

@@ -1,17 +1,17 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/stretchr/testify/require"
 )
 
 func explore(h *harness, js string) <-chan string {
 	out := make(chan string, 1)
 	go func() {
-		s, err := h.client.Explore(context.Background(), js)
+		s, err := h.client.Explore(ctxlite.Background(), js)
 		if err != nil {
 			s = "error: " + err.Error()
 		}

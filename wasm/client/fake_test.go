@@ -1,18 +1,18 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/transport"
+	"github.com/stretchr/testify/require"
 )
 
 // manualClock fires timers only when the test advances it, and ends the
@@ -42,10 +42,10 @@ func (c *manualClock) Now() int64 {
 	return epoch.Add(c.now).UnixMilli()
 }
 
-func (c *manualClock) AfterFunc(d time.Duration, f func()) Timer {
+func (c *manualClock) AfterFunc(d clock.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &manualTimer{c: c, at: c.now + d, f: f}
+	t := &manualTimer{c: c, at: c.now + time.Duration(d), f: f}
 	c.timers = append(c.timers, t)
 	return t
 }
@@ -123,12 +123,12 @@ type rpcMsg struct {
 
 func (a *fakeAgent) send(format string, args ...any) {
 	a.t.Helper()
-	require.NoError(a.t, a.end.Write(context.Background(), fmt.Appendf(nil, format, args...)))
+	require.NoError(a.t, a.end.Write(ctxlite.Background(), fmt.Appendf(nil, format, args...)))
 }
 
 func (a *fakeAgent) recv() rpcMsg {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 	defer cancel()
 	data, err := a.end.Read(ctx)
 	require.NoError(a.t, err)
@@ -151,7 +151,7 @@ func (a *fakeAgent) recvMethod(method string) rpcMsg {
 // that trigger returns, anything it sent is already queued.
 func (a *fakeAgent) nothingQueued() {
 	a.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	cancel()
 	data, err := a.end.Read(ctx)
 	require.Error(a.t, err, "unexpected message %s", data)
@@ -168,7 +168,7 @@ type fakeDialer struct {
 	t      *testing.T
 }
 
-func (d *fakeDialer) dial(_ context.Context, url string) (jsonrpc.Transport, error) {
+func (d *fakeDialer) dial(_ ctxlite.Context, url string) (jsonrpc.Transport, error) {
 	client, agent := transport.Pipe()
 	d.agents <- &fakeAgent{t: d.t, url: url, end: agent}
 	return client, nil
@@ -251,7 +251,7 @@ func newHarness(t *testing.T, mods ...func(*Config)) *harness {
 		Logf:     t.Logf,
 		OnStatus: func(s Status) { h.statuses <- s },
 		// Fake agents left unanswered at cleanup must not cost seconds.
-		ShutdownTimeout: 100 * time.Millisecond,
+		ShutdownTimeout: 100 * clock.Millisecond,
 	}
 	for _, m := range mods {
 		m(&cfg)
@@ -260,7 +260,7 @@ func newHarness(t *testing.T, mods ...func(*Config)) *harness {
 	require.NoError(t, err)
 	h.client = c
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 		defer cancel()
 		require.NoError(t, c.Close(ctx))
 	})

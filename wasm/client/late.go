@@ -1,9 +1,9 @@
 package client
 
 import (
-	"context"
 	"sync"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 )
 
@@ -99,7 +99,7 @@ func (l *LateEditor) Refresh(connID string, f features.Feature) {
 func (l *LateEditor) Suppress(snapshot string) { l.push(lateCall{opts: snapshot}) }
 
 // Apply implements Editor: it waits for the editor, or for ctx.
-func (l *LateEditor) Apply(ctx context.Context, plan string) (bool, string) {
+func (l *LateEditor) Apply(ctx ctxlite.Context, plan string) (bool, string) {
 	select {
 	case <-l.settled:
 	case <-ctx.Done():

@@ -1,15 +1,14 @@
 package client
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/stretchr/testify/require"
 )
 
 // stateEditor keeps what a Monaco would show after the calls: the
@@ -51,7 +50,7 @@ func (s *stateEditor) Ended(conn string) {
 
 func (s *stateEditor) Refresh(string, features.Feature) {}
 
-func (s *stateEditor) Apply(context.Context, string) (bool, string) { return true, "" }
+func (s *stateEditor) Apply(ctxlite.Context, string) (bool, string) { return true, "" }
 
 func (s *stateEditor) Suppress(snap string) {
 	s.mu.Lock()
@@ -131,7 +130,7 @@ func TestLateEditorApplyWaitsAndFail(t *testing.T) {
 	rec := make(recordingEditor, 8)
 	out := make(chan bool, 1)
 	go func() {
-		ok, _ := late.Apply(context.Background(), "plan")
+		ok, _ := late.Apply(ctxlite.Background(), "plan")
 		out <- ok
 	}()
 	select {
@@ -147,7 +146,7 @@ func TestLateEditorApplyWaitsAndFail(t *testing.T) {
 	hover := features.Hover
 	failed.Provider("c1", "go", hover, `{}`)
 	go func() {
-		ok, _ := failed.Apply(context.Background(), "plan")
+		ok, _ := failed.Apply(ctxlite.Background(), "plan")
 		out <- ok
 	}()
 	failed.Fail()
@@ -156,7 +155,7 @@ func TestLateEditorApplyWaitsAndFail(t *testing.T) {
 	failed.Suppress("{}")
 	require.Empty(t, rec)
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	cancel()
 	ok, reason := NewLateEditor().Apply(ctx, "plan")
 	require.False(t, ok)

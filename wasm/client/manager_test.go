@@ -1,16 +1,16 @@
 package client
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
+	"github.com/stretchr/testify/require"
 )
 
 // policyFunc adapts a function to Policy.
@@ -47,7 +47,7 @@ func newHarnessWith(t *testing.T, mut func(*Config)) *harness {
 		statuses: make(statusLog, 1024),
 	}
 	cfg := Config{RelayURL: "ws://relay.test/lsp", Dial: h.dialer.dial, Clock: h.clock, Version: "test", Logf: t.Logf,
-		OnStatus: func(s Status) { h.statuses <- s }, ShutdownTimeout: 100 * time.Millisecond}
+		OnStatus: func(s Status) { h.statuses <- s }, ShutdownTimeout: 100 * clock.Millisecond}
 	if mut != nil {
 		mut(&cfg)
 	}
@@ -55,7 +55,7 @@ func newHarnessWith(t *testing.T, mut func(*Config)) *harness {
 	require.NoError(t, err)
 	h.client = c
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 		defer cancel()
 		require.NoError(t, c.Close(ctx))
 	})
@@ -119,7 +119,7 @@ func TestLeasesShareOneConnectionAndIdleTeardown(t *testing.T) {
 
 	d2.Close()
 	a.recvMethod("textDocument/didClose")
-	h.clock.Advance(DefaultIdleTimeout - time.Millisecond)
+	h.clock.Advance(time.Duration(DefaultIdleTimeout - clock.Millisecond))
 	a.nothingQueued()
 	h.clock.Advance(time.Millisecond)
 	h.expectState(t, StateStopping)
@@ -131,7 +131,7 @@ func TestLeasesShareOneConnectionAndIdleTeardown(t *testing.T) {
 // Opening a document while the idle timer runs keeps the connection.
 func TestReopenDuringIdleKeepsConnection(t *testing.T) {
 	t.Parallel()
-	h := newHarnessWith(t, func(c *Config) { c.IdleTimeout = time.Minute })
+	h := newHarnessWith(t, func(c *Config) { c.IdleTimeout = clock.Minute })
 	m := newModel("package a\n")
 	d, err := h.client.OpenDocument("s", "a.go", m, m)
 	require.NoError(t, err)
@@ -240,7 +240,7 @@ func setUpReplacement(t *testing.T) (h *harness, a1, a2 *fakeAgent, m *model, d 
 	a1.send(`{"jsonrpc":"2.0","id":9,"method":"window/workDoneProgress/create","params":{"token":"t"}}`)
 	a1.recv()
 
-	go func() { _ = h.client.Stop(context.Background(), "s", wire.Go) }()
+	go func() { _ = h.client.Stop(ctxlite.Background(), "s", wire.Go) }()
 	h.expectState(t, StateStopping)
 	a1.recvMethod("shutdown") // left unanswered: generation 1 lingers
 
@@ -304,7 +304,7 @@ func TestReplacedGenerationCannotInitializeReplacement(t *testing.T) {
 	gen1 := h.client.pairs[connKey{"s", wire.Go, 0}].conn
 	h.client.mu.Unlock()
 
-	go func() { _ = h.client.Stop(context.Background(), "s", wire.Go) }()
+	go func() { _ = h.client.Stop(ctxlite.Background(), "s", wire.Go) }()
 	<-gen1.ctx.Done()
 	require.True(t, h.client.Start("s", wire.Go))
 	a2 := h.agent(t)
@@ -337,11 +337,11 @@ func TestReplacedGenerationCannotInitializeReplacement(t *testing.T) {
 // The idle timer of a replaced generation cannot stop its replacement.
 func TestReplacedGenerationIdleTimerCannotStopReplacement(t *testing.T) {
 	t.Parallel()
-	h := newHarnessWith(t, func(c *Config) { c.IdleTimeout = time.Minute })
+	h := newHarnessWith(t, func(c *Config) { c.IdleTimeout = clock.Minute })
 	require.True(t, h.client.Start("s", wire.Go)) // no document: idle from the start
 	a1 := h.agent(t)
 	h.expectState(t, StateConnecting)
-	go func() { _ = h.client.Stop(context.Background(), "s", wire.Go) }()
+	go func() { _ = h.client.Stop(ctxlite.Background(), "s", wire.Go) }()
 	h.expectState(t, StateOff)
 	a1.closeWith(1000)
 	require.True(t, h.client.Start("s", wire.Go))
@@ -425,7 +425,7 @@ func TestPolicyGatesAutomaticConnects(t *testing.T) {
 	h.client.Reconsider()
 	noDial(t, h)
 	// Stop without a connection turns the error into off.
-	require.NoError(t, h.client.Stop(context.Background(), "s", wire.Go))
+	require.NoError(t, h.client.Stop(ctxlite.Background(), "s", wire.Go))
 	h.expectState(t, StateOff)
 }
 

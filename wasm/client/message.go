@@ -1,10 +1,10 @@
 package client
 
 import (
-	"context"
 	"errors"
 	"strconv"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 )
@@ -97,7 +97,7 @@ func (c *connection) showMessage(req *jsonrpc.Request) (jsonlite.Appender, error
 	cl.asks[m.ID] = ask{choice: choice, actions: actions}
 	cl.mu.Unlock()
 	cl.cfg.OnMessage(m)
-	return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+	return jsonrpc.Later(func(ctx ctxlite.Context) (jsonlite.Appender, error) {
 		defer func() {
 			cl.mu.Lock()
 			delete(cl.asks, m.ID)

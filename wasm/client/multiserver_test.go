@@ -1,16 +1,15 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/ctxlite"
+	"github.com/stretchr/testify/require"
 )
 
 // slotted is a fake model whose further servers' markers land on models of
@@ -145,7 +144,7 @@ func TestTwoServersOnOneDocument(t *testing.T) {
 	// An edit goes to both servers.
 	lead.set("let ab = 1;\n")
 	d.MarkDirty()
-	ts.h.clock.Advance(DefaultDebounce)
+	ts.h.clock.Advance(time.Duration(DefaultDebounce))
 	for _, a := range agents {
 		a.recvMethod("textDocument/didChange")
 	}
@@ -290,7 +289,7 @@ func TestAnswersAreUniqueAcrossTheServers(t *testing.T) {
 		t.Helper()
 		got := make(chan string, 1)
 		go func() {
-			out, err := ts.h.client.Provide(context.Background(), connID, "hover", req)
+			out, err := ts.h.client.Provide(ctxlite.Background(), connID, "hover", req)
 			require.NoError(t, err)
 			got <- out
 		}()
@@ -325,7 +324,7 @@ func TestResolveAndCommandGoToTheServerThatAnswered(t *testing.T) {
 	provide := func(name, req string) chan string {
 		got := make(chan string, 1)
 		go func() {
-			out, err := ts.h.client.Provide(context.Background(), esID, name, req)
+			out, err := ts.h.client.Provide(ctxlite.Background(), esID, name, req)
 			require.NoError(t, err)
 			got <- out
 		}()

@@ -2,15 +2,14 @@ package client
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/stretchr/testify/require"
 )
 
 // openWatch is a client end of the socket that notes when a didOpen has
@@ -20,7 +19,7 @@ type openWatch struct {
 	opened *atomic.Bool
 }
 
-func (w openWatch) Write(ctx context.Context, msg []byte) error {
+func (w openWatch) Write(ctx ctxlite.Context, msg []byte) error {
 	err := w.Transport.Write(ctx, msg)
 	if bytes.Contains(msg, []byte(`"method":"textDocument/didOpen"`)) {
 		w.opened.Store(true)
@@ -51,7 +50,7 @@ func TestDocumentsOpenBeforeProvidersRegister(t *testing.T) {
 	var opened, early atomic.Bool
 	var h *harness
 	h = newHarness(t, func(c *Config) {
-		c.Dial = func(ctx context.Context, url string) (jsonrpc.Transport, error) {
+		c.Dial = func(ctx ctxlite.Context, url string) (jsonrpc.Transport, error) {
 			tr, err := h.dialer.dial(ctx, url)
 			return openWatch{Transport: tr, opened: &opened}, err
 		}

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/stretchr/testify/require"
 )
 
 // A pair the Policy does not let connect is not dialed by Prepare either:
@@ -64,7 +64,7 @@ func TestPreparedConnectionIdlesOut(t *testing.T) {
 	require.True(t, h.client.Prepare("s", wire.Go))
 	a := h.agent(t)
 	handshake(t, h, a, "/w", "file:///w")
-	h.clock.Advance(DefaultIdleTimeout - time.Millisecond)
+	h.clock.Advance(time.Duration(DefaultIdleTimeout - clock.Millisecond))
 	a.nothingQueued()
 	h.clock.Advance(time.Millisecond)
 	h.expectState(t, StateStopping)

@@ -1,11 +1,11 @@
 package client
 
 import (
-	"context"
 	"path"
 	"strings"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
@@ -24,7 +24,7 @@ const pushed = ""
 // initialized goes out: a server may register a provider at once.
 func (c *connection) newPuller(rpc *jsonrpc.Conn, capabilities []byte) *pull.Puller {
 	p := pull.New(pull.Config{
-		Call: func(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
+		Call: func(ctx ctxlite.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
 			return rpc.Call(ctx, method, params, result)
 		},
 		Show:    c.setDiagnostics,

@@ -1,9 +1,9 @@
 package client
 
 import (
-	"context"
 	"errors"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 )
@@ -18,7 +18,7 @@ const maxRequestRetries = 3
 // while same reports that the document is still at the version the
 // request was about: an answer for an older text is what Monaco must not
 // get, and a newer text brings a request of its own.
-func callRetrying(ctx context.Context, rpc *jsonrpc.Conn, method string, params jsonlite.Appender, same func() bool) (jsonlite.Raw, error) {
+func callRetrying(ctx ctxlite.Context, rpc *jsonrpc.Conn, method string, params jsonlite.Appender, same func() bool) (jsonlite.Raw, error) {
 	for attempt := 0; ; attempt++ {
 		var raw jsonlite.Raw
 		err := rpc.Call(ctx, method, params, &raw)

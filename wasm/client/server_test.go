@@ -1,7 +1,6 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/stretchr/testify/require"
 )
 
 // Behaviours of real servers that a polite fake never shows, each played by
@@ -176,7 +175,7 @@ func TestDynamicSynchronization(t *testing.T) {
 
 	m.set("package main\n\nx")
 	doc.MarkDirty()
-	h.clock.Advance(DefaultDebounce)
+	h.clock.Advance(time.Duration(DefaultDebounce))
 	change := a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"contentChanges":[{"text":"package main\n\nx"}]`)
 
@@ -241,7 +240,7 @@ func TestTwoModelsOfOneFileShareTheServerDocument(t *testing.T) {
 	// An edit in the second model: the server gets that model's whole text.
 	m2.set("package main\n\nfunc f() {}\n")
 	require.NoError(t, d2.Changed(`{"versionId":2,"isFlush":false,"isEolChange":false,"changes":[{"range":{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":1},"rangeOffset":13,"rangeLength":0,"text":"\nfunc f() {}\n"}]}`))
-	h.clock.Advance(DefaultDebounce)
+	h.clock.Advance(time.Duration(DefaultDebounce))
 	change := a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"contentChanges":[{"text":"package main\n\nfunc f() {}\n"}]`)
 
@@ -349,7 +348,7 @@ func TestReopenDuringIdleShutdown(t *testing.T) {
 	d, m, a := readyDoc(t, h, "s", "a.go", "package a\n")
 	d.Close()
 	a.recvMethod("textDocument/didClose")
-	h.clock.Advance(DefaultIdleTimeout)
+	h.clock.Advance(time.Duration(DefaultIdleTimeout))
 	h.expectState(t, StateStopping)
 	sd := a.recvMethod("shutdown")
 
@@ -373,14 +372,14 @@ func TestReopenDuringIdleShutdown(t *testing.T) {
 	a2.recvMethod("textDocument/didClose")
 	d.Close()
 	a2.recvMethod("textDocument/didClose")
-	h.clock.Advance(DefaultIdleTimeout)
+	h.clock.Advance(time.Duration(DefaultIdleTimeout))
 	h.expectState(t, StateStopping)
 	sd = a2.recvMethod("shutdown")
 	_, err = h.client.OpenDocument("s", "a.go", m, m)
 	require.NoError(t, err)
-	done, cancel := context.WithCancel(context.Background())
+	done, cancel := ctxlite.WithCancel(ctxlite.Background())
 	cancel() // Stop takes effect now and returns without waiting
-	require.ErrorIs(t, h.client.Stop(done, "s", wire.Go), context.Canceled)
+	require.ErrorIs(t, h.client.Stop(done, "s", wire.Go), ctxlite.Canceled)
 	a2.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, sd.ID)
 	a2.recvMethod("exit")
 	h.expectState(t, StateOff)

@@ -1,8 +1,7 @@
 package client
 
 import (
-	"context"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
@@ -35,7 +34,7 @@ type ShowDocument struct {
 // showDocument answers window/showDocument: whether the page showed it.
 // A file outside the session's workspace is not shown (it is no file the
 // page can open), nor is anything without Config.ShowDocument.
-func (c *connection) showDocument(ctx context.Context, params jsonlite.Raw) bool {
+func (c *connection) showDocument(ctx ctxlite.Context, params jsonlite.Raw) bool {
 	show := c.cl.cfg.ShowDocument
 	v, err := jsonlite.Parse(params)
 	uri, ok := v.Get("uri").Str()

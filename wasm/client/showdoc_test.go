@@ -1,10 +1,10 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,7 +16,7 @@ func TestShowDocumentGoesThroughThePage(t *testing.T) {
 	asked := make(chan ShowDocument, 4)
 	answer := make(chan bool, 4)
 	h := newHarness(t, func(c *Config) {
-		c.ShowDocument = func(_ context.Context, d ShowDocument) bool { asked <- d; return <-answer }
+		c.ShowDocument = func(_ ctxlite.Context, d ShowDocument) bool { asked <- d; return <-answer }
 	})
 	m := newModel("package main\n")
 	_, err := h.client.OpenDocument("s", "main.go", m, m)

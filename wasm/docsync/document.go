@@ -3,15 +3,15 @@ package docsync
 import (
 	"errors"
 	"sync"
-	"time"
 
+	"github.com/kandev/lsp/wasm/clock"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
 // DefaultDebounce is how long a document of a full-text server stays quiet
 // before its text goes out as one didChange.
-const DefaultDebounce = 200 * time.Millisecond
+const DefaultDebounce = 200 * clock.Millisecond
 
 // Sender writes one notification on the document's connection. Calls for
 // one connection must reach the server in call order.
@@ -179,7 +179,7 @@ type Config struct {
 	// server after Debounce of quiet. nil and 0 mean the wall clock and
 	// DefaultDebounce.
 	Clock    Clock
-	Debounce time.Duration
+	Debounce clock.Duration
 	// Logf reports send errors; nil discards them.
 	Logf func(format string, args ...any)
 }

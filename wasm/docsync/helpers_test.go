@@ -3,8 +3,8 @@ package docsync
 import (
 	"encoding/json"
 	"sync"
-	"time"
 
+	"github.com/kandev/lsp/wasm/clock"
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
@@ -23,7 +23,7 @@ type manualTimer struct {
 	fired   bool
 }
 
-func (c *manualClock) AfterFunc(_ time.Duration, f func()) Timer {
+func (c *manualClock) AfterFunc(_ clock.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &manualTimer{c: c, f: f}

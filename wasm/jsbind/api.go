@@ -3,14 +3,14 @@
 package jsbind
 
 import (
-	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/app"
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
@@ -53,7 +53,7 @@ type api struct {
 	goApplied    jsValue                    // applied, created once
 	goTurn       jsValue                    // endTurn, created once
 	turn         []func()                   // what waits for the end of this turn (soon)
-	cancels      map[int]context.CancelFunc // provider calls in flight, by the shim's number
+	cancels      map[int]ctxlite.CancelFunc // provider calls in flight, by the shim's number
 	edits        map[int]chan string        // workspace edits running in the editor
 	formatOnSave bool                       // configure's formatOnSave
 	goOff        jsValue                    // unsubscribe, created once
@@ -381,7 +381,7 @@ func closeInBackground(old *app.App) {
 		return
 	}
 	go func() {
-		ctx, cancel := client.WithTimeout(10 * time.Second)
+		ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 		defer cancel()
 		_ = old.Close(ctx)
 	}()

@@ -3,10 +3,10 @@
 package jsbind
 
 import (
-	"context"
 	"sync"
 
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/ctxlite"
 )
 
 // Files that change on the task host: the model side of a reload, the
@@ -112,11 +112,11 @@ func (a *api) emitDisk(ch client.DiskChange) {
 
 // readFileFunc adapts the page's readFile(sessionId, path) → (a Promise
 // of) string | null for the client; nil without one.
-func readFileFunc(readFile jsValue) func(ctx context.Context, sessionID, path string) (string, bool) {
+func readFileFunc(readFile jsValue) func(ctx ctxlite.Context, sessionID, path string) (string, bool) {
 	if readFile.Type() != jsTypeFunction {
 		return nil
 	}
-	return func(ctx context.Context, sessionID, path string) (string, bool) {
+	return func(ctx ctxlite.Context, sessionID, path string) (string, bool) {
 		return awaitText(ctx, readFile, sessionID, path)
 	}
 }
@@ -126,7 +126,7 @@ func readFileFunc(readFile jsValue) func(ctx context.Context, sessionID, path st
 // or ctx ending first is no text. The callback is released once the
 // answer came (or ctx ended: an answer after that only logs "call to
 // released function" in the console).
-func awaitText(ctx context.Context, readFile jsValue, sessionID, path string) (string, bool) {
+func awaitText(ctx ctxlite.Context, readFile jsValue, sessionID, path string) (string, bool) {
 	ch := make(chan jsValue, 1)
 	var fs funcSet
 	defer fs.release()

@@ -3,15 +3,14 @@
 package jsbind
 
 import (
-	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
+	"github.com/stretchr/testify/require"
 )
 
 // editableModel is a Monaco model with what a reload uses: positions as
@@ -112,7 +111,7 @@ func TestReplaceApplies(t *testing.T) {
 }
 
 func TestAwaitText(t *testing.T) {
-	ctx := context.Background()
+	ctx := ctxlite.Background()
 	for _, c := range []struct {
 		readFile string
 		text     string
@@ -130,7 +129,7 @@ func TestAwaitText(t *testing.T) {
 		require.Equal(t, c.text, text, c.readFile)
 	}
 	// A readFile that never answers: the context bounds the wait.
-	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	short, cancel := ctxlite.WithTimeout(ctx, 20*clock.Millisecond)
 	defer cancel()
 	_, ok := awaitText(short, jsEval(t, `() => new Promise(() => {})`), "demo", "a.go")
 	require.False(t, ok)

@@ -3,16 +3,16 @@
 package jsbind
 
 import (
-	"context"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/lsptypes"
 	"github.com/kandev/lsp/wasm/monaco"
+	"github.com/stretchr/testify/require"
 )
 
 // fakeEditingMonaco is a Monaco namespace for the editing features: every
@@ -327,8 +327,8 @@ func TestApplyFileOperationsThroughThePage(t *testing.T) {
 	require.Equal(t, "Error: delete m.go failed", reason)
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+func testCtx(t *testing.T) ctxlite.Context {
+	ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 5*clock.Second)
 	t.Cleanup(cancel)
 	return ctx
 }

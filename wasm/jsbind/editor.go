@@ -3,9 +3,9 @@
 package jsbind
 
 import (
-	"context"
 	"sync"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/suppress"
@@ -142,7 +142,7 @@ func (b *editorBridge) Refresh(connID string, f features.Feature) {
 
 // Apply implements client.Editor: the shim runs the plan and reports its
 // outcome through the api's applied function.
-func (b *editorBridge) Apply(ctx context.Context, plan string) (bool, string) {
+func (b *editorBridge) Apply(ctx ctxlite.Context, plan string) (bool, string) {
 	b.mu.Lock()
 	live := b.live()
 	b.mu.Unlock()
@@ -282,14 +282,14 @@ func (a *api) provide(_ jsValue, args []jsValue) any {
 		_, _ = resolve.Invoke("null")
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	n := -1
 	if len(args) > 5 {
 		if i, err := args[5].Int(); err == nil {
 			n = i
 			a.mu.Lock()
 			if a.cancels == nil {
-				a.cancels = make(map[int]context.CancelFunc)
+				a.cancels = make(map[int]ctxlite.CancelFunc)
 			}
 			a.cancels[n] = cancel
 			a.mu.Unlock()

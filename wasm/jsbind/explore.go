@@ -2,9 +2,7 @@
 
 package jsbind
 
-import (
-	"context"
-)
+import "github.com/kandev/lsp/wasm/ctxlite"
 
 // exploreJS builds the page's hierarchy and workspace-symbol calls around
 // one Go function, go(requestJSON, resolve, reject): each packs its
@@ -73,7 +71,7 @@ func (a *api) explore(_ jsValue, args []jsValue) any {
 		return nil
 	}
 	go func() {
-		out, err := x.Explore(context.Background(), req)
+		out, err := x.Explore(ctxlite.Background(), req)
 		if err != nil {
 			_, _ = reject.Invoke(err.Error())
 			return

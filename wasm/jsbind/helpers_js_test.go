@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/stretchr/testify/require"
 )
 
 // manualClock runs debounced work only when the test fires it.
@@ -27,7 +27,7 @@ type manualTimer struct {
 // Now is a fixed time: elapsed-time texts are tested natively.
 func (c *manualClock) Now() int64 { return 1_780_000_000_000 }
 
-func (c *manualClock) AfterFunc(_ time.Duration, f func()) client.Timer {
+func (c *manualClock) AfterFunc(_ clock.Duration, f func()) client.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tm := &manualTimer{c: c, f: f}

@@ -3,14 +3,13 @@
 package jsbind
 
 import (
-	"context"
 	"errors"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/transport"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSetMarkersCrossesOnce(t *testing.T) {
@@ -81,13 +80,13 @@ func TestWebSocketReleasesFuncsOnClose(t *testing.T) {
 
 	type dialed struct {
 		tr interface {
-			Read(context.Context) ([]byte, error)
+			Read(ctxlite.Context) ([]byte, error)
 		}
 		err error
 	}
 	res := make(chan dialed, 1)
 	go func() {
-		tr, err := dialWebSocket(context.Background(), ctor, "ws://h/lsp/s?language=go")
+		tr, err := dialWebSocket(ctxlite.Background(), ctor, "ws://h/lsp/s?language=go")
 		res <- dialed{tr, err}
 	}()
 	waitFor(t, "new WebSocket", func() bool { return length(t, get(t, ctor, "all")) == 1 })
@@ -101,21 +100,21 @@ func TestWebSocketReleasesFuncsOnClose(t *testing.T) {
 	sock := d.tr.(*webSocket)
 
 	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"status":"ready"}`}))
-	frame, err := sock.Read(context.Background())
+	frame, err := sock.Read(ctxlite.Background())
 	require.NoError(t, err)
 	require.Equal(t, `{"status":"ready"}`, string(frame))
 
-	require.NoError(t, sock.Write(context.Background(), []byte(`{"jsonrpc":"2.0"}`)))
+	require.NoError(t, sock.Write(ctxlite.Background(), []byte(`{"jsonrpc":"2.0"}`)))
 	require.Equal(t, `["{\"jsonrpc\":\"2.0\"}"]`, stringify(t, get(t, ws, "sent")))
 
 	call(t, ws, "onclose", obj(t, map[string]any{"code": 4006}))
-	_, err = sock.Read(context.Background())
+	_, err = sock.Read(ctxlite.Background())
 	var ce *transport.CloseError
 	require.True(t, errors.As(err, &ce))
 	require.Equal(t, 4006, ce.Code)
 	waitFor(t, "funcs released", func() bool { return liveFuncs.Load() == before })
 	require.True(t, get(t, ws, "onmessage").IsNull())
-	require.Error(t, sock.Write(context.Background(), []byte("x")))
+	require.Error(t, sock.Write(ctxlite.Background(), []byte("x")))
 }
 
 func TestDialFailsOnCloseAndOnCancel(t *testing.T) {
@@ -124,7 +123,7 @@ func TestDialFailsOnCloseAndOnCancel(t *testing.T) {
 
 	errc := make(chan error, 1)
 	go func() {
-		_, err := dialWebSocket(context.Background(), ctor, "ws://h/a")
+		_, err := dialWebSocket(ctxlite.Background(), ctor, "ws://h/a")
 		errc <- err
 	}()
 	waitFor(t, "socket 1", func() bool { return length(t, get(t, ctor, "all")) == 1 })
@@ -134,14 +133,14 @@ func TestDialFailsOnCloseAndOnCancel(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	require.Equal(t, 4005, ce.Code)
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	go func() {
 		_, err := dialWebSocket(ctx, ctor, "ws://h/b")
 		errc <- err
 	}()
 	waitFor(t, "socket 2", func() bool { return length(t, get(t, ctor, "all")) == 2 })
 	cancel()
-	require.ErrorIs(t, <-errc, context.Canceled)
+	require.ErrorIs(t, <-errc, ctxlite.Canceled)
 	ws := index(t, get(t, ctor, "all"), 1)
 	require.Equal(t, "1005", stringify(t, get(t, ws, "closedWith")))
 	call(t, ws, "onclose", obj(t, map[string]any{"code": 1006})) // the browser's answer

@@ -3,10 +3,10 @@
 package jsbind
 
 import (
-	"context"
 	"sync"
 
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/ctxlite"
 )
 
 // showJS shows a server's window/showDocument through the page, settling
@@ -36,11 +36,11 @@ var (
 // showDocumentFunc is client.Config.ShowDocument for the page's openFile,
 // openTabs and openExternal callbacks; nil (the capability not offered)
 // when the page has neither opener.
-func (a *api) showDocumentFunc(open, tabs, ext jsValue) func(context.Context, client.ShowDocument) bool {
+func (a *api) showDocumentFunc(open, tabs, ext jsValue) func(ctxlite.Context, client.ShowDocument) bool {
 	if open.Type() != jsTypeFunction && ext.Type() != jsTypeFunction {
 		return nil
 	}
-	return func(ctx context.Context, d client.ShowDocument) bool {
+	return func(ctx ctxlite.Context, d client.ShowDocument) bool {
 		showOnce.Do(func() {
 			showFn = jsUndefined()
 			if fn, err := jsGlobal().Get("Function"); err == nil {

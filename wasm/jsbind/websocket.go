@@ -3,10 +3,10 @@
 package jsbind
 
 import (
-	"context"
 	"errors"
 	"sync"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
 )
@@ -22,15 +22,15 @@ type webSocket struct {
 
 // dialer returns a client.Dialer over the WebSocket constructor ctor
 // (globalThis.WebSocket in the browser, a fake in tests).
-func dialer(ctor jsValue) func(ctx context.Context, url string) (jsonrpc.Transport, error) {
-	return func(ctx context.Context, url string) (jsonrpc.Transport, error) {
+func dialer(ctor jsValue) func(ctx ctxlite.Context, url string) (jsonrpc.Transport, error) {
+	return func(ctx ctxlite.Context, url string) (jsonrpc.Transport, error) {
 		return dialWebSocket(ctx, ctor, url)
 	}
 }
 
 // dialWebSocket opens url and waits until the socket is open, closes, or
 // ctx ends. The socket's callbacks are released once it has closed.
-func dialWebSocket(ctx context.Context, ctor jsValue, url string) (_ jsonrpc.Transport, err error) {
+func dialWebSocket(ctx ctxlite.Context, ctor jsValue, url string) (_ jsonrpc.Transport, err error) {
 	defer func() {
 		if err != nil {
 			err = wrap("jsbind: dial "+url, err)
@@ -79,7 +79,7 @@ func dialWebSocket(ctx context.Context, ctor jsValue, url string) (_ jsonrpc.Tra
 	case <-opened:
 		return s, nil
 	case <-s.inbox.Done():
-		_, rerr := s.inbox.Read(context.Background())
+		_, rerr := s.inbox.Read(ctxlite.Background())
 		if ce, ok := errors.AsType[*transport.CloseError](rerr); ok {
 			return nil, ce
 		}
@@ -127,10 +127,10 @@ func (s *webSocket) unhook() {
 }
 
 // Read returns the next text frame, or *transport.CloseError with the code.
-func (s *webSocket) Read(ctx context.Context) ([]byte, error) { return s.inbox.Read(ctx) }
+func (s *webSocket) Read(ctx ctxlite.Context) ([]byte, error) { return s.inbox.Read(ctx) }
 
 // Write sends one text frame. The browser buffers it; send never blocks.
-func (s *webSocket) Write(_ context.Context, msg []byte) error {
+func (s *webSocket) Write(_ ctxlite.Context, msg []byte) error {
 	select {
 	case <-s.inbox.Done():
 		return errors.New("jsbind: websocket closed")

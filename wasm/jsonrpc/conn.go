@@ -21,12 +21,12 @@
 package jsonrpc
 
 import (
-	"context"
 	"errors"
 	"strconv"
 	"sync"
-	"time"
 
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
@@ -35,9 +35,9 @@ type Transport interface {
 	// Read returns the next message. It returns an error when ctx ends or the
 	// transport is closed; the error then describes why (for a WebSocket, the
 	// close code).
-	Read(ctx context.Context) ([]byte, error)
+	Read(ctx ctxlite.Context) ([]byte, error)
 	// Write sends one message. It must be safe to call while a Read blocks.
-	Write(ctx context.Context, msg []byte) error
+	Write(ctx ctxlite.Context, msg []byte) error
 	// Close ends the transport; a blocked Read returns.
 	Close() error
 }
@@ -61,14 +61,14 @@ func (r *Request) IsNotification() bool { return r.ID == nil }
 // for them. A handler must not wait for other incoming messages: they are
 // queued behind it.
 type Handler interface {
-	Handle(ctx context.Context, req *Request) (result jsonlite.Appender, err error)
+	Handle(ctx ctxlite.Context, req *Request) (result jsonlite.Appender, err error)
 }
 
 // HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, req *Request) (jsonlite.Appender, error)
+type HandlerFunc func(ctx ctxlite.Context, req *Request) (jsonlite.Appender, error)
 
 // Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, req *Request) (jsonlite.Appender, error) {
+func (f HandlerFunc) Handle(ctx ctxlite.Context, req *Request) (jsonlite.Appender, error) {
 	return f(ctx, req)
 }
 
@@ -79,13 +79,13 @@ func (f HandlerFunc) Handle(ctx context.Context, req *Request) (jsonlite.Appende
 // already done if the connection ended first, so it can release what it
 // holds; it must return soon after ctx ends. Only request answers may be
 // Later; for a notification fn is not run.
-func Later(fn func(ctx context.Context) (jsonlite.Appender, error)) jsonlite.Appender {
+func Later(fn func(ctx ctxlite.Context) (jsonlite.Appender, error)) jsonlite.Appender {
 	return &later{fn: fn}
 }
 
 // later is the result Later returns; its AppendJSON is never used.
 type later struct {
-	fn func(ctx context.Context) (jsonlite.Appender, error)
+	fn func(ctx ctxlite.Context) (jsonlite.Appender, error)
 }
 
 func (l *later) AppendJSON(b []byte) []byte { return jsonlite.AppendNull(b) }
@@ -96,8 +96,8 @@ type Conn struct {
 	h Handler
 
 	// ctx is the connection's lifetime; cancelled by shutdown.
-	ctx    context.Context
-	cancel context.CancelFunc
+	ctx    ctxlite.Context
+	cancel ctxlite.CancelFunc
 
 	// writeSlot holds the right to write: a one-slot channel used as a lock
 	// that a waiting writer can give up on when its context ends.
@@ -119,9 +119,9 @@ type Conn struct {
 // request with ErrMethodNotFound).
 func NewConn(t Transport, h Handler) *Conn {
 	if h == nil {
-		h = HandlerFunc(func(context.Context, *Request) (jsonlite.Appender, error) { return nil, ErrMethodNotFound })
+		h = HandlerFunc(func(ctxlite.Context, *Request) (jsonlite.Appender, error) { return nil, ErrMethodNotFound })
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	c := &Conn{
 		t:         t,
 		h:         h,
@@ -166,7 +166,7 @@ func (c *Conn) Close() error {
 // response is returned as *Error. If ctx ends first, the call is
 // forgotten, the peer is sent $/cancelRequest with its id (LSP's
 // cancellation: nobody wants the answer) and a late response is dropped.
-func (c *Conn) Call(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
+func (c *Conn) Call(ctx ctxlite.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
 	raw := marshalParams(params)
 	ch := make(chan *message, 1)
 	c.mu.Lock()
@@ -204,21 +204,20 @@ func (c *Conn) Call(ctx context.Context, method string, params jsonlite.Appender
 }
 
 // cancelTimeout bounds the write of a $/cancelRequest.
-const cancelTimeout = 5 * time.Second
+const cancelTimeout = 5 * clock.Second
 
 // cancelRemote tells the peer that nobody waits for call id any more
 // (LSP's $/cancelRequest), so it can stop working on it; its late answer
 // is dropped. The write is bounded and never blocks the caller for long.
 func (c *Conn) cancelRemote(id int64) {
-	ctx, cancel := context.WithCancel(c.ctx)
-	t := time.AfterFunc(cancelTimeout, cancel) // not WithTimeout: see client.WithTimeout
-	defer func() { t.Stop(); cancel() }()
+	ctx, cancel := ctxlite.WithTimeout(c.ctx, cancelTimeout)
+	defer cancel()
 	b := append([]byte(`{"id":`), strconv.FormatInt(id, 10)...)
 	_ = c.Notify(ctx, "$/cancelRequest", jsonlite.Raw(append(b, '}')))
 }
 
 // Notify sends a notification; params nil (or an empty Raw) is omitted.
-func (c *Conn) Notify(ctx context.Context, method string, params jsonlite.Appender) error {
+func (c *Conn) Notify(ctx ctxlite.Context, method string, params jsonlite.Appender) error {
 	return c.write(ctx, appendRequest(nil, nil, method, marshalParams(params)))
 }
 
@@ -248,7 +247,7 @@ func (e *closedError) Error() string   { return ErrClosed.Error() + ": " + e.err
 func (e *closedError) Unwrap() []error { return []error{ErrClosed, e.err} }
 
 // write sends one encoded message while holding the write slot.
-func (c *Conn) write(ctx context.Context, data []byte) error {
+func (c *Conn) write(ctx ctxlite.Context, data []byte) error {
 	select {
 	case c.writeSlot <- struct{}{}:
 	case <-ctx.Done():

@@ -1,18 +1,18 @@
 package jsonrpc_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
+	"github.com/stretchr/testify/require"
 )
 
 // peer is the test's side of the pipe, speaking raw JSON.
@@ -43,7 +43,7 @@ type wireMsg struct {
 
 func (p *peer) recv() wireMsg {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 10*clock.Second)
 	defer cancel()
 	data, err := p.end.Read(ctx)
 	require.NoError(p.t, err)
@@ -55,7 +55,7 @@ func (p *peer) recv() wireMsg {
 
 func (p *peer) send(format string, args ...any) {
 	p.t.Helper()
-	require.NoError(p.t, p.end.Write(context.Background(), fmt.Appendf(nil, format, args...)))
+	require.NoError(p.t, p.end.Write(ctxlite.Background(), fmt.Appendf(nil, format, args...)))
 }
 
 func TestCallOutOfOrderResponses(t *testing.T) {
@@ -72,7 +72,7 @@ func TestCallOutOfOrderResponses(t *testing.T) {
 		method := fmt.Sprintf("m%d", i)
 		go func() {
 			var raw jsonlite.Raw
-			err := conn.Call(context.Background(), method, jsonlite.Raw(`{"n":1}`), &raw)
+			err := conn.Call(ctxlite.Background(), method, jsonlite.Raw(`{"n":1}`), &raw)
 			var v string
 			if err == nil {
 				err = json.Unmarshal(raw, &v)
@@ -96,7 +96,7 @@ func TestCallErrorResponse(t *testing.T) {
 	t.Parallel()
 	conn, p := newPair(t, nil)
 	errc := make(chan error, 1)
-	go func() { errc <- conn.Call(context.Background(), "bad", nil, nil) }()
+	go func() { errc <- conn.Call(ctxlite.Background(), "bad", nil, nil) }()
 	m := p.recv()
 	require.Equal(t, "bad", m.Method)
 	require.Nil(t, m.Params, "nil params are omitted")
@@ -113,7 +113,7 @@ func TestNotificationsInOrder(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	all := make(chan struct{})
-	conn, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(_ ctxlite.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		require.True(t, r.IsNotification())
 		mu.Lock()
 		defer mu.Unlock()
@@ -131,7 +131,7 @@ func TestNotificationsInOrder(t *testing.T) {
 	require.Equal(t, []string{"n[0]", "n[1]", "n[2]"}, got)
 	mu.Unlock()
 
-	require.NoError(t, conn.Notify(context.Background(), "out", jsonlite.Raw(`{"x":true}`)))
+	require.NoError(t, conn.Notify(ctxlite.Background(), "out", jsonlite.Raw(`{"x":true}`)))
 	m := p.recv()
 	require.Equal(t, "out", m.Method)
 	require.Nil(t, m.ID)
@@ -146,10 +146,10 @@ func TestLaterAnswerBlocksNothing(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
 	noted := make(chan struct{})
-	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx ctxlite.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		switch r.Method {
 		case "slow":
-			return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+			return jsonrpc.Later(func(ctx ctxlite.Context) (jsonlite.Appender, error) {
 				close(entered)
 				select {
 				case <-release:
@@ -159,7 +159,7 @@ func TestLaterAnswerBlocksNothing(t *testing.T) {
 			}), nil
 		case "note":
 			close(noted)
-			return jsonrpc.Later(func(context.Context) (jsonlite.Appender, error) {
+			return jsonrpc.Later(func(ctxlite.Context) (jsonlite.Appender, error) {
 				panic("a notification's Later must not run")
 			}), nil
 		}
@@ -171,7 +171,7 @@ func TestLaterAnswerBlocksNothing(t *testing.T) {
 	<-noted
 
 	done := make(chan error, 1)
-	go func() { done <- conn.Call(context.Background(), "ping", nil, nil) }()
+	go func() { done <- conn.Call(ctxlite.Background(), "ping", nil, nil) }()
 	m := p.recv()
 	require.Equal(t, "ping", m.Method)
 	p.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, m.ID)
@@ -200,7 +200,7 @@ func TestRequestThenNotificationInArrivalOrder(t *testing.T) {
 	var mu sync.Mutex
 	var order []string
 	progressed := make(chan struct{})
-	_, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+	_, p := newPair(t, jsonrpc.HandlerFunc(func(_ ctxlite.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		if r.Method == "window/workDoneProgress/create" {
 			select {
 			case <-progressed: // overtaken
@@ -226,7 +226,7 @@ func TestRequestThenNotificationInArrivalOrder(t *testing.T) {
 
 func TestNullResultIsSent(t *testing.T) {
 	t.Parallel()
-	_, p := newPair(t, jsonrpc.HandlerFunc(func(context.Context, *jsonrpc.Request) (jsonlite.Appender, error) { return nil, nil }))
+	_, p := newPair(t, jsonrpc.HandlerFunc(func(ctxlite.Context, *jsonrpc.Request) (jsonlite.Appender, error) { return nil, nil }))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"x"}`)
 	m := p.recv()
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":null}`, m.raw, "result must be present")
@@ -236,7 +236,7 @@ func TestNullResultIsSent(t *testing.T) {
 func TestCallContextCancel(t *testing.T) {
 	t.Parallel()
 	conn, p := newPair(t, nil)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	errc := make(chan error, 1)
 	go func() { errc <- conn.Call(ctx, "wait", nil, nil) }()
 	first := p.recv()
@@ -245,12 +245,12 @@ func TestCallContextCancel(t *testing.T) {
 	c := p.recv()
 	require.Equal(t, "$/cancelRequest", c.Method)
 	require.JSONEq(t, `{"id":`+string(first.ID)+`}`, string(c.Params))
-	require.ErrorIs(t, <-errc, context.Canceled)
+	require.ErrorIs(t, <-errc, ctxlite.Canceled)
 
 	// The late response is dropped; the connection keeps working.
 	p.send(`{"jsonrpc":"2.0","id":%s,"result":1}`, first.ID)
 	var raw jsonlite.Raw
-	go func() { errc <- conn.Call(context.Background(), "next", nil, &raw) }()
+	go func() { errc <- conn.Call(ctxlite.Background(), "next", nil, &raw) }()
 	m := p.recv()
 	p.send(`{"jsonrpc":"2.0","id":%s,"result":2}`, m.ID)
 	require.NoError(t, <-errc)
@@ -263,7 +263,7 @@ func TestTransportCloseFailsPendingCalls(t *testing.T) {
 	t.Parallel()
 	conn, p := newPair(t, nil)
 	errc := make(chan error, 1)
-	go func() { errc <- conn.Call(context.Background(), "wait", nil, nil) }()
+	go func() { errc <- conn.Call(ctxlite.Background(), "wait", nil, nil) }()
 	p.recv()
 	p.end.CloseWith(4006) // the peer's socket closes with "server exited"
 
@@ -275,8 +275,8 @@ func TestTransportCloseFailsPendingCalls(t *testing.T) {
 
 	<-conn.Done()
 	require.ErrorAs(t, conn.Err(), &ce)
-	require.ErrorIs(t, conn.Call(context.Background(), "after", nil, nil), jsonrpc.ErrClosed)
-	require.ErrorIs(t, conn.Notify(context.Background(), "after", nil), jsonrpc.ErrClosed)
+	require.ErrorIs(t, conn.Call(ctxlite.Background(), "after", nil, nil), jsonrpc.ErrClosed)
+	require.ErrorIs(t, conn.Notify(ctxlite.Background(), "after", nil), jsonrpc.ErrClosed)
 }
 
 // Close racing with calls must neither hang a caller nor panic.
@@ -288,7 +288,7 @@ func TestCloseCallRace(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = conn.Call(context.Background(), "x", nil, nil)
+			_ = conn.Call(ctxlite.Background(), "x", nil, nil)
 		}()
 	}
 	require.NoError(t, conn.Close())
@@ -304,10 +304,10 @@ func TestLaterRunsAfterClose(t *testing.T) {
 	ran := make(chan error, 1)
 	handled := make(chan struct{})
 	release := make(chan struct{})
-	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+	conn, p := newPair(t, jsonrpc.HandlerFunc(func(ctx ctxlite.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		close(handled)
 		<-release // the connection closes while the handler runs
-		return jsonrpc.Later(func(ctx context.Context) (jsonlite.Appender, error) {
+		return jsonrpc.Later(func(ctx ctxlite.Context) (jsonlite.Appender, error) {
 			<-ctx.Done()
 			ran <- ctx.Err()
 			return nil, nil

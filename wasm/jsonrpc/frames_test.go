@@ -1,13 +1,12 @@
 package jsonrpc_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
+	"github.com/stretchr/testify/require"
 )
 
 // A frame that is a JSON object but no JSON-RPC message — the task host's
@@ -16,7 +15,7 @@ import (
 // never answered.
 func TestForeignFramesReachTheHandlerInOrder(t *testing.T) {
 	got := make(chan string, 8)
-	_, p := newPair(t, jsonrpc.HandlerFunc(func(_ context.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
+	_, p := newPair(t, jsonrpc.HandlerFunc(func(_ ctxlite.Context, r *jsonrpc.Request) (jsonlite.Appender, error) {
 		got <- r.Method + " " + string(r.Params)
 		return nil, nil
 	}))

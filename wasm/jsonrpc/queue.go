@@ -1,8 +1,9 @@
 package jsonrpc
 
 import (
-	"context"
 	"sync"
+
+	"github.com/kandev/lsp/wasm/ctxlite"
 )
 
 // queue is an unbounded FIFO with one consumer. Pushing never blocks, so the
@@ -28,7 +29,7 @@ func (q *queue[T]) push(v T) {
 }
 
 // wait returns every queued item, blocking until there is one or ctx ends.
-func (q *queue[T]) wait(ctx context.Context) ([]T, bool) {
+func (q *queue[T]) wait(ctx ctxlite.Context) ([]T, bool) {
 	for {
 		q.mu.Lock()
 		items := q.items

@@ -27,11 +27,11 @@
 package pull
 
 import (
-	"context"
 	"errors"
 	"strconv"
 	"sync"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -47,7 +47,7 @@ type Config struct {
 	// Call sends a request (textDocument/diagnostic or
 	// workspace/diagnostic) with params and waits for the answer; when ctx
 	// ends first it must give up (and tell the server). Required.
-	Call func(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error
+	Call func(ctx ctxlite.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error
 	// Show replaces the diagnostics of one marker set (Registration.Set)
 	// of the file uri; nil clears them. It is called for open documents
 	// and for related documents that may have no model. Calls never
@@ -65,8 +65,8 @@ type Config struct {
 // called while the caller holds its document locks.
 type Puller struct {
 	cfg    Config
-	ctx    context.Context
-	cancel context.CancelFunc
+	ctx    ctxlite.Context
+	cancel ctxlite.CancelFunc
 
 	mu         sync.Mutex
 	regs       []*provider     // in force, in registration order
@@ -97,7 +97,7 @@ type doc struct {
 type slot struct {
 	resultID string             // of the last report shown
 	running  bool               // a pull is in flight
-	cancel   context.CancelFunc // ends the pull in flight
+	cancel   ctxlite.CancelFunc // ends the pull in flight
 	again    bool               // pull once more when the running one returns
 	retries  int                // ServerCancelled/ContentModified in a row
 	shown    bool               // a report of this provider is showing
@@ -114,7 +114,7 @@ func New(cfg Config) *Puller {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	return &Puller{cfg: cfg, ctx: ctx, cancel: cancel, docs: make(map[string]*doc), logged: make(map[string]bool)}
 }
 
@@ -316,7 +316,7 @@ func (p *Puller) pullLocked(d *doc, pr *provider) {
 		return
 	}
 	s.running, s.again = true, false
-	ctx, cancel := context.WithCancel(p.ctx)
+	ctx, cancel := ctxlite.WithCancel(p.ctx)
 	s.cancel = cancel
 	params := appendParams(nil, d.uri, pr.Identifier, s.resultID)
 	p.wg.Add(1)
@@ -337,7 +337,7 @@ func appendParams(b []byte, uri, identifier, previous string) []byte {
 }
 
 // run is one pull: the request, then what its answer means.
-func (p *Puller) run(ctx context.Context, d *doc, pr *provider, s *slot, params jsonlite.Raw) {
+func (p *Puller) run(ctx ctxlite.Context, d *doc, pr *provider, s *slot, params jsonlite.Raw) {
 	defer p.wg.Done()
 	var raw jsonlite.Raw
 	err := p.cfg.Call(ctx, MethodDocument, params, &raw)

@@ -1,7 +1,6 @@
 package pull
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -9,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/lsptypes"
+	"github.com/stretchr/testify/require"
 )
 
 // wait bounds every wait on the puller's goroutines.
@@ -34,7 +33,7 @@ type call struct {
 	URI        string
 	Identifier string
 	PreviousID string
-	ctx        context.Context
+	ctx        ctxlite.Context
 	answer     chan answer
 }
 
@@ -45,7 +44,7 @@ type answer struct {
 
 func newServer() *server { return &server{calls: make(chan *call, 64)} }
 
-func (s *server) Call(ctx context.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
+func (s *server) Call(ctx ctxlite.Context, method string, params jsonlite.Appender, result *jsonlite.Raw) error {
 	n := s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
 	for {

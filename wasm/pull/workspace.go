@@ -1,9 +1,9 @@
 package pull
 
 import (
-	"context"
 	"errors"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 )
@@ -33,7 +33,7 @@ func (p *Puller) workspaceLocked(pr *provider) {
 		return
 	}
 	s.running, s.again = true, false
-	ctx, cancel := context.WithCancel(p.ctx)
+	ctx, cancel := ctxlite.WithCancel(p.ctx)
 	s.cancel = cancel
 	b := []byte(`{"previousResultIds":[`)
 	first := true
@@ -55,7 +55,7 @@ func (p *Puller) workspaceLocked(pr *provider) {
 }
 
 // runWorkspace is one workspace pull.
-func (p *Puller) runWorkspace(ctx context.Context, pr *provider, params jsonlite.Raw) {
+func (p *Puller) runWorkspace(ctx ctxlite.Context, pr *provider, params jsonlite.Raw) {
 	defer p.wg.Done()
 	var raw jsonlite.Raw
 	err := p.cfg.Call(ctx, MethodWorkspace, params, &raw)

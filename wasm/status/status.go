@@ -9,10 +9,10 @@ package status
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/client"
+	"github.com/kandev/lsp/wasm/clock"
 	"github.com/kandev/lsp/wasm/i18n"
 	j "github.com/kandev/lsp/wasm/jsonlite"
 )
@@ -20,7 +20,7 @@ import (
 // LongInit is when a pending initialize turns into the long-running
 // warning. It changes only the presentation: the connection, the request
 // and the server are left alone.
-const LongInit = 60 * time.Second
+const LongInit = 60 * clock.Second
 
 // Actions the view offers.
 const (

@@ -1,8 +1,9 @@
 package transport
 
 import (
-	"context"
 	"errors"
+
+	"github.com/kandev/lsp/wasm/ctxlite"
 )
 
 // PipeEnd is one side of an in-memory message pipe made by Pipe. It reads,
@@ -19,11 +20,11 @@ func Pipe() (PipeEnd, PipeEnd) {
 }
 
 // Read returns the next message from the other end.
-func (p PipeEnd) Read(ctx context.Context) ([]byte, error) { return p.r.Read(ctx) }
+func (p PipeEnd) Read(ctx ctxlite.Context) ([]byte, error) { return p.r.Read(ctx) }
 
 // Write sends a copy of msg to the other end; it fails once the pipe is
 // closed.
-func (p PipeEnd) Write(_ context.Context, msg []byte) error {
+func (p PipeEnd) Write(_ ctxlite.Context, msg []byte) error {
 	select {
 	case <-p.w.Done():
 		return errors.New("pipe closed")

@@ -1,16 +1,17 @@
 package transport
 
 import (
-	"context"
 	"errors"
 	"testing"
-	"time"
+
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/ctxlite"
 )
 
 // What one end writes the other reads, whole; a close with a code reaches
 // the reader as that code and makes later writes fail.
 func TestPipe(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := ctxlite.WithTimeout(ctxlite.Background(), 5*clock.Second)
 	defer cancel()
 	a, b := Pipe()
 	msg := []byte(`{"jsonrpc":"2.0"}`)

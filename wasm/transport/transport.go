@@ -7,9 +7,10 @@
 package transport
 
 import (
-	"context"
 	"strconv"
 	"sync"
+
+	"github.com/kandev/lsp/wasm/ctxlite"
 )
 
 // CloseError is how a socket reports that the peer (or the browser) closed
@@ -80,7 +81,7 @@ func (in *Inbox) signal() {
 
 // Read returns the next frame, or *CloseError once the inbox is closed and
 // drained, or ctx's error.
-func (in *Inbox) Read(ctx context.Context) ([]byte, error) {
+func (in *Inbox) Read(ctx ctxlite.Context) ([]byte, error) {
 	for {
 		in.mu.Lock()
 		if len(in.frames) > 0 {

@@ -1,10 +1,10 @@
 package transport
 
 import (
-	"context"
 	"errors"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,7 +17,7 @@ func TestInboxOrderThenClose(t *testing.T) {
 	in.Push([]byte("late"))
 	in.Close(1000)
 
-	ctx := context.Background()
+	ctx := ctxlite.Background()
 	for _, want := range []string{"a", "b"} {
 		got, err := in.Read(ctx)
 		require.NoError(t, err)
@@ -40,7 +40,7 @@ func TestInboxReadWaitsForPush(t *testing.T) {
 	in := NewInbox()
 	got := make(chan string)
 	go func() {
-		f, err := in.Read(context.Background())
+		f, err := in.Read(ctxlite.Background())
 		if err != nil {
 			got <- err.Error()
 			return
@@ -54,8 +54,8 @@ func TestInboxReadWaitsForPush(t *testing.T) {
 func TestInboxReadContext(t *testing.T) {
 	t.Parallel()
 	in := NewInbox()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
 	cancel()
 	_, err := in.Read(ctx)
-	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorIs(t, err, ctxlite.Canceled)
 }
