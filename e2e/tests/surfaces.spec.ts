@@ -1,4 +1,4 @@
-import { test, expect, openDemo, openFile, putSettings, view, openSettings, closeSettings } from './fixtures';
+import { test, expect, openDemo, openFile, putSettings, view, openSettings, closeSettings, markerMessages } from './fixtures';
 import type { Page } from '@playwright/test';
 
 // Where the status control of the active editor is, on a desktop (fine
@@ -186,8 +186,11 @@ test('status-bar items can be reordered by drag and drop or the keyboard, and ke
   await start(page, 'status_bar');
   await openFile(page, 'main.go');
   // A label that still changes (Initializing → Ready) moves the items under
-  // the pointer mid-drag: drag once the status has settled.
+  // the pointer mid-drag: drag once the status has settled, and once gopls's
+  // first diagnostics are in (the page redraws around them; a drag begun
+  // before once picked up the item next to the one under the pointer).
   await expect(bar(page)).toHaveText('Go · Ready', { timeout: 60_000 });
+  await expect.poll(() => markerMessages(page), { timeout: 60_000 }).not.toEqual([]);
   const order = () => page.locator('#status-bar-items > *').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.item));
   expect(await order()).toEqual(['session', 'lsp', 'cursor']);
   await bar(page).dragTo(page.locator('#status-bar-session'), { targetPosition: { x: 2, y: 5 } });
