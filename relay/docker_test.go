@@ -19,31 +19,47 @@ import (
 // concurrently with the others and only blocks). A failing stub answers
 // every call with fail on stderr and exit 1, as the CLI does when the
 // engine refuses.
+//
+// Each stub is a symlink to one script written by TestMain, before any test
+// starts a process: a script written while another test forks would be held
+// open for writing by that child until it execs, and running it would fail
+// with "text file busy". The script finds its files beside the link.
 type stubDocker struct {
 	cli, log, state string
 }
 
+// stubDockerScript is the stub's program; TestMain writes it to
+// stubDockerPath.
+const stubDockerScript = `#!/bin/sh
+d=$(dirname "$0")
+if [ -f "$d/fail" ]; then
+	echo "$*" >> "$d/calls"
+	cat "$d/fail" >&2
+	exit 1
+fi
+case "$1" in
+wait) exec sleep 60 ;;
+esac
+echo "$*" >> "$d/calls"
+case "$1" in
+container) cat "$d/state" ;;
+start) echo true > "$d/state" ;;
+stop) echo false > "$d/state" ;;
+esac
+`
+
+var stubDockerPath string
+
 func newStubDocker(t *testing.T, running bool, fail string) *stubDocker {
 	t.Helper()
+	require.NotEmpty(t, stubDockerPath, "TestMain writes the stub docker script")
 	dir := t.TempDir()
 	s := &stubDocker{cli: filepath.Join(dir, "docker"), log: filepath.Join(dir, "calls"), state: filepath.Join(dir, "state")}
 	require.NoError(t, os.WriteFile(s.state, []byte(boolText(running)+"\n"), 0o644))
-	script := "#!/bin/sh\n"
 	if fail != "" {
-		script += "echo \"$*\" >> '" + s.log + "'\necho '" + fail + "' >&2\nexit 1\n"
-	} else {
-		script += `case "$1" in
-wait) exec sleep 60 ;;
-esac
-echo "$*" >> '` + s.log + `'
-case "$1" in
-container) cat '` + s.state + `' ;;
-start) echo true > '` + s.state + `' ;;
-stop) echo false > '` + s.state + `' ;;
-esac
-`
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "fail"), []byte(fail+"\n"), 0o644))
 	}
-	require.NoError(t, os.WriteFile(s.cli, []byte(script), 0o755))
+	require.NoError(t, os.Symlink(stubDockerPath, s.cli))
 	return s
 }
 

@@ -32,6 +32,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	agentBin, agentBuildErr = buildAgent(dir)
+	stubDockerPath = filepath.Join(dir, "docker-stub")
+	if err := os.WriteFile(stubDockerPath, []byte(stubDockerScript), 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 
 	baseline := runtime.NumGoroutine()
 	code := m.Run()
