@@ -13,6 +13,7 @@
 //   KANDEV_BENCH_CLIENTS=wasm,monaco task bench:browser     some of the clients only
 //   KANDEV_BENCH_BASELINE=early,caps,worker task bench:browser    the baseline's variants (below)
 //   KANDEV_BENCH_WASM=late task bench:browser               lsp.wasm configured after Monaco
+//   KANDEV_BENCH_WASM=after (or runafter, low)              lsp.wasm started after Monaco (bench.js says how)
 //
 // Each step is split with the page's WebSocket probe: trigger → request
 // sent, request → answer received in JavaScript, answer → shown.
@@ -64,8 +65,9 @@ const quietMs = Number(process.env.KANDEV_BENCH_QUIET ?? 1100);
 const baseline = (process.env.KANDEV_BENCH_BASELINE ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 // KANDEV_BENCH_WASM=late: lsp.wasm configured once Monaco has loaded (as
 // a page that does not hand it a promise of Monaco), its connection
-// dialled when the document opens.
-const wasmLate = process.env.KANDEV_BENCH_WASM === 'late';
+// dialled when the document opens; after, runafter and low start it later
+// or fetch it at low priority (webdemo/static/bench.js).
+const wasmVariant = process.env.KANDEV_BENCH_WASM ?? '';
 
 // main.go of webdemo/sample: the line after fmt.Println is where the
 // completions are typed; Println is what is hovered.
@@ -125,7 +127,7 @@ test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }
 
 const pageURL = (demo: Demo, client: Client) => {
   if (client === 'mlc') return `${demo.url}/wasm/bench-mlc/index.html`;
-  const variant = client === 'monaco' ? (baseline.length ? `&baseline=${baseline.join(',')}` : '') : (wasmLate ? '&wasm=late' : '');
+  const variant = client === 'monaco' ? (baseline.length ? `&baseline=${baseline.join(',')}` : '') : (wasmVariant ? `&wasm=${encodeURIComponent(wasmVariant)}` : '');
   return `${demo.url}/bench.html?client=${client}${variant}`;
 };
 
@@ -360,7 +362,7 @@ function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<
   // A figure of the run, then each pass's in brackets when there are two.
   const cell = (f: (r: Record<Client, Results>) => number, fmt: (x: number) => string) =>
     fmt(f(results)) + (used.length > 1 ? ` (${used.map((p) => fmt(f(p))).join(', ')})` : '');
-  lines.push('', `${clients.map((c) => names[c]).join(', ')}: ${loads} loads per client in ${used.length} pass${used.length > 1 ? 'es' : ''}, each a first visit (empty HTTP cache) then a repeat visit (cache warm), and ${loads * requests} requests of each kind per client after each load's first completion. Medians (ms unless said), each pass's in brackets; ratio = client ÷ monaco.lsp in the same run${baseline.length ? `; monaco.lsp with ${baseline.join(', ')}` : ''}${wasmLate ? '; lsp.wasm configured after Monaco' : ''}`, '');
+  lines.push('', `${clients.map((c) => names[c]).join(', ')}: ${loads} loads per client in ${used.length} pass${used.length > 1 ? 'es' : ''}, each a first visit (empty HTTP cache) then a repeat visit (cache warm), and ${loads * requests} requests of each kind per client after each load's first completion. Medians (ms unless said), each pass's in brackets; ratio = client ÷ monaco.lsp in the same run${baseline.length ? `; monaco.lsp with ${baseline.join(', ')}` : ''}${wasmVariant ? `; lsp.wasm with ?wasm=${wasmVariant}` : ''}`, '');
   const columns = clients.flatMap((c) => (base && c !== base ? [names[c], '÷ monaco.lsp'] : [names[c]]));
   row('step', ...columns);
   row('---', ...columns.map(() => '---:'));

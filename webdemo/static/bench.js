@@ -31,12 +31,18 @@ const language = 'go';
 const baseline = new Set((params.get('baseline') || '').split(',').filter(Boolean));
 // ?wasm=late configures lsp.wasm as a page that waits for Monaco would:
 // with the namespace, once Monaco has loaded, its connection dialled when
-// the document opens.
-const wasmLate = params.get('wasm') === 'late';
+// the document opens. For telling start-up costs apart (comma-separated):
+// low fetches lsp.wasm at low priority; after fetches and starts it only
+// once Monaco has loaded; runafter compiles it as it arrives but
+// instantiates and starts it once Monaco has loaded.
+const wasmMode = new Set((params.get('wasm') || '').split(',').filter(Boolean));
+const wasmLate = wasmMode.has('late');
 
 const relay = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`;
 const text = fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => r.text());
-const lspLoaded = client === 'wasm' ? loadLSP() : null;
+let monacoReadyForLSP; // resolves monacoLoadedForLSP, when Monaco has loaded
+const monacoLoadedForLSP = new Promise((r) => { monacoReadyForLSP = r; });
+const lspLoaded = client === 'wasm' ? (wasmMode.has('after') ? monacoLoadedForLSP.then(loadLSP) : loadLSP()) : null;
 const userSettings = client === 'wasm' ? fetch('/api/v1/user/settings').then((r) => r.json()) : null;
 const early = client === 'monaco' && baseline.has('early') ? openSocket() : null;
 if (client === 'monaco' && baseline.has('worker')) {
@@ -52,6 +58,7 @@ const monacoReady = new Promise((resolve, reject) => {
 }).then((monaco) => {
   probe.marks.monaco = performance.now();
   probeProviders(monaco);
+  monacoReadyForLSP?.();
   return monaco;
 });
 
@@ -115,7 +122,14 @@ monaco.editor.onDidChangeMarkers(() => {
 async function loadLSP() {
   const config = await (await fetch('/config.json')).json();
   const go = new Go();
-  const { instance } = await WebAssembly.instantiateStreaming(fetch(config.wasm), go.importObject);
+  let instance;
+  if (wasmMode.has('runafter')) {
+    const module = WebAssembly.compileStreaming(fetch(config.wasm));
+    await monacoLoadedForLSP;
+    instance = await WebAssembly.instantiate(await module, go.importObject);
+  } else {
+    ({ instance } = await WebAssembly.instantiateStreaming(fetch(config.wasm, wasmMode.has('low') ? { priority: 'low' } : {}), go.importObject));
+  }
   go.run(instance);
   probe.marks.lsp = performance.now();
   return globalThis.kandevLSP;
