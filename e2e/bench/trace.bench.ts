@@ -31,7 +31,8 @@ const keep = process.env.KANDEV_BENCH_TRACE_DIR;
 // once Monaco has loaded, so its connection (and the server's start) waits
 // for Monaco as the baseline's does.
 const wasmLate = process.env.KANDEV_BENCH_WASM === 'late';
-const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'v8.wasm'];
+// V8's sampling profiler says whose code the main thread runs (see split).
+const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'v8.wasm', 'disabled-by-default-v8.cpu_profiler'];
 
 type Figures = Record<string, number>;
 
@@ -71,13 +72,15 @@ async function load(browser: Browser, demo: Demo, client: Client, file: string):
       cold: (window as any).bench.cold(),
     }));
     await browser.stopTracing();
+    // Beside a kept trace, the page's own moments, for reading it later.
+    if (keep) fs.writeFileSync(file.replace(/\.json$/, '.cold.json'), JSON.stringify({ sync, cold }));
     return figures(JSON.parse(fs.readFileSync(file, 'utf8')), sync, cold);
   } finally {
     await context.close();
   }
 }
 
-type Event = { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: any };
+type Event = { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; id?: string; args?: any };
 
 function figures(trace: { traceEvents: Event[] } | Event[], sync: number, cold: any): Figures {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
@@ -132,7 +135,59 @@ function figures(trace: { traceEvents: Event[] } | Event[], sync: number, cold: 
     lazyWall: sum(lazy, 'dur'),
     lazyCPU: sum(lazy, 'tdur'),
     background: sum(background, 'dur'),
+    ...split(events, mark.pid, main.tid, offset, [['ToMonaco', 0, cold.monaco], ['ToDidOpen', cold.monaco, cold.didOpen], ['ToDiagnostics', cold.didOpen, cold.diagnostics]]),
   };
+}
+
+// Whose code the main thread ran in each window, from V8's CPU samples
+// there: lsp.wasm (a wasm frame or wasm_exec.js on the stack: Go, its
+// first-call compiles, what it calls), Monaco (a frame of /monaco/, not
+// under lsp.wasm), the page's own script, V8's garbage collector, and the
+// browser's native work ("(program)": parsing, style, layout, paint, IPC,
+// WebAssembly compilation outside a call). Each sample weighs the time
+// since the one before it. Keys: <part><window>, e.g. goToDiagnostics.
+type Frame = { functionName?: string; url?: string };
+function split(events: Event[], pid: number, tid: number, offset: number, windows: [string, number, number][]): Figures {
+  const profiles = new Map<string, number>(); // profile id → time (µs)
+  for (const e of events) if (e.name === 'Profile' && e.pid === pid && e.tid === tid) profiles.set(e.id!, e.args.data.startTime);
+  const frames = new Map<number, { frame: Frame; parent?: number }>();
+  const out: Figures = {};
+  for (const [w] of windows) for (const part of ['go', 'monaco', 'page', 'gc', 'native']) out[part + w] = 0;
+  const chunks = events.filter((e) => e.name === 'ProfileChunk' && e.pid === pid && profiles.has(e.id!)).sort((a, b) => a.ts - b.ts);
+  for (const c of chunks) {
+    const profile = c.args.data.cpuProfile ?? {};
+    for (const n of profile.nodes ?? []) frames.set(n.id, { frame: n.callFrame, parent: n.parent });
+    const deltas: number[] = c.args.data.timeDeltas ?? [];
+    let t = profiles.get(c.id!)!;
+    (profile.samples ?? []).forEach((node: number, i: number) => {
+      t += deltas[i] ?? 0;
+      const ms = t / 1000 - offset;
+      const part = whose(frames, node);
+      if (!part) return;
+      for (const [w, from, to] of windows) if (ms > from && ms <= to) out[part + w] += (deltas[i] ?? 0) / 1000;
+    });
+    profiles.set(c.id!, t);
+  }
+  return out;
+}
+
+function whose(frames: Map<number, { frame: Frame; parent?: number }>, node: number): string | null {
+  let monaco = false;
+  let js = false;
+  for (let n: number | undefined = node; n !== undefined; n = frames.get(n)?.parent) {
+    const f = frames.get(n)?.frame;
+    if (!f) break;
+    const url = f.url ?? '';
+    if (url.endsWith('.wasm') || url.endsWith('/wasm_exec.js')) return 'go';
+    if (url.includes('/monaco/')) monaco = true;
+    else if (url) js = true;
+    if (n === node) {
+      if (f.functionName === '(idle)') return null;
+      if (f.functionName === '(garbage collector)') return 'gc';
+      if (f.functionName === '(program)') return 'native';
+    }
+  }
+  return monaco ? 'monaco' : js ? 'page' : 'native';
 }
 
 function median(xs: number[]) {
@@ -146,10 +201,18 @@ function report(results: Record<Client, Figures[]>) {
     ['busyToMonaco', 'busy until Monaco'], ['busyToDidOpen', 'busy Monaco → didOpen'], ['busyToDiagnostics', 'busy didOpen → diagnostics'], ['busyTotal', 'busy in all'],
     ['lazyCount', 'lazy wasm compiles'], ['lazyWall', 'their ms'], ['lazyCPU', 'their CPU ms'], ['background', 'background wasm compile ms'],
   ];
+  const parts: [string, string][] = [['go', 'lsp.wasm'], ['monaco', 'Monaco'], ['page', 'page script'], ['gc', 'GC'], ['native', 'browser (native)']];
+  const windows: [string, string][] = [['ToMonaco', 'until Monaco'], ['ToDidOpen', 'Monaco → didOpen'], ['ToDiagnostics', 'didOpen → diagnostics']];
+  const whoseLines = ['', 'whose work the main thread did (ms of CPU samples, medians per load; lsp.wasm includes what it calls into Monaco)', '', `| client, window | ${parts.map((p) => p[1]).join(' | ')} |`, `| --- | ${parts.map(() => '---:').join(' | ')} |`];
+  for (const c of ['wasm', 'monaco'] as Client[]) {
+    for (const [w, label] of windows) {
+      whoseLines.push(`| ${names[c]}, ${label} | ${parts.map(([p]) => Math.max(0, median(results[c].map((r) => r[p + w]))).toFixed(0)).join(' | ')} |`);
+    }
+  }
   const lines = ['', `cold loads traced: ${loads} per client${wasmLate ? ', lsp.wasm configured after Monaco' : ''} (medians; moments in ms since navigation start, busy = ms of the main thread in top-level tasks; tracing itself slows a load, so compare the clients, not these figures with task bench:browser)`, ''];
   lines.push(`| client | ${cols.map((c) => c[1]).join(' | ')} |`, `| --- | ${cols.map(() => '---:').join(' | ')} |`);
   for (const c of ['wasm', 'monaco'] as Client[]) {
     lines.push(`| ${names[c]} | ${cols.map(([k]) => { const m = median(results[c].map((r) => r[k])); return Number.isNaN(m) ? '–' : k === 'lazyCount' ? String(m) : m.toFixed(0); }).join(' | ')} |`);
   }
-  return lines.join('\n');
+  return [...lines, ...whoseLines].join('\n');
 }
