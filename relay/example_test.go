@@ -62,10 +62,12 @@ func (s *appSettings) Close() error { return nil }
 // relayURL 'wss://HOST/ide/lsp' and GET/PUT /ide/api/v1/user/settings.
 func Example_embedding() {
 	// The host application's own state.
-	users := map[string]string{"cookie-of-alice": "alice"} // its login sessions
-	tasks := map[string]relay.Session{                     // its task registry
-		"task-7":   {ID: "task-7", Executor: relay.ExecutorLocalPC, Workspace: "/srv/task-7", Agent: relay.AgentRef{URL: "http://127.0.0.1:7070", Token: "agent-token"}},
-		"task-ssh": {ID: "task-ssh", Executor: relay.ExecutorSSH, Workspace: "/home/dev/task"},
+	users := map[string]string{"cookie-of-alice": "alice", "cookie-of-bob": "bob"} // its login sessions
+	tasks := map[string]relay.Session{                                             // its task registry
+		// Owner: each task is its user's. Without it every signed-in user
+		// could stream from, read and stop every task.
+		"task-7":   {ID: "task-7", Owner: "alice", Executor: relay.ExecutorLocalPC, Workspace: "/srv/task-7", Agent: relay.AgentRef{URL: "http://127.0.0.1:7070", Token: "agent-token"}},
+		"task-ssh": {ID: "task-ssh", Owner: "alice", Executor: relay.ExecutorSSH, Workspace: "/home/dev/task"},
 	}
 	store := &appSettings{rows: map[string][]byte{}}
 	registry := prometheus.NewRegistry() // what the application's /metrics serves
@@ -94,10 +96,10 @@ func Example_embedding() {
 	srv := httptest.NewServer(app)
 	defer srv.Close()
 
-	do := func(method, path, body string, signedIn bool) (int, string) {
+	do := func(method, path, body, who string) (int, string) {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-		if signedIn {
-			req.AddCookie(&http.Cookie{Name: "app_session", Value: "cookie-of-alice"})
+		if who != "" {
+			req.AddCookie(&http.Cookie{Name: "app_session", Value: "cookie-of-" + who})
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -108,13 +110,13 @@ func Example_embedding() {
 		return resp.StatusCode, strings.TrimSpace(string(b))
 	}
 
-	code, _ := do("GET", "/healthz", "", false)
+	code, _ := do("GET", "/healthz", "", "")
 	fmt.Println("the application's own route:", code)
-	code, _ = do("GET", "/ide/api/v1/user/settings", "", false)
+	code, _ = do("GET", "/ide/api/v1/user/settings", "", "")
 	fmt.Println("settings without the application's cookie:", code)
-	code, _ = do("PUT", "/ide/api/v1/user/settings", `{"lsp_auto_start_languages":["go"]}`, true)
+	code, _ = do("PUT", "/ide/api/v1/user/settings", `{"lsp_auto_start_languages":["go"]}`, "alice")
 	fmt.Println("settings saved for alice:", code, string(store.rows["alice"]) != "")
-	_, body := do("GET", "/ide/api/v1/user/settings", "", true)
+	_, body := do("GET", "/ide/api/v1/user/settings", "", "alice")
 	var st struct {
 		AutoStart []string `json:"lsp_auto_start_languages"`
 	}
@@ -131,12 +133,26 @@ func Example_embedding() {
 		fmt.Println("stream of the ssh task closed with", int(websocket.CloseStatus(err)))
 	}
 
+	// Bob is signed in too, but task-7 is alice's: for him it does not
+	// exist, and nothing is started, dialled or stopped.
+	bob := http.Header{"Cookie": {"app_session=cookie-of-bob"}}
+	ws, _, err = websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ide/lsp/task-7?language=go", &websocket.DialOptions{HTTPHeader: bob})
+	if err == nil {
+		_, _, err = ws.Read(ctx)
+		fmt.Println("bob's stream of alice's task closed with", int(websocket.CloseStatus(err)))
+	}
+	code, _ = do("GET", "/ide/api/v1/sessions/task-7/lsp/installers", "", "bob")
+	fmt.Println("bob reads its installers:", code)
+	code, _ = do("POST", "/ide/api/v1/sessions/task-7/stop", "", "bob")
+	fmt.Println("bob stops it:", code)
+
 	// Its metrics are in the application's registry.
 	families, _ := registry.Gather()
 	for _, f := range families {
 		if f.GetName() == "kandev_relay_stream_refusals_total" {
-			m := f.GetMetric()[0]
-			fmt.Println(f.GetName(), m.GetLabel()[0].GetValue(), m.GetCounter().GetValue())
+			for _, m := range f.GetMetric() {
+				fmt.Println(f.GetName(), m.GetLabel()[0].GetValue(), m.GetCounter().GetValue())
+			}
 		}
 	}
 	// Output:
@@ -145,5 +161,9 @@ func Example_embedding() {
 	// settings saved for alice: 200 true
 	// alice's auto-start languages: [go]
 	// stream of the ssh task closed with 4004
+	// bob's stream of alice's task closed with 4002
+	// bob reads its installers: 404
+	// bob stops it: 404
+	// kandev_relay_stream_refusals_total 4002 1
 	// kandev_relay_stream_refusals_total 4004 1
 }

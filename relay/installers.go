@@ -28,7 +28,7 @@ const maxInstallersBody = 1 << 20
 // and answers their refusals with the stream's close codes:
 //
 //	200  the agent's Installers JSON, byte for byte
-//	404  {"code":4002}  unknown session
+//	404  {"code":4002}  unknown session, or another user's
 //	409  {"code":4004}  executor the relay does not serve
 //	502  {"code":4002}  the agent could not be started, reached or answered
 //
@@ -38,7 +38,7 @@ const maxInstallersBody = 1 << 20
 func (rl *Relay) serveInstallers(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("sessionId")
 	log := rl.log.With("session", id)
-	sess, code, why := rl.admit(id)
+	sess, code, why := rl.admit(r, id)
 	switch code {
 	case 0:
 	case wire.CloseExecutorUnsupported:

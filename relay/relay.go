@@ -53,6 +53,15 @@ type Config struct {
 	// authentication off: every request is settings.LocalUser's.
 	// access.Token is the check kandev-relay uses on its own.
 	Authenticate func(r *http.Request) (user string, err error)
+	// Authorize decides whether user may use the session s on the route r
+	// (the stream, its installers, task stop). It runs after Sessions has
+	// found the session and before anything is started or dialled; a
+	// session it refuses is answered exactly like an unknown one (4002 on
+	// the stream, 404 on the session routes), so a user cannot learn which
+	// ids other users' sessions have. Nil: Session.Owner, when set, must
+	// be the user. A backend with several users sets Owner in its lookup or
+	// supplies this check; it is called from many goroutines.
+	Authorize func(r *http.Request, user string, s Session) bool
 	// SignIn, if set, is served at access.SignInPath without a credential:
 	// how a browser gets one (access.Token's sign-in route).
 	SignIn http.Handler
@@ -199,6 +208,9 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.Settings == nil {
 		cfg.Settings = settings.NewMemory()
+	}
+	if cfg.Authorize == nil {
+		cfg.Authorize = func(_ *http.Request, user string, s Session) bool { return ownedBy(user, s) }
 	}
 	if cfg.Capacity == nil {
 		if cfg.Replica == "" {

@@ -38,6 +38,20 @@ type Session struct {
 	// Container is the local_docker task's container, which the relay
 	// resumes with `docker start` (see DockerStarter). Unused otherwise.
 	Container string `json:"container,omitempty"`
+	// Owner is the user the session belongs to, as Config.Authenticate
+	// names users. When set, only that user may stream from, read the
+	// installers of or stop the session (unless Config.Authorize decides
+	// otherwise). Empty: every user the relay admits may use it — right for
+	// kandev-relay's one browser credential, wrong for a backend with
+	// several users, whose lookup must name the owner (or which sets
+	// Config.Authorize).
+	Owner string `json:"owner,omitempty"`
+}
+
+// ownedBy is the default session check (Config.Authorize nil): a session
+// with an owner is that user's alone.
+func ownedBy(user string, s Session) bool {
+	return s.Owner == "" || s.Owner == user
 }
 
 // AgentRef locates and authenticates a task-host agent.

@@ -35,18 +35,20 @@ type stopResult struct {
 // Starter (TaskStopper), any other agent is asked through its stop route.
 //
 //	200 {"stopped":true|false}  done (false: nothing to stop)
-//	404                         unknown session
+//	404                         unknown session, or another user's
 //	409                         executor the relay does not serve
 //	502                         the agent could not be reached or failed
 func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("sessionId")
-	sess, ok := rl.cfg.Sessions.Lookup(id)
-	if !ok {
-		writeError(w, http.StatusNotFound, "", "unknown session")
-		return
-	}
-	if !supportedExecutor(sess.Executor) {
+	sess, code, why := rl.admit(r, id)
+	switch code {
+	case 0:
+	case wire.CloseExecutorUnsupported:
 		writeError(w, http.StatusConflict, "", fmt.Sprintf("executor %q is not served", sess.Executor))
+		return
+	default:
+		rl.log.Info("relay: task stop refused: "+why, "session", id)
+		writeError(w, http.StatusNotFound, "", "unknown session")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), stopTimeout)

@@ -18,7 +18,7 @@ import (
 //  0. the language is known and the server, if
 //     named, is shaped like a catalog id (and, if
 //     it is a built-in one, serves the language)  else HTTP 400, no upgrade
-//  1. the session is known                        else 4002
+//  1. the session is known, and the user's         else 4002
 //  2. its executor is local_pc or local_docker     else 4004
 //  3. a capacity slot is free                      else 4005
 //     (across replicas with a shared database;
@@ -80,7 +80,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 1. Session. 2. Executor.
-	sess, code, why := rl.admit(sessionID)
+	sess, code, why := rl.admit(r, sessionID)
 	if sess.ID != "" { // known, whatever its executor
 		log = log.With("executor", sess.Executor)
 	}
@@ -203,13 +203,17 @@ func newConnID() string {
 }
 
 // admit makes the checks every session route shares with the stream, in
-// its order: the session is known (else wire.CloseUnavailable), its
+// its order: the session is known and the requesting user may use it
+// (else wire.CloseUnavailable: another user's session looks unknown), its
 // executor is served (else wire.CloseExecutorUnsupported). code is 0 when
 // sess passed; why is for the log.
-func (rl *Relay) admit(sessionID string) (sess Session, code wire.CloseCode, why string) {
+func (rl *Relay) admit(r *http.Request, sessionID string) (sess Session, code wire.CloseCode, why string) {
 	sess, ok := rl.cfg.Sessions.Lookup(sessionID)
 	if !ok {
 		return Session{}, wire.CloseUnavailable, "unknown session"
+	}
+	if !rl.cfg.Authorize(r, user(r), sess) {
+		return Session{}, wire.CloseUnavailable, "session of another user"
 	}
 	if !supportedExecutor(sess.Executor) {
 		return sess, wire.CloseExecutorUnsupported, "executor not supported"
