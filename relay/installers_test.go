@@ -127,3 +127,29 @@ func TestInstallersRouteNeedsTheBrowserToken(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	assert.Equal(t, `{}`, string(body))
 }
+
+// The installers route starts or resumes the session's agent, so another
+// page's <img> must not reach it with the user's cookie: a page on another
+// localhost port is same-site, and a SameSite=Strict cookie goes with its
+// requests. The browser marks them (Sec-Fetch-Site); the relay refuses
+// them before anything starts. The page's own fetch goes through.
+func TestInstallersRouteRefusesAnotherPagesImage(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	a.installers = []byte(`{"goos":"linux","goarch":"amd64","languages":[]}`)
+	st := &countingStarter{start: startsFake(a)}
+	srv, _ := newRelay(t, Config{Sessions: testSessions(a), Starter: st})
+	for _, site := range []string{"same-site", "cross-site"} {
+		for _, mode := range []string{"no-cors", "navigate"} {
+			status, _, _ := getInstallers(t, srv.URL, "restore", http.Header{
+				"Sec-Fetch-Site": {site}, "Sec-Fetch-Mode": {mode}, "Sec-Fetch-Dest": {"image"}})
+			assert.Equal(t, http.StatusForbidden, status, "%s %s", site, mode)
+		}
+	}
+	assert.Zero(t, st.n.Load(), "nothing started for another page")
+	assert.Zero(t, a.installerCalls.Load())
+
+	status, _, _ := getInstallers(t, srv.URL, "restore", http.Header{"Sec-Fetch-Site": {"same-origin"}, "Sec-Fetch-Mode": {"cors"}})
+	assert.Equal(t, http.StatusOK, status, "the relay's own page")
+	assert.EqualValues(t, 1, st.n.Load())
+}

@@ -190,7 +190,7 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 	// The browser credential: a fresh secret each run, shown only in the
 	// sign-in URL, which sets the page's cookie and opens the page.
 	d.signIn = access.NewToken(access.NewSecret(), settings.LocalUser, "/")
-	guard := access.Config{Hosts: opts.Hosts, Authenticate: d.signIn.Authenticate, SignIn: d.signIn, Logger: logger}
+	guard := access.Config{Hosts: opts.Hosts, Authenticate: d.signIn.Authenticate, SignIn: d.signIn, Pages: true, Logger: logger}
 	d.relay = relay.New(relay.Config{
 		Hosts:        guard.Hosts,
 		Authenticate: guard.Authenticate,

@@ -7,8 +7,14 @@
 //     and its Origin then equals its Host, so an Origin check alone counts
 //     it as same-origin. Its Host, though, is still the attacker's name.
 //  2. Origin: a request that carries an Origin must come from the server's
-//     own origin or an allowed pattern, so another site's page cannot use
-//     the user's cookie (a form POST needs no CORS preflight).
+//     own origin — its scheme included — or an allowed pattern, so another
+//     site's page cannot use the user's cookie (a form POST needs no CORS
+//     preflight). A browser request without an Origin (an image, a script,
+//     a plain GET) that the browser marks as sent by another site
+//     (Sec-Fetch-Site "same-site" or "cross-site": a page on another port
+//     of localhost is same-site and gets a SameSite=Strict cookie) is
+//     refused too, unless it is a top-level navigation to a server that
+//     has pages: a GET can start things (an agent, a container).
 //  3. Credential: the embedder's authentication hook names the user; a
 //     request it refuses gets HTTP 401 and nothing else happens.
 //
@@ -54,6 +60,12 @@ type Config struct {
 	// form ("app.example.com", "*.example.com", "https://app.example.com").
 	// CheckOriginPatterns must accept them.
 	OriginPatterns []string
+	// Pages says the server has pages a link on another site may open
+	// (the demo's page): a top-level navigation from another site is then
+	// let through to the credential check. The relay serves none of its
+	// routes as pages, so there a navigation from another site is refused
+	// like any request of another site's page.
+	Pages bool
 	// Logger receives a debug record for each refusal; nil discards them.
 	Logger *slog.Logger
 }
@@ -128,9 +140,12 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.next.ServeHTTP(w, next)
 }
 
+// refuse answers a refused request and closes its connection afterwards:
+// a peer without a credential gets nothing to hold on to.
 func refuse(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Connection", "close")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(struct {
 		Error string `json:"error"`
@@ -175,19 +190,27 @@ func normalizeHost(h string) string {
 	return strings.TrimSuffix(h, ".")
 }
 
-// originAllowed: no Origin (not a browser, or a same-origin GET), the
-// request's own host, or an allowed pattern matched the way coder/websocket
-// matches them. The WebSocket upgrade repeats this check in Accept.
+// originAllowed: the request's own origin (host and scheme), or an allowed
+// pattern matched the way coder/websocket matches them; without an Origin,
+// anything but a request the browser says another site's page sent (see
+// the package documentation). The WebSocket upgrade repeats the Origin
+// check in Accept.
 func (g *guard) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
+		switch r.Header.Get("Sec-Fetch-Site") {
+		case "same-site", "cross-site":
+			return g.cfg.Pages && r.Method == http.MethodGet && r.Header.Get("Sec-Fetch-Mode") == "navigate"
+		}
+		// Not a browser, the server's own page, or a link the user typed
+		// or bookmarked ("none").
 		return true
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" {
 		return false
 	}
-	if strings.EqualFold(r.Host, u.Host) {
+	if strings.EqualFold(r.Host, u.Host) && strings.EqualFold(u.Scheme, requestScheme(r)) {
 		return true
 	}
 	for _, p := range g.cfg.OriginPatterns {
@@ -200,6 +223,21 @@ func (g *guard) originAllowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// requestScheme is the scheme the browser used to reach the server: https
+// over TLS, or behind a TLS-terminating proxy that says so in
+// X-Forwarded-Proto (a page cannot set that header on a request of its
+// own without a CORS preflight, which the Origin check refuses first).
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	if strings.EqualFold(strings.TrimSpace(proto), "https") {
+		return "https"
+	}
+	return "http"
 }
 
 // SplitList splits a comma-separated list of names or patterns, as a flag

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -264,4 +265,80 @@ func TestCheckOriginPatterns(t *testing.T) {
 		assert.ErrorIs(t, err, ErrOriginPattern, bad)
 	}
 	assert.Panics(t, func() { Guard(Config{OriginPatterns: []string{"https://*"}}, &served{}) })
+}
+
+// An Origin of the right host but another scheme is another origin: a page
+// served over https on the same name is not the http server's own page.
+// Behind a TLS-terminating proxy the browser's scheme comes from
+// X-Forwarded-Proto.
+func TestOriginScheme(t *testing.T) {
+	t.Parallel()
+	h := &served{}
+	srv := httptest.NewServer(Guard(Config{}, h))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	for _, tc := range []struct {
+		name string
+		hdr  http.Header
+		want int
+	}{
+		{"http page", http.Header{"Origin": {"http://" + host}}, http.StatusOK},
+		{"https page on an http server", http.Header{"Origin": {"https://" + host}}, http.StatusForbidden},
+		{"https page through a TLS proxy", http.Header{"Origin": {"https://" + host}, "X-Forwarded-Proto": {"https"}}, http.StatusOK},
+		{"http page through a TLS proxy", http.Header{"Origin": {"http://" + host}, "X-Forwarded-Proto": {"https"}}, http.StatusForbidden},
+		{"ws scheme", http.Header{"Origin": {"ws://" + host}}, http.StatusForbidden},
+	} {
+		assert.Equal(t, tc.want, send(t, srv, http.MethodGet, "/x", "", tc.hdr).StatusCode, tc.name)
+	}
+}
+
+// Requests without an Origin that the browser marks as sent by another
+// site's page — an <img> on another localhost port is same-site and
+// carries a SameSite=Strict cookie — are refused before the credential is
+// read: a GET may start an agent. A navigation is let through only to a
+// server that has pages.
+func TestFetchSiteRule(t *testing.T) {
+	t.Parallel()
+	for _, pages := range []bool{false, true} {
+		h := &served{}
+		srv := httptest.NewServer(Guard(Config{Pages: pages}, h))
+		for _, tc := range []struct {
+			name, method, site, mode string
+			want                     int
+		}{
+			{"not a browser", http.MethodGet, "", "", http.StatusOK},
+			{"own page's fetch", http.MethodGet, "same-origin", "cors", http.StatusOK},
+			{"typed or bookmarked", http.MethodGet, "none", "navigate", http.StatusOK},
+			{"image on another port", http.MethodGet, "same-site", "no-cors", http.StatusForbidden},
+			{"image on another site", http.MethodGet, "cross-site", "no-cors", http.StatusForbidden},
+			{"form post from another port", http.MethodPost, "same-site", "navigate", http.StatusForbidden},
+			{"link from another site", http.MethodGet, "cross-site", "navigate", map[bool]int{false: http.StatusForbidden, true: http.StatusOK}[pages]},
+		} {
+			hdr := http.Header{}
+			if tc.site != "" {
+				hdr.Set("Sec-Fetch-Site", tc.site)
+				hdr.Set("Sec-Fetch-Mode", tc.mode)
+			}
+			assert.Equal(t, tc.want, send(t, srv, tc.method, "/x", "", hdr).StatusCode, "%s (pages %v)", tc.name, pages)
+		}
+		srv.Close()
+	}
+}
+
+// A refused request's connection is closed by the server: a peer without a
+// credential cannot keep it open (the server would otherwise hold an idle
+// keep-alive connection for it).
+func TestRefusalClosesTheConnection(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(Guard(Config{Authenticate: NewToken("s3cret", "alice", "/").Authenticate}, &served{}))
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = io.WriteString(c, "GET /x HTTP/1.1\r\nHost: "+srv.Listener.Addr().String()+"\r\n\r\n")
+	require.NoError(t, err)
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(10*time.Second)))
+	b, err := io.ReadAll(c) // ends only when the server closes
+	require.NoError(t, err, "the server closes the connection after its answer, before the deadline")
+	assert.True(t, strings.HasPrefix(string(b), "HTTP/1.1 401 "), string(b))
 }
