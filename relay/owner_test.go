@@ -130,3 +130,37 @@ func TestLoadSessionsOwner(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "alice", got.Owner)
 }
+
+// With a per-user share one user's tabs cannot take every slot: alice's
+// second stream closes 4005 while bob's first still opens, under a global
+// cap alice alone could otherwise have filled.
+func TestUserShareOfTheCap(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, rl := newRelay(t, Config{Sessions: StaticSessions(a.session("pc")), Authenticate: twoUsers,
+		MaxConnections: 2, MaxConnectionsPerUser: 1})
+	open := func(who string) (*websocket.Conn, wire.CloseCode) {
+		b, _, err := dialBrowser(testCtx(t), streamURL(srv, "pc", "go"), as(who))
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = b.CloseNow() })
+		if _, _, err = b.Read(testCtx(t)); err == nil {
+			return b, 0
+		}
+		var ce websocket.CloseError
+		require.ErrorAs(t, err, &ce)
+		return b, wire.CloseCode(ce.Code)
+	}
+	first, code := open("alice")
+	require.Zero(t, code)
+	ac := a.next(t)
+	_, code = open("alice")
+	assert.Equal(t, wire.CloseCapacity, code, "alice's second stream is over her share")
+	bob, code := open("bob")
+	require.Zero(t, code, "bob is not locked out")
+	bc := a.next(t)
+	require.NoError(t, first.Close(websocket.StatusNormalClosure, ""))
+	ac.ended(t)
+	require.NoError(t, bob.Close(websocket.StatusNormalClosure, ""))
+	bc.ended(t)
+	waitIdle(t, rl)
+}

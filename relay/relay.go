@@ -74,6 +74,12 @@ type Config struct {
 	// when zero). A stream over the cap closes with wire.CloseCapacity
 	// before any task host is started or resumed.
 	MaxConnections int
+	// MaxConnectionsPerUser caps one user's share of those streams (0: no
+	// share, one user may take every slot), so one user with many tabs
+	// cannot lock everyone else out. A stream over it closes like one over
+	// the cap. Ignored when Capacity is set: give the cap its own share
+	// (capacity.LeasesConfig.PerUser).
+	MaxConnectionsPerUser int
 	// Capacity is the cap itself, for replicas that share one
 	// (capacity.Leases, with its own max). Nil: a per-process
 	// capacity.Local of MaxConnections slots.
@@ -216,7 +222,7 @@ func New(cfg Config) *Relay {
 		if cfg.Replica == "" {
 			cfg.Replica = "local"
 		}
-		cfg.Capacity = capacity.NewLocal(cfg.MaxConnections, cfg.Replica)
+		cfg.Capacity = capacity.NewLocal(cfg.MaxConnections, cfg.MaxConnectionsPerUser, cfg.Replica)
 	}
 	if cfg.Starter == nil {
 		cfg.Starter = NewStarter(StarterConfig{

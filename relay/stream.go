@@ -20,7 +20,8 @@ import (
 //     it is a built-in one, serves the language)  else HTTP 400, no upgrade
 //  1. the session is known, and the user's         else 4002
 //  2. its executor is local_pc or local_docker     else 4004
-//  3. a capacity slot is free                      else 4005
+//  3. a capacity slot is free, and the user is     else 4005
+//     within their share, if one is set
 //     (across replicas with a shared database;
 //     4002 when that database cannot be asked)
 //  4. its agent runs (started or resumed if not)   else 4002
@@ -93,7 +94,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// cannot be asked (the shared database is down) admits nothing: the
 	// backend is unavailable, which is not the cap being reached.
 	ctx := r.Context()
-	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server})
+	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server, User: user(r)})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		reject(wire.CloseGoingAway, "shutting down")
@@ -102,6 +103,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		reject(wire.CloseUnavailable, "capacity unavailable", "err", err)
 		return
 	case !ok:
+		// The cap, or the user's share of it.
 		reject(wire.CloseCapacity, "connection cap reached", "active", n)
 		return
 	}

@@ -3,6 +3,9 @@
 // and executor are known good and before any task host is started or
 // resumed, and gives it back when it ends — on every path.
 //
+// Either may also cap one user's share of the slots, so one user with many
+// tabs cannot lock every other user out.
+//
 // Two implementations: Local counts the streams of one process (one relay,
 // the default), Leases counts the streams of every replica that shares one
 // PostgreSQL database, each slot a lease row that a dead replica's
@@ -12,12 +15,12 @@ package capacity
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 )
 
-// Holder says who takes a slot, for the lease table and the logs.
+// Holder says who takes a slot, for the lease table and the logs. User is
+// also what a per-user share counts.
 type Holder struct {
-	Session, Language, Server string
+	Session, Language, Server, User string
 }
 
 // Cap is an active-stream cap.
@@ -44,35 +47,60 @@ type Usage struct {
 	Replicas map[string]int
 }
 
-// Local is the cap of one process: an atomic counter.
+// Local is the cap of one process: a counter, and one per user when a
+// user's share is capped too.
 type Local struct {
-	max     int64
-	replica string
-	n       atomic.Int64
+	max, perUser int
+	replica      string
+
+	mu    sync.Mutex
+	n     int
+	users map[string]int // streams per user, when perUser > 0
 }
 
-// NewLocal returns a per-process cap of max slots; replica names this
-// process in Usage.
-func NewLocal(max int, replica string) *Local { return &Local{max: int64(max), replica: replica} }
+// NewLocal returns a per-process cap of max slots, of which one user may
+// hold at most perUser (0: no share, one user may take every slot);
+// replica names this process in Usage.
+func NewLocal(max, perUser int, replica string) *Local {
+	return &Local{max: max, perUser: perUser, replica: replica, users: map[string]int{}}
+}
 
-// Acquire implements Cap.
-func (l *Local) Acquire(context.Context, Holder) (func(), int, bool, error) {
-	for {
-		n := l.n.Load()
-		if n >= l.max {
-			return nil, int(n), false, nil
-		}
-		if l.n.CompareAndSwap(n, n+1) {
-			var once sync.Once
-			return func() { once.Do(func() { l.n.Add(-1) }) }, int(n + 1), true, nil
-		}
+// Acquire implements Cap. A user at their share is refused like a full
+// cap, with inUse their own count.
+func (l *Local) Acquire(_ context.Context, h Holder) (func(), int, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n >= l.max {
+		return nil, l.n, false, nil
 	}
+	if l.perUser > 0 {
+		if mine := l.users[h.User]; mine >= l.perUser {
+			return nil, mine, false, nil
+		}
+		l.users[h.User]++
+	}
+	l.n++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.n--
+			if l.perUser > 0 {
+				if l.users[h.User]--; l.users[h.User] == 0 {
+					delete(l.users, h.User)
+				}
+			}
+		})
+	}, l.n, true, nil
 }
 
 // Usage implements Cap.
 func (l *Local) Usage(context.Context) (Usage, error) {
-	n := int(l.n.Load())
-	u := Usage{Max: int(l.max), Global: n, Replicas: map[string]int{}}
+	l.mu.Lock()
+	n := l.n
+	l.mu.Unlock()
+	u := Usage{Max: l.max, Global: n, Replicas: map[string]int{}}
 	if n > 0 {
 		u.Replicas[l.replica] = n
 	}

@@ -48,7 +48,7 @@ func takeAll(t *testing.T, c Cap, n int) (granted []func(), refused int) {
 
 func TestLocal(t *testing.T) {
 	t.Parallel()
-	c := NewLocal(3, "r")
+	c := NewLocal(3, 0, "r")
 	granted, refused := takeAll(t, c, 10)
 	assert.Len(t, granted, 3)
 	assert.Equal(t, 7, refused)
@@ -197,4 +197,69 @@ func TestLeasesConfigErrors(t *testing.T) {
 	assert.Error(t, err)
 	_, err = NewLeases(LeasesConfig{Pool: &pgxpool.Pool{}, Max: 1, TTL: time.Second, Heartbeat: time.Second})
 	assert.ErrorContains(t, err, "shorter")
+}
+
+// takeAs asks for n slots for user, one after the other.
+func takeAs(t *testing.T, c Cap, user string, n int) (granted []func(), refused int) {
+	t.Helper()
+	for range n {
+		release, _, ok, err := c.Acquire(t.Context(), Holder{Session: "s-" + user, Language: "go", User: user})
+		require.NoError(t, err)
+		if ok {
+			granted = append(granted, release)
+		} else {
+			refused++
+		}
+	}
+	return granted, refused
+}
+
+// shareHolds checks a cap of 4 with a share of 2: alice's many tabs take
+// two slots, bob still gets his; a slot alice gives back is hers again.
+func shareHolds(t *testing.T, alice, bob Cap) {
+	t.Helper()
+	ga, ra := takeAs(t, alice, "alice", 5)
+	assert.Len(t, ga, 2, "alice holds her share")
+	assert.Equal(t, 3, ra)
+	gb, rb := takeAs(t, bob, "bob", 2)
+	assert.Len(t, gb, 2, "bob is not locked out")
+	assert.Zero(t, rb)
+	_, rc := takeAs(t, bob, "carol", 1)
+	assert.Equal(t, 1, rc, "the global cap still holds")
+	ga[0]()
+	ga[0]() // idempotent
+	g, _ := takeAs(t, alice, "alice", 2)
+	assert.Len(t, g, 1, "alice's released slot is hers again, and only that one")
+}
+
+func TestLocalPerUserShare(t *testing.T) {
+	t.Parallel()
+	c := NewLocal(4, 2, "r")
+	shareHolds(t, c, c)
+}
+
+// The share is counted across replicas like the global cap: alice cannot
+// get more through another replica.
+func TestLeasesPerUserShare(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	open := func(id string) *Leases {
+		pool, err := pgdb.Open(t.Context(), dsn)
+		require.NoError(t, err)
+		t.Cleanup(pool.Close)
+		l, err := NewLeases(LeasesConfig{Pool: pool, Max: 4, PerUser: 2, Replica: id})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = l.Close(context.Background()) })
+		return l
+	}
+	a, b := open("a"), open("b")
+	first, _ := takeAs(t, a, "alice", 1)
+	require.Len(t, first, 1)
+	g, r := takeAs(t, b, "alice", 3)
+	assert.Len(t, g, 1, "alice's second slot through the other replica, and no third")
+	assert.Equal(t, 2, r)
+	for _, rel := range append(first, g...) {
+		rel()
+	}
+	shareHolds(t, a, b)
 }

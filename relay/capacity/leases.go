@@ -41,6 +41,10 @@ type LeasesConfig struct {
 	Pool *pgxpool.Pool
 	// Max is the global cap. Every replica should be given the same.
 	Max int
+	// PerUser is how many of the slots one user may hold across every
+	// replica (Holder.User); 0: no share. Every replica should be given
+	// the same.
+	PerUser int
 	// Replica names this process in the lease rows and in Usage; empty:
 	// NewReplicaID().
 	Replica string
@@ -58,6 +62,7 @@ type LeasesConfig struct {
 type Leases struct {
 	pool      *pgxpool.Pool
 	max       int
+	perUser   int
 	replica   string
 	ttl       time.Duration
 	heartbeat time.Duration
@@ -92,7 +97,7 @@ func NewLeases(cfg LeasesConfig) (*Leases, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	l := &Leases{
-		pool: cfg.Pool, max: cfg.Max, replica: cfg.Replica, ttl: cfg.TTL, heartbeat: cfg.Heartbeat,
+		pool: cfg.Pool, max: cfg.Max, perUser: cfg.PerUser, replica: cfg.Replica, ttl: cfg.TTL, heartbeat: cfg.Heartbeat,
 		log: cfg.Logger, held: map[string]struct{}{}, stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go l.beat()
@@ -122,7 +127,8 @@ func (l *Leases) Replica() string { return l.replica }
 // replica's slots come back.
 func (l *Leases) TTL() time.Duration { return l.ttl }
 
-// Acquire implements Cap.
+// Acquire implements Cap. A user at their share is refused like a full
+// cap, with inUse their own count.
 func (l *Leases) Acquire(ctx context.Context, h Holder) (func(), int, bool, error) {
 	id := randomHex(12)
 	var (
@@ -140,10 +146,21 @@ func (l *Leases) Acquire(ctx context.Context, h Holder) (func(), int, bool, erro
 		if n >= l.max {
 			return nil
 		}
+		if l.perUser > 0 {
+			var mine int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM kandev_lsp_slot_leases
+				WHERE user_id = $1 AND expires_at > clock_timestamp()`, h.User).Scan(&mine); err != nil {
+				return err
+			}
+			if mine >= l.perUser {
+				n = mine
+				return nil
+			}
+		}
 		_, err := tx.Exec(ctx, `INSERT INTO kandev_lsp_slot_leases
-			(id, replica, session_id, language, server, acquired_at, heartbeat_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, clock_timestamp(), clock_timestamp(), clock_timestamp() + $6 * interval '1 millisecond')`,
-			id, l.replica, h.Session, h.Language, h.Server, l.ttl.Milliseconds())
+			(id, replica, session_id, language, server, user_id, acquired_at, heartbeat_at, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp(), clock_timestamp(), clock_timestamp() + $7 * interval '1 millisecond')`,
+			id, l.replica, h.Session, h.Language, h.Server, h.User, l.ttl.Milliseconds())
 		if err == nil {
 			n, ok = n+1, true
 		}

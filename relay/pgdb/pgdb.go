@@ -21,7 +21,8 @@ import (
 //	0  nothing of ours
 //	1  kandev_lsp_user_settings: one row per user, the settings document
 //	2  kandev_lsp_slot_leases: one row per admitted stream of any replica
-const SchemaVersion = 2
+//	3  kandev_lsp_slot_leases.user_id: whose stream, for a user's share
+const SchemaVersion = 3
 
 // migrations[i] brings a database from version i to i+1. Append only: a
 // shipped step never changes, since databases out there ran it.
@@ -48,6 +49,10 @@ var migrations = []string{
 		expires_at   timestamptz NOT NULL
 	);
 	CREATE INDEX kandev_lsp_slot_leases_expires ON kandev_lsp_slot_leases (expires_at)`,
+	// 3. The user of each lease, so one user's share is counted across
+	// replicas like the global cap. Leases of an older replica (rolling
+	// upgrade) count for the empty user until they end.
+	`ALTER TABLE kandev_lsp_slot_leases ADD COLUMN user_id text NOT NULL DEFAULT ''`,
 }
 
 // schemaLock is the advisory lock key migrations hold: replicas that start

@@ -15,7 +15,8 @@
 // its last renewal.
 //
 // Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8;
-// give every replica the same);
+// give every replica the same); KANDEV_LSP_MAX_CONNECTIONS_PER_USER caps one
+// user's share of them (default none; give every replica the same);
 // KANDEV_RELAY_BROWSER_TOKEN is the browser token when -browser-token is not
 // given (prefer it: a flag shows in the process list);
 // KANDEV_RELAY_CATALOG is the operator catalog when -catalog is not given.
@@ -69,6 +70,7 @@ const shutdownGrace = 15 * time.Second
 // Environment variables read here, and only here.
 const (
 	envMaxConnections = "KANDEV_LSP_MAX_CONNECTIONS"
+	envMaxPerUser     = "KANDEV_LSP_MAX_CONNECTIONS_PER_USER"
 	envBrowserToken   = "KANDEV_RELAY_BROWSER_TOKEN"
 	envCatalog        = "KANDEV_RELAY_CATALOG"
 )
@@ -134,7 +136,11 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	maxConns, err := maxConnections(getenv(envMaxConnections))
+	maxConns, err := maxConnections(envMaxConnections, getenv(envMaxConnections), relay.DefaultMaxConnections)
+	if err != nil {
+		return err
+	}
+	perUser, err := maxConnections(envMaxPerUser, getenv(envMaxPerUser), 0)
 	if err != nil {
 		return err
 	}
@@ -170,7 +176,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		defer pool.Close()
 		store = settings.NewPostgres(pool)
 		leases, err = capacity.NewLeases(capacity.LeasesConfig{
-			Pool: pool, Max: maxConns, Replica: *replicaID, TTL: *leaseTTL, Heartbeat: *leaseBeat, Logger: logger,
+			Pool: pool, Max: maxConns, PerUser: perUser, Replica: *replicaID, TTL: *leaseTTL, Heartbeat: *leaseBeat, Logger: logger,
 		})
 		if err != nil {
 			return err
@@ -234,15 +240,16 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		}
 	}
 	cfg := relay.Config{
-		Sessions:       sessions,
-		Hosts:          access.SplitList(*hosts),
-		Authenticate:   authenticate,
-		OriginPatterns: patterns,
-		MaxConnections: maxConns,
-		Settings:       store,
-		Servers:        servers,
-		AgentBinary:    bin,
-		AgentOutput:    stderr,
+		Sessions:              sessions,
+		Hosts:                 access.SplitList(*hosts),
+		Authenticate:          authenticate,
+		OriginPatterns:        patterns,
+		MaxConnections:        maxConns,
+		MaxConnectionsPerUser: perUser,
+		Settings:              store,
+		Servers:               servers,
+		AgentBinary:           bin,
+		AgentOutput:           stderr,
 		// Started agents get the relay's environment as their task
 		// environment, minus the relay's own secret: the browser token
 		// must not reach language servers.
@@ -310,16 +317,16 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	return err
 }
 
-// maxConnections parses KANDEV_LSP_MAX_CONNECTIONS: empty is the default,
-// anything else must be a positive integer (a typo must not silently mean
-// "no cap" or "no streams").
-func maxConnections(v string) (int, error) {
+// maxConnections parses a cap from the environment variable name: empty
+// is def, anything else must be a positive integer (a typo must not
+// silently mean "no cap" or "no streams").
+func maxConnections(name, v string, def int) (int, error) {
 	if strings.TrimSpace(v) == "" {
-		return relay.DefaultMaxConnections, nil
+		return def, nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < 1 {
-		return 0, fmt.Errorf("%s=%q: want a positive integer", envMaxConnections, v)
+		return 0, fmt.Errorf("%s=%q: want a positive integer", name, v)
 	}
 	return n, nil
 }

@@ -26,14 +26,19 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func TestMaxConnections(t *testing.T) {
 	for v, want := range map[string]int{"": 8, " ": 8, "1": 1, "64": 64, " 3 ": 3} {
-		got, err := maxConnections(v)
+		got, err := maxConnections(envMaxConnections, v, 8)
 		require.NoError(t, err, v)
 		assert.Equal(t, want, got, v)
 	}
 	for _, v := range []string{"0", "-1", "eight", "8.5"} {
-		_, err := maxConnections(v)
+		_, err := maxConnections(envMaxConnections, v, 8)
 		assert.ErrorContains(t, err, envMaxConnections, v)
+		_, err = maxConnections(envMaxPerUser, v, 0)
+		assert.ErrorContains(t, err, envMaxPerUser, v)
 	}
+	got, err := maxConnections(envMaxPerUser, "", 0)
+	require.NoError(t, err)
+	assert.Zero(t, got, "no per-user share unless one is set")
 }
 
 func TestOriginPatterns(t *testing.T) {
