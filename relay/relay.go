@@ -22,6 +22,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -29,6 +30,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/capacity"
+	"github.com/kandev/lsp/relay/internal/bridge"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -169,6 +171,17 @@ type Relay struct {
 	execs    *executions
 	settings settings.Store
 	metrics  *metrics
+
+	// drainCtx ends, with bridge.ErrRestart as its cause, when Shutdown
+	// starts: every stream's context follows it.
+	drainCtx context.Context
+	drain    context.CancelCauseFunc
+	// streamMu guards streams and drained: the stream handlers still
+	// running, and the channel closed when the last one returns after
+	// Shutdown started.
+	streamMu sync.Mutex
+	streams  int
+	drained  chan struct{}
 }
 
 // New returns the relay. Routes:
@@ -185,11 +198,12 @@ type Relay struct {
 // Every route, these and any added later, sits behind one access.Guard
 // built from Config (Hosts, Authenticate, SignIn, OriginPatterns).
 //
-// A stream lives as long as its request; http.Server.Shutdown does not wait
-// for it (the connection is hijacked). Cancelling the server's BaseContext
-// closes every stream with wire.CloseGoingAway on both hops; a server that
-// wants to wait for that should wait for in-flight ServeHTTP calls to
-// return (kandev-relay does), then call Close.
+// A stream lives as long as its request; http.Server.Shutdown neither
+// closes nor waits for it (the connection is hijacked). To stop, call
+// Shutdown beside the server's own Shutdown (it drains the streams), then
+// Close (it stops the agents the relay started). Cancelling the server's
+// BaseContext instead closes every stream with wire.CloseGoingAway on
+// both hops, without waiting.
 func New(cfg Config) *Relay {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -241,7 +255,9 @@ func New(cfg Config) *Relay {
 		capacity: cfg.Capacity,
 		execs:    newExecutions(cfg.Starter, cfg.Logger),
 		settings: cfg.Settings,
+		drained:  make(chan struct{}),
 	}
+	rl.drainCtx, rl.drain = context.WithCancelCause(context.Background())
 	rl.mux.HandleFunc("GET "+wire.RelayStreamPrefix+"{sessionId}", rl.serveStream)
 	rl.mux.HandleFunc("GET "+wire.RelaySettingsPath, rl.getSettings)
 	rl.mux.HandleFunc("PUT "+wire.RelaySettingsPath, rl.putSettings)
@@ -272,6 +288,63 @@ func (rl *Relay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // user is the user a guarded request acts for.
 func user(r *http.Request) string { return access.User(r.Context()) }
+
+// Shutdown drains the relay for a restart or a deploy. It stops admitting
+// streams (one that arrives is closed with wire.CloseServiceRestart as
+// soon as it is upgraded), closes every live stream — the browser with
+// wire.CloseServiceRestart, which tells lsp.wasm that nothing failed and
+// it may connect again at once, through a balancer to another replica;
+// the agent with wire.CloseGoingAway — and returns once every stream
+// handler has returned, or with ctx's error when ctx ends first. It does
+// not stop agents (Close does) and may be called more than once.
+func (rl *Relay) Shutdown(ctx context.Context) error {
+	rl.drain(bridge.ErrRestart)
+	rl.streamMu.Lock()
+	if rl.streams == 0 {
+		rl.closeDrainedLocked()
+	}
+	rl.streamMu.Unlock()
+	select {
+	case <-rl.drained:
+		return nil
+	default:
+	}
+	select {
+	case <-rl.drained:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// enterStream counts a stream handler in; it reports false once Shutdown
+// has started, and the stream is then closed at once.
+func (rl *Relay) enterStream() bool {
+	rl.streamMu.Lock()
+	defer rl.streamMu.Unlock()
+	if rl.drainCtx.Err() != nil {
+		return false
+	}
+	rl.streams++
+	return true
+}
+
+// leaveStream counts a stream handler out.
+func (rl *Relay) leaveStream() {
+	rl.streamMu.Lock()
+	defer rl.streamMu.Unlock()
+	if rl.streams--; rl.streams == 0 && rl.drainCtx.Err() != nil {
+		rl.closeDrainedLocked()
+	}
+}
+
+func (rl *Relay) closeDrainedLocked() {
+	select {
+	case <-rl.drained:
+	default:
+		close(rl.drained)
+	}
+}
 
 // Close stops every agent the relay started (task stop for each: their
 // streams close with 1001 and their language servers are reaped) and

@@ -1,8 +1,10 @@
 package relay
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/http"
 
 	"github.com/coder/websocket"
@@ -79,6 +81,25 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		rl.metrics.refuse(code)
 		_ = browser.Close(websocket.StatusCode(code), "")
 	}
+	// A draining relay admits nothing: the browser may connect again at
+	// once, to another replica.
+	if !rl.enterStream() {
+		reject(wire.CloseServiceRestart, "draining")
+		return
+	}
+	defer rl.leaveStream()
+	// The stream's context ends with the request's (the server's
+	// BaseContext) or when Shutdown drains the relay.
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	defer context.AfterFunc(rl.drainCtx, func() { cancel(context.Cause(rl.drainCtx)) })()
+	// shuttingDown is the code for an exit because ctx ended.
+	shuttingDown := func() wire.CloseCode {
+		if errors.Is(context.Cause(ctx), bridge.ErrRestart) {
+			return wire.CloseServiceRestart
+		}
+		return wire.CloseGoingAway
+	}
 
 	// 1. Session. 2. Executor.
 	sess, code, why := rl.admit(r, sessionID)
@@ -93,11 +114,10 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// released when this handler returns, whatever the path. A cap that
 	// cannot be asked (the shared database is down) admits nothing: the
 	// backend is unavailable, which is not the cap being reached.
-	ctx := r.Context()
 	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server, User: user(r)})
 	switch {
 	case err != nil && ctx.Err() != nil:
-		reject(wire.CloseGoingAway, "shutting down")
+		reject(shuttingDown(), "shutting down")
 		return
 	case err != nil:
 		reject(wire.CloseUnavailable, "capacity unavailable", "err", err)
@@ -114,7 +134,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	ref, err := rl.execs.resolve(ctx, sess)
 	if err != nil {
 		if ctx.Err() != nil {
-			reject(wire.CloseGoingAway, "shutting down")
+			reject(shuttingDown(), "shutting down")
 			return
 		}
 		reject(wire.CloseUnavailable, "execution unavailable", "err", err)
@@ -145,7 +165,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if ctx.Err() != nil {
 			// Shutdown arrived while dialling: a teardown, not a failure.
-			reject(wire.CloseGoingAway, "shutting down")
+			reject(shuttingDown(), "shutting down")
 			return
 		}
 		// Refused connection, 401 or any other failed handshake.

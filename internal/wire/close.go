@@ -9,6 +9,10 @@ type CloseCode int
 const (
 	// CloseGoingAway is the normal teardown (task stop, idle close, shutdown).
 	CloseGoingAway CloseCode = 1001
+	// CloseServiceRestart: the relay is shutting down for a restart or a
+	// deploy (RFC 6455's 1012). Nothing failed: the browser may connect
+	// again at once, through a balancer to another replica.
+	CloseServiceRestart CloseCode = 1012
 	// CloseBinaryMissing: an auto-installable server is missing and
 	// auto-install was not requested.
 	CloseBinaryMissing CloseCode = 4001

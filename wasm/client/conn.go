@@ -289,9 +289,10 @@ func (c *connection) awaitReady(sock jsonrpc.Transport) (ready wire.Status, deta
 }
 
 // Outcome maps how a connection ended to the pair's final state: an
-// intentional end (Stop, idle, replacement) is off; 4002, 4004 and 4005, and
-// a normal close by the far side, are unavailable; everything else is an
-// error. It returns the close code (0 without one).
+// intentional end (Stop, idle, replacement) is off; 4002, 4004 and 4005, a
+// normal close by the far side and a relay draining for a restart (1012)
+// are unavailable; everything else is an error. It returns the close code
+// (0 without one).
 func Outcome(endErr error, intentional bool) (State, int) {
 	code := 0
 	if ce, ok := errors.AsType[*transport.CloseError](endErr); ok {
@@ -300,7 +301,7 @@ func Outcome(endErr error, intentional bool) (State, int) {
 	switch {
 	case intentional:
 		return StateOff, 0
-	case code == 1000 || code == 1001 ||
+	case code == 1000 || code == 1001 || code == int(wire.CloseServiceRestart) ||
 		code == int(wire.CloseUnavailable) || code == int(wire.CloseExecutorUnsupported) || code == int(wire.CloseCapacity):
 		return StateUnavailable, code
 	}

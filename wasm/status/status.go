@@ -451,6 +451,8 @@ func failure(v *View, s client.Status) (summary, keys string) {
 		return key, key + ".detail"
 	case code == 1000 || code == 1001:
 		return "close.closed", "close.closed.detail"
+	case code == int(wire.CloseServiceRestart):
+		return "close.restart", "close.restart.detail"
 	}
 	return "close.lost", "close.lost.detail"
 }

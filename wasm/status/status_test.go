@@ -107,6 +107,7 @@ func TestViewTable(t *testing.T) {
 			contains: []string{"No rust-analyzer installer is available on this task host (for example on Windows). Install rust-analyzer manually on the task host's PATH, then retry."}},
 		{name: "4008 retry", s: st("go", client.StateError, code(4008)), summary: "gopls failed to start.", action: "retry"},
 		{name: "1001 localized connection closed", s: st("go", client.StateUnavailable, code(1001)), summary: "The connection was closed.", action: "retry"},
+		{name: "1012 relay restarting", s: st("go", client.StateUnavailable, code(1012)), summary: "The server is restarting.", action: "retry"},
 		{name: "1006 lost", s: st("go", client.StateError, code(1006)), summary: "The connection was lost.", action: "retry"},
 		{name: "initialize rejected keeps server message", s: st("go", client.StateError, msg("no go.mod found")), summary: "Initialization failed.", action: "retry",
 			contains: []string{"The server rejected initialize: no go.mod found"}, message: "no go.mod found"},

@@ -30,8 +30,9 @@
 // socket is bound (so -addr 127.0.0.1:0 is usable from scripts); when it made
 // the token itself, the second line is "sign in at URL", the one place the
 // token is shown: open URL once in the browser that will use the relay. It
-// shuts down gracefully on SIGINT or SIGTERM: streams close with 1001 on
-// both hops, then the agents it started are stopped (their servers reaped).
+// shuts down gracefully on SIGINT or SIGTERM: streams close with 1012 to the
+// browser (connect again) and 1001 to the agent, then the agents it started
+// are stopped (their servers reaped).
 package main
 
 import (
@@ -49,7 +50,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -267,19 +267,8 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		cfg.Capacity = leases
 	}
 	rl := relay.New(cfg)
-	// Streams are hijacked connections: http.Server.Shutdown neither closes
-	// nor waits for them. Cancelling base ends them (1001 on both hops);
-	// streams counts the handlers still running so run can wait.
-	base, cancelBase := context.WithCancel(context.Background())
-	defer cancelBase()
-	var streams sync.WaitGroup
 	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			streams.Add(1)
-			defer streams.Done()
-			rl.ServeHTTP(w, r)
-		}),
-		BaseContext:       func(net.Listener) context.Context { return base },
+		Handler:           rl,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
 	}
@@ -288,8 +277,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 
 	select {
 	case err := <-served:
-		cancelBase()
-		streams.Wait()
+		_ = rl.Shutdown(context.Background())
 		_ = rl.Close(context.Background())
 		return err
 	case <-ctx.Done():
@@ -297,15 +285,15 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	logger.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	err = srv.Shutdown(sctx) // stop accepting; finish plain requests
-	cancelBase()             // then end the streams
-	done := make(chan struct{})
-	go func() { streams.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-sctx.Done():
+	// Stop accepting and finish plain requests while the relay drains its
+	// streams (http.Server.Shutdown neither closes nor waits for them):
+	// browsers get 1012 and may connect again at once, elsewhere.
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(sctx) }()
+	if rl.Shutdown(sctx) != nil {
 		logger.Info("shutdown: streams still closing at the deadline")
 	}
+	err = <-shut
 	// Task stop for every agent this relay started: their servers are
 	// reaped before the relay exits.
 	if cerr := rl.Close(sctx); cerr != nil {

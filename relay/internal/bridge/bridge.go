@@ -122,6 +122,10 @@ type end struct {
 	write bool
 }
 
+// ErrRestart is the cause of a Run context that ends because the relay
+// drains for a restart (context.WithCancelCause).
+var ErrRestart = errors.New("bridge: the relay is restarting")
+
 // Run relays messages both ways until either connection ends or ctx is done,
 // then closes both and returns once every goroutine it started has ended.
 //
@@ -130,7 +134,10 @@ type end struct {
 //     agent sent none (or one that cannot be forwarded).
 //   - The browser ends: the agent is closed with the browser's code, or
 //     wire.CloseGoingAway if it sent none.
-//   - ctx ends (shutdown): both are closed with wire.CloseGoingAway.
+//   - ctx ends (shutdown): both are closed with wire.CloseGoingAway, or the
+//     browser with wire.CloseServiceRestart when ctx's cause is
+//     ErrRestart (the relay drains for a restart: the browser may connect
+//     again at once).
 //
 // Every close carries an empty reason. Both connections must already have
 // their read limits set. Run owns them from here on.
@@ -185,14 +192,18 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 		pending--
 	case first = <-dead:
 	case <-ctx.Done():
+		browserCode := websocket.StatusCode(wire.CloseGoingAway)
+		if errors.Is(context.Cause(ctx), ErrRestart) {
+			browserCode = websocket.StatusCode(wire.CloseServiceRestart)
+		}
 		closeAll(
-			func() { _ = browser.Close(websocket.StatusCode(wire.CloseGoingAway), "") },
+			func() { _ = browser.Close(browserCode, "") },
 			func() { _ = agent.Close(websocket.StatusCode(wire.CloseGoingAway), "") },
 		)
 		drain(ends, pending)
 		return Outcome{
 			Ended:       Shutdown,
-			BrowserCode: websocket.StatusCode(wire.CloseGoingAway),
+			BrowserCode: browserCode,
 			AgentCode:   websocket.StatusCode(wire.CloseGoingAway),
 		}
 	}
