@@ -169,7 +169,8 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
 	// Behind the same token as every route: the agent has one credential,
 	// and its metrics name the languages a task uses.
-	mux.Handle("GET "+metrics.Path, auth.Require(cfg.Token, cfg.Metrics.Handler()))
+	// The token is checked before the method, as on every route.
+	mux.Handle(metrics.Path, auth.Require(cfg.Token, getOnly(cfg.Metrics.Handler())))
 	s.mux = mux
 	return s, nil
 }
@@ -229,4 +230,16 @@ func (s *Server) stop(w http.ResponseWriter, r *http.Request) {
 	}
 	s.stopOnce.Do(func() { close(s.stopped) })
 	w.WriteHeader(http.StatusOK)
+}
+
+// getOnly answers anything but GET and HEAD with 405.
+func getOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
