@@ -36,7 +36,12 @@ type Config struct {
 	// Token is the bearer token every route requires; it must not be empty.
 	Token string
 	// Env is the task environment, as taskenv.Parse(os.Environ()) gives it.
+	// Discovery reads all of it; language servers and installers get only
+	// the allowlisted variables (taskenv.Allowed) and those in PassEnv.
 	Env map[string]string
+	// PassEnv names task variables that language servers and installers
+	// get besides the allowlist (the binary's -pass-env).
+	PassEnv []string
 	// Catalog is what may run (the stream route's language and server
 	// parameters name its entries; the installers route lists them). Nil
 	// is the built-in catalog; catalog.New adds an operator's entries.
@@ -109,7 +114,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := taskenv.New(cfg.Env)
+	env := taskenv.New(cfg.Env).WithPass(cfg.PassEnv...)
 	if cfg.GOOS != "" {
 		env.GOOS = cfg.GOOS
 	}

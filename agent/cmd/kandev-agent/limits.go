@@ -27,6 +27,9 @@ type limits struct {
 	maxWatches     int
 	// catalogFile is the operator catalog; empty: the built-in one only.
 	catalogFile string
+	// passEnv names the task variables children get besides the
+	// allowlist (-pass-env; a flag only).
+	passEnv []string
 }
 
 // limit is one of them: its flag, its variable, and where it is stored.

@@ -37,6 +37,15 @@
 // 8192) caps the workspace directories watched for changes, which streams
 // report to their peers.
 //
+// Language servers and installers do not get the agent's environment: only
+// the allowlist of package taskenv (Allowed: PATH without relative or
+// workspace entries, HOME, locale, temporary directories, the Go, C, Node,
+// Python, Java, Rust and .NET toolchain variables, npm's registry and cache
+// settings, proxies and CA bundles) and the variables named with
+// -pass-env NAME,NAME2 (exact names, for a task variable a server really
+// needs). Database passwords, cloud keys and the agent's own settings
+// never reach them.
+//
 // GET /metrics answers the Prometheus text format (package agent/metrics)
 // to a request with the token, like every route.
 //
@@ -58,6 +67,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -78,9 +88,11 @@ const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
 	dir := flag.String("workspace", "", "task workspace directory")
+	passEnv := flag.String("pass-env", "", "comma-separated names of task variables language servers and installers get besides the allowlist")
 	var lim limits
 	lim.register(flag.CommandLine)
 	flag.Parse()
+	lim.passEnv = splitNames(*passEnv)
 	if err := run(*addr, *dir, &lim); err != nil {
 		fmt.Fprintln(os.Stderr, "kandev-agent:", err)
 		os.Exit(2)
@@ -122,11 +134,14 @@ func run(addr, dir string, lim *limits) error {
 		return err
 	}
 	logger.Info("limits", "set", lim.String())
+	if len(lim.passEnv) > 0 {
+		logger.Info("passed to language servers", "variables", lim.passEnv)
+	}
 	if ids := operatorIDs(cat); len(ids) > 0 {
 		logger.Info("operator catalog", "file", lim.catalogFile, "servers", ids)
 	}
 	srv, err := server.New(server.Config{
-		Workspace: abs, Token: token, Env: env, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
+		Workspace: abs, Token: token, Env: env, PassEnv: lim.passEnv, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
 		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
 		MaxWatches: lim.maxWatches,
 		Install:    install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
@@ -193,4 +208,16 @@ func ignoreClosed(err error) error {
 		return nil
 	}
 	return err
+}
+
+// splitNames splits -pass-env's comma-separated list, dropping empty
+// names and white space around each.
+func splitNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
