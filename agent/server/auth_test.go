@@ -38,6 +38,7 @@ func TestEveryRouteAuthenticatesFirst(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s %s", method, route)
 				require.Equal(t, "Bearer", resp.Header.Get("WWW-Authenticate"))
+				require.True(t, resp.Close, "%s %s: Connection: close", method, route)
 				if first == "" {
 					first = string(b)
 				}
