@@ -37,8 +37,12 @@ func Require(token string, next http.Handler) http.Handler {
 	})
 }
 
-// Deny writes the 401 response, with the challenge RFC 6750 asks for.
+// Deny writes the 401 response, with the challenge RFC 6750 asks for,
+// and "Connection: close", on which net/http closes the connection once
+// the answer is written: a peer without the token keeps no connection open
+// on the agent to retry on or to sit on.
 func Deny(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
+	w.Header().Set("Connection", "close")
 	http.Error(w, http.StatusText(http.StatusUnauthorized), http.StatusUnauthorized)
 }

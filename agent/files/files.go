@@ -119,6 +119,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &tooBig):
 		code = http.StatusRequestEntityTooLarge
 	}
+	if code == http.StatusForbidden {
+		// Like a 401 (auth.Deny): a refused peer keeps no connection.
+		w.Header().Set("Connection", "close")
+	}
 	if code == http.StatusInternalServerError {
 		h.logger.Error("workspace file route", "method", r.Method, "path", r.URL.Query().Get(wire.ParamPath), "err", err)
 	}

@@ -39,7 +39,7 @@ func TestGoplsInstallUsesTaskToolchain(t *testing.T) {
 	env := taskenv.New(map[string]string{
 		"PATH": taskBin + ":" + shPath, "GOBIN": gobin, "GOPATH": filepath.Join(dir, "gopath"),
 		"HOME": home, "FAKE_GO_LOG": log,
-	})
+	}).WithPass("FAKE_GO_LOG")
 	m := New(Config{Runner: testRunner()})
 	job, err := m.Prepare(env, def(wire.Go))
 	require.NoError(t, err)
@@ -75,7 +75,7 @@ func TestGoplsResultOnlyInAbsoluteDirs(t *testing.T) {
 	env := taskenv.New(map[string]string{
 		"PATH": taskBin + ":" + shPath, "GOBIN": "rel-gobin", "HOME": filepath.Join(dir, "home"),
 		"FAKE_GO_LOG": filepath.Join(dir, "log"),
-	})
+	}).WithPass("FAKE_GO_LOG")
 	job, err := New(Config{Runner: testRunner()}).Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	res, err := job.Run(context.Background())
@@ -100,7 +100,7 @@ func TestGoplsInstallIgnoresWorkspaceDirs(t *testing.T) {
 		"PATH":  filepath.Join(ws, "bin") + ":" + taskBin + ":" + shPath,
 		"GOBIN": filepath.Join(ws, "gobin"), "GOPATH": filepath.Join(ws, "gopath"),
 		"HOME": home, "FAKE_GO_LOG": log,
-	}).WithWorkspace(ws)
+	}).WithPass("FAKE_GO_LOG").WithWorkspace(ws)
 	job, err := New(Config{Runner: testRunner()}).Prepare(env, def(wire.Go))
 	require.NoError(t, err)
 	res, err := job.Run(context.Background())

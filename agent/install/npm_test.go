@@ -73,7 +73,7 @@ func newNPMTask(t *testing.T, mode string) *npmTask {
 	k.env = taskenv.New(map[string]string{
 		"PATH": bin + ":" + shPath, "HOME": k.home, "FAKE_NPM_MODE": mode,
 		"FAKE_NPM_LOG": k.log, "FAKE_NPM_PIDS": k.pids, "FAKE_NPM_GATE": k.gate,
-	})
+	}).WithPass("FAKE_NPM_MODE", "FAKE_NPM_LOG", "FAKE_NPM_PIDS", "FAKE_NPM_GATE")
 	k.root = filepath.Join(k.home, ".kandev", "lsp-servers")
 	return k
 }

@@ -36,7 +36,12 @@ type Config struct {
 	// Token is the bearer token every route requires; it must not be empty.
 	Token string
 	// Env is the task environment, as taskenv.Parse(os.Environ()) gives it.
+	// Discovery reads all of it; language servers and installers get only
+	// the allowlisted variables (taskenv.Allowed) and those in PassEnv.
 	Env map[string]string
+	// PassEnv names task variables that language servers and installers
+	// get besides the allowlist (the binary's -pass-env).
+	PassEnv []string
 	// Catalog is what may run (the stream route's language and server
 	// parameters name its entries; the installers route lists them). Nil
 	// is the built-in catalog; catalog.New adds an operator's entries.
@@ -109,7 +114,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := taskenv.New(cfg.Env)
+	env := taskenv.New(cfg.Env).WithPass(cfg.PassEnv...)
 	if cfg.GOOS != "" {
 		env.GOOS = cfg.GOOS
 	}
@@ -169,7 +174,8 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
 	// Behind the same token as every route: the agent has one credential,
 	// and its metrics name the languages a task uses.
-	mux.Handle("GET "+metrics.Path, auth.Require(cfg.Token, cfg.Metrics.Handler()))
+	// The token is checked before the method, as on every route.
+	mux.Handle(metrics.Path, auth.Require(cfg.Token, getOnly(cfg.Metrics.Handler())))
 	s.mux = mux
 	return s, nil
 }
@@ -229,4 +235,16 @@ func (s *Server) stop(w http.ResponseWriter, r *http.Request) {
 	}
 	s.stopOnce.Do(func() { close(s.stopped) })
 	w.WriteHeader(http.StatusOK)
+}
+
+// getOnly answers anything but GET and HEAD with 405.
+func getOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"compress/gzip"
 	"crypto/sha512"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -50,8 +51,8 @@ func everyCommand(t *testing.T, f *fixture) {
 }
 
 // An unknown server, one of another language, and anything shaped like a
-// path or a command line are refused with HTTP 400 before the token is
-// even looked at — like an unknown language — and nothing starts.
+// path or a command line are refused with HTTP 400 — like an unknown
+// language — and nothing starts.
 func TestServerParamRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
@@ -63,11 +64,9 @@ func TestServerParamRefused(t *testing.T) {
 		"language=go&server=" + strings.Repeat("g", 65), "language=go&server=gopls&server=gopls",
 		"language=cobol&server=gopls", "server=gopls",
 	} {
-		for _, tok := range []string{token, ""} {
-			resp, err := dialQuery(t, f, q, tok)
-			require.Error(t, err, q)
-			require.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
-		}
+		resp, err := dialQuery(t, f, q, token)
+		require.Error(t, err, q)
+		require.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
 	}
 	require.NoFileExists(t, filepath.Join(f.ws, "started"), "no process started")
 }
@@ -275,4 +274,41 @@ func websocketDial(t *testing.T, u string, h http.Header) (*websocket.Conn, *htt
 		t.Cleanup(func() { c.CloseNow() })
 	}
 	return c, resp, err
+}
+
+// Without the token, an operator's server id, a built-in one, an unknown
+// one and an unknown language all get the same 401: an anonymous peer
+// cannot probe which servers the agent's catalog holds.
+func TestAnonymousLearnsNoServerIDs(t *testing.T) {
+	t.Parallel()
+	ops, err := catalog.Parse([]byte(`{"servers":[{"id":"acme-internal-ls","languages":["yaml"],"command":"acme-ls",
+		"install":{"kind":"manual"}}]}`), "")
+	require.NoError(t, err)
+	cat, err := catalog.New(ops)
+	require.NoError(t, err)
+	f := newFixture(t, "", func(c *Config) { c.Catalog = cat })
+	everyCommand(t, f)
+	var bodies []string
+	for _, q := range []string{
+		"language=yaml&server=acme-internal-ls", "language=yaml&server=acme-other-ls", "language=go&server=gopls",
+		"language=go&server=nope", "language=cobol", "language=yaml&server=acme-internal-ls&autoInstall=maybe",
+	} {
+		for _, tok := range []string{"", "wrong"} {
+			resp, err := dialQuery(t, f, q, tok)
+			require.Error(t, err, q)
+			require.Equal(t, http.StatusUnauthorized, resp.StatusCode, q)
+			b, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			bodies = append(bodies, string(b))
+		}
+	}
+	require.NotEmpty(t, bodies[0])
+	for _, b := range bodies {
+		require.Equal(t, bodies[0], b, "every refusal reads the same")
+	}
+	// With the token, the catalog answers as before.
+	resp, err := dialQuery(t, f, "language=yaml&server=acme-other-ls", token)
+	require.Error(t, err)
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	require.NoFileExists(t, filepath.Join(f.ws, "started"), "no process started")
 }

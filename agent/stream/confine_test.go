@@ -5,7 +5,9 @@ package stream
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
@@ -100,4 +102,73 @@ func TestLauncherInterpreterOutsideWorkspace(t *testing.T) {
 	require.Equal(t, msg, got)
 	py.CloseNow()
 	require.NoFileExists(t, ran)
+}
+
+// The managed launcher names "#!/usr/bin/env NAME" and the only NAME is
+// the repository's, in node_modules/.bin, ./bin or "." of the task PATH.
+// The stream closes like a server that cannot be installed here (4007,
+// the manual-install guidance) and neither the planted interpreter nor
+// the launcher runs: nothing is left to env's search of the PATH.
+func TestLauncherInterpreterOnlyInWorkspace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	ran := filepath.Join(t.TempDir(), "planted-ran")
+	planted := "#!/bin/sh\ntouch " + ran + "\nexec cat\n"
+	for _, dir := range []string{filepath.Join(f.ws, "node_modules", ".bin"), filepath.Join(f.ws, "bin"), f.ws} {
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "kandevnode"), []byte(planted), 0o755))
+	}
+	home := t.TempDir()
+	launchers := filepath.Join(home, ".kandev", "lsp-servers", "pyright", "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(launchers, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(launchers, "pyright-langserver"), []byte("#!/usr/bin/env kandevnode\n"), 0o755))
+
+	for name, path := range map[string]string{
+		"absolute workspace entries": filepath.Join(f.ws, "node_modules", ".bin") + ":" + filepath.Join(f.ws, "bin") + ":/usr/bin:/bin",
+		"relative entries":           "node_modules/.bin:./bin:.::/usr/bin:/bin",
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := newFixture(t, "", func(c *Config) {
+				c.Workspace = f.h.cfg.Workspace
+				c.Env = taskenv.New(map[string]string{"PATH": path, "HOME": home})
+			})
+			py, _, err := dial(t, g, "python", token)
+			require.NoError(t, err)
+			requireClose(t, py, int(wire.CloseNoInstaller))
+		})
+	}
+	require.NoFileExists(t, ran)
+}
+
+// A language server's own PATH holds no relative entry and none inside
+// the workspace: what it (or a launcher run as it is) looks up there can
+// never be the repository's.
+func TestServerPathConfined(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	dump := filepath.Join(t.TempDir(), "env")
+	require.NoError(t, os.WriteFile(filepath.Join(f.bin, "gopls"), []byte("#!/bin/sh\nenv > "+dump+".tmp && mv "+dump+".tmp "+dump+"\nexec cat\n"), 0o755))
+	link := filepath.Join(t.TempDir(), "tools")
+	require.NoError(t, os.Symlink(f.ws, link))
+	g := newFixture(t, "", func(c *Config) {
+		c.Workspace = f.h.cfg.Workspace
+		c.Env = taskenv.New(map[string]string{
+			"PATH": filepath.Join(f.ws, "node_modules", ".bin") + ":.:bin::" + link + ":" + f.bin + ":/usr/bin:/bin",
+			"HOME": t.TempDir(),
+		})
+	})
+	c, _ := readReady(t, g)
+	c.CloseNow()
+	var path string
+	require.Eventually(t, func() bool {
+		b, _ := os.ReadFile(dump)
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "PATH="); ok {
+				path = v
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, f.bin+":/usr/bin:/bin", path)
 }

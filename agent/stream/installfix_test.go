@@ -89,7 +89,7 @@ func newInstallFixture(t *testing.T, mode string, mod ...func(*Config)) *install
 			"PATH": tbin + ":/usr/bin:/bin", "HOME": k.home,
 			"FAKE_NPM_LOG": k.npmLog, "FAKE_NPM_PIDS": k.pids, "FAKE_NPM_GATE": k.gate,
 			"FAKE_NPM_MODE": k.modeFile, "FAKELSP_BIN": fakelsptest.Binary(t),
-		})
+		}).WithPass("FAKE_NPM_LOG", "FAKE_NPM_PIDS", "FAKE_NPM_GATE", "FAKE_NPM_MODE", "FAKELSP_BIN")
 		c.Installs = install.New(install.Config{Runner: &install.Runner{KillGrace: 200 * time.Millisecond}, LockPoll: 10 * time.Millisecond})
 	}
 	k.fakeFixture = newFakeFixture(t, script.Script{}, append([]func(*Config){setup}, mod...)...)

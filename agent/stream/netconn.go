@@ -122,6 +122,15 @@ const socketBuffer = 4 << 20
 
 // tuneSocket sizes a TCP connection's buffers; best effort.
 func tuneSocket(c net.Conn) {
+	// A listener wrapper (connlimit) hands out its own net.Conn; the
+	// TCP connection is behind NetConn, as with tls.Conn.
+	for {
+		u, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			break
+		}
+		c = u.NetConn()
+	}
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetWriteBuffer(socketBuffer)
 		_ = tc.SetReadBuffer(socketBuffer)

@@ -100,8 +100,17 @@ func (s *session) run(path string) {
 	go func() { repos <- cfg.Workspace.RepoSubpaths() }()
 	args := s.srv.Args
 	// A launcher script's "#!/usr/bin/env node" is resolved here, like
-	// discovery, not by env over the whole task PATH.
-	if interp, ok := cfg.Env.Interpreter(path); ok {
+	// discovery, not by env over the task PATH. No such interpreter
+	// outside the workspace is a server that cannot run on this host:
+	// reported like a missing server with no installer (4007, the
+	// manual-install guidance), never left to a PATH search.
+	interp, err := cfg.Env.Interpreter(path)
+	if err != nil {
+		s.logger.Info("language server's interpreter not found outside the workspace", "path", path, "err", err)
+		_ = s.sock.close(websocket.StatusCode(wire.CloseNoInstaller))
+		return
+	}
+	if interp != "" {
 		path, args = interp, append([]string{path}, args...)
 	}
 	p, err := s.h.launcher.Start(proc.Command{
@@ -139,11 +148,12 @@ func (s *session) run(path string) {
 	s.bridge(p)
 }
 
-// serverEnv is the environment a server runs with: the task's, with the
-// entry's tools (Entry.Tools) set to what discovery finds, replacing any
-// value the task had for them.
+// serverEnv is the environment a server runs with: the allowed part of
+// the task's, PATH confined (taskenv.ServerList), with the entry's tools
+// (Entry.Tools) set to what discovery finds, replacing any value the task
+// had for them.
 func serverEnv(env *taskenv.Env, e catalog.Entry) []string {
-	list := env.List()
+	list := env.ServerList()
 	if len(e.Tools) == 0 {
 		return list
 	}

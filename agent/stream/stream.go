@@ -8,9 +8,9 @@
 // read meanwhile (readahead.go), which both cancels it when the peer
 // leaves and keeps what the peer sends for the bridge, in order.
 //
-// The route decides everything it can before upgrading — unknown language
-// (HTTP 400), missing token (HTTP 401), shutting down (HTTP 503) — so a
-// rejected request never starts a process. After the upgrade every failure
+// The route decides everything it can before upgrading — missing token
+// (HTTP 401, checked first), unknown language (HTTP 400), shutting down
+// (HTTP 503) — so a rejected request never starts a process. After the upgrade every failure
 // is a categorical close code (wire.Close*) with an empty reason: transport
 // prose stays in the agent's log. A stream over the connection cap is one
 // of those: upgraded and closed with 4005 before anything starts.
@@ -179,14 +179,20 @@ func New(cfg Config) *Handler {
 
 // ServeHTTP validates the request, then upgrades it and runs the session.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The token comes first, before the method, the language or the
+	// server id are looked at: an anonymous peer gets the same 401 for an
+	// id the operator's catalog holds and for one it does not, so it
+	// cannot learn which servers this agent runs.
+	if !auth.Valid(r, h.cfg.Token) {
+		h.cfg.Metrics.StreamRefused(http.StatusUnauthorized)
+		auth.Deny(w)
+		return
+	}
 	if r.Method != http.MethodGet {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
 	}
 	q := r.URL.Query()
-	// The language and the server it names are checked before anything
-	// else, the token included: a request for what the catalog does not
-	// hold is a client bug, refused the same way with or without a token.
 	// The server is a catalog id, never a command: anything else (a path,
 	// an id of no entry, an entry of another language, two of them) is
 	// refused here, before any upgrade or process.
@@ -208,11 +214,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
 			return
 		}
-	}
-	if !auth.Valid(r, h.cfg.Token) {
-		h.cfg.Metrics.StreamRefused(http.StatusUnauthorized)
-		auth.Deny(w)
-		return
 	}
 	// Every line of the stream names its session, language and connection
 	// id: the relay's, when it sent them, so both hops' lines match.

@@ -218,11 +218,11 @@ func TestBadRequest(t *testing.T) {
 		require.Error(t, err)
 		require.Equal(t, http.StatusBadRequest, resp.StatusCode, lang)
 	}
-	// Language comes before auth: an unknown language is 400 even without
-	// a token, as it is with one.
+	// The token comes before the language: without it, an unknown
+	// language is 401 like a known one.
 	_, resp, err := dial(t, f, "cobol", "")
 	require.Error(t, err)
-	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	_, err = os.Stat(filepath.Join(f.ws, "started"))
 	require.ErrorIs(t, err, os.ErrNotExist)
 }

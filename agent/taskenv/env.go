@@ -1,5 +1,6 @@
 // Package taskenv holds the task environment: the one explicit map of
-// environment variables that discovery, installers and language servers see.
+// environment variables that discovery reads, and the allowlist
+// (allow.go) of those that installers and language servers may see.
 //
 // The agent's own process environment is the task environment, but it is read
 // once, in main, and passed down as a value. Nothing else in the agent calls
@@ -28,6 +29,9 @@ type Env struct {
 	// workspace is the resolved task workspace (WithWorkspace), "" for
 	// none: directories inside it are never searched.
 	workspace string
+	// pass names the variables children get besides the allowlist
+	// (WithPass).
+	pass []string
 }
 
 // New returns an Env over a copy of vars, for the host's operating system.
@@ -37,6 +41,14 @@ func New(vars map[string]string) *Env {
 		m[k] = v
 	}
 	return &Env{vars: m, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+}
+
+// clone copies e, variables, rules and workspace included.
+func (e *Env) clone() *Env {
+	c := New(e.vars)
+	c.GOOS, c.GOARCH, c.workspace = e.GOOS, e.GOARCH, e.workspace
+	c.pass = append([]string(nil), e.pass...)
+	return c
 }
 
 // Parse turns KEY=VALUE entries, as os.Environ returns them, into a map.
@@ -68,8 +80,10 @@ func (e *Env) Get(name string) string {
 	return ""
 }
 
-// List returns the environment as sorted KEY=VALUE entries, the form
-// exec.Cmd.Env takes. Sorting makes a child's environment reproducible.
+// List returns the whole environment as sorted KEY=VALUE entries, the
+// form exec.Cmd.Env takes; sorting makes it reproducible. It is what the
+// agent reads, not what a child may see: children get ServerList or
+// InstallList.
 func (e *Env) List() []string {
 	out := make([]string, 0, len(e.vars))
 	for k, v := range e.vars {

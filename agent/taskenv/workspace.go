@@ -3,6 +3,7 @@ package taskenv
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -17,8 +18,8 @@ import (
 // HOME inside it would put the managed cache (the installed servers) in
 // the checkout, where the next commit or the next clone decides what runs.
 func (e *Env) WithWorkspace(dir string) *Env {
-	c := New(e.vars)
-	c.GOOS, c.GOARCH = e.GOOS, e.GOARCH
+	c := e.clone()
+	c.workspace = ""
 	if dir != "" {
 		c.workspace = c.resolve(dir)
 	}
@@ -70,16 +71,36 @@ func (e *Env) resolve(p string) string {
 	}
 }
 
-// InstallList is the environment installers (npm, go) run with: List, but
-// with the PATH and GOPATH entries that are relative or inside the
-// workspace removed, and GOBIN dropped when it is one of those. npm
-// starts node and go its tools through PATH, so a planted node or a
-// GOPATH in the checkout would otherwise run or be written to during an
-// install.
-func (e *Env) InstallList() []string {
+// InstallList is the environment installers (npm, go) run with: the
+// allowed variables (Allowed, WithPass) with the PATH and GOPATH entries
+// that are relative or inside the workspace removed, and GOBIN dropped
+// when it is one of those. npm starts node and go its tools through PATH,
+// so a planted node or a GOPATH in the checkout would otherwise run or be
+// written to during an install.
+func (e *Env) InstallList() []string { return e.childList("PATH", "GOPATH", "GOBIN") }
+
+// ServerList is the environment a language server runs with: the allowed
+// variables (Allowed, WithPass) with the PATH entries that are relative
+// or inside the workspace removed. A server's launcher ("#!/usr/bin/env
+// node" run as it is, a .cmd shim) and the server itself (gopls running
+// go, a linter running its plugins) look commands up in PATH; with
+// node_modules/.bin, ./bin or "." on it, the repository would choose what
+// runs. GOPATH is left as the task has it: gopls reads a project laid out
+// in a GOPATH inside the checkout, and nothing is run from there.
+func (e *Env) ServerList() []string { return e.childList("PATH") }
+
+// childList is the allowed part of the environment with the named
+// directory-list variables confined (usable entries only; the variable
+// dropped when none is left). On Windows it also sets
+// NoDefaultCurrentDirectoryInExePath: cmd.exe, which runs npm's .cmd
+// shims, otherwise looks for node in the working directory — the
+// workspace — before PATH.
+func (e *Env) childList(confine ...string) []string {
 	vars := make(map[string]string, len(e.vars))
 	for k, v := range e.vars {
-		vars[k] = v
+		if e.passes(k) {
+			vars[k] = v
+		}
 	}
 	sep := ":"
 	if e.GOOS == "windows" {
@@ -90,24 +111,29 @@ func (e *Env) InstallList() []string {
 		if e.GOOS == "windows" {
 			name = strings.ToUpper(k) // Path is PATH there
 		}
-		switch name {
-		case "PATH", "GOPATH":
-			var keep []string
-			for _, d := range e.SplitList(v) {
-				if e.usable(d) {
-					keep = append(keep, d)
-				}
-			}
-			if len(keep) == 0 {
-				delete(vars, k)
-			} else {
-				vars[k] = strings.Join(keep, sep)
-			}
-		case "GOBIN":
+		if !slices.Contains(confine, name) {
+			continue
+		}
+		if name == "GOBIN" {
 			if !e.usable(v) {
 				delete(vars, k)
 			}
+			continue
 		}
+		var keep []string
+		for _, d := range e.SplitList(v) {
+			if e.usable(d) {
+				keep = append(keep, d)
+			}
+		}
+		if len(keep) == 0 {
+			delete(vars, k)
+		} else {
+			vars[k] = strings.Join(keep, sep)
+		}
+	}
+	if e.GOOS == "windows" {
+		vars["NoDefaultCurrentDirectoryInExePath"] = "1"
 	}
 	c := New(vars)
 	c.GOOS = e.GOOS

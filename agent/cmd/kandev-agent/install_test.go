@@ -107,7 +107,10 @@ func TestSIGTERMDuringInstall(t *testing.T) {
 		require.NoError(t, os.Mkdir(d, 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(tbin, "npm"), []byte(hangingNPM), 0o755))
-	cmd, base := launch(t, ctx, ws, []string{"PATH=" + tbin + ":/usr/bin:/bin", "HOME=" + home, "PIDS=" + pidFile})
+	// PIDS is the stand-in npm's, passed by name like any task variable
+	// outside the allowlist.
+	cmd, base := startBinary(t, ctx, build(t), ws, []string{"PATH=" + tbin + ":/usr/bin:/bin", "HOME=" + home, "PIDS=" + pidFile}, nil,
+		"-pass-env", "PIDS")
 
 	c := stream(t, ctx, base, "python")
 	nextStatus(t, ctx, c, wire.StatusInstalling)

@@ -27,6 +27,12 @@ type limits struct {
 	maxWatches     int
 	// catalogFile is the operator catalog; empty: the built-in one only.
 	catalogFile string
+	// passEnv names the task variables children get besides the
+	// allowlist (-pass-env; a flag only).
+	passEnv []string
+	// perClient bounds one client address's open connections
+	// (-max-client-connections; a flag only).
+	perClient int
 }
 
 // limit is one of them: its flag, its variable, and where it is stored.
@@ -104,5 +110,5 @@ func (l *limits) String() string {
 	return "install-stall=" + l.installStall.String() + " install-timeout=" + l.installTimeout.String() +
 		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() +
 		" max-connections=" + strconv.Itoa(l.maxConnections) + " max-watches=" + strconv.Itoa(l.maxWatches) +
-		" log-format=" + l.logFormat
+		" max-client-connections=" + strconv.Itoa(l.perClient) + " log-format=" + l.logFormat
 }

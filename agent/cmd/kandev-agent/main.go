@@ -37,6 +37,22 @@
 // 8192) caps the workspace directories watched for changes, which streams
 // report to their peers.
 //
+// Language servers and installers do not get the agent's environment: only
+// the allowlist of package taskenv (Allowed: PATH without relative or
+// workspace entries, HOME, locale, temporary directories, the Go, C, Node,
+// Python, Java, Rust and .NET toolchain variables, npm's registry and cache
+// settings, proxies and CA bundles) and the variables named with
+// -pass-env NAME,NAME2 (exact names, for a task variable a server really
+// needs). Database passwords, cloud keys and the agent's own settings
+// never reach them.
+//
+// Connections: a request without the token gets 401 with "Connection:
+// close", and the connection is closed after it; a connection idle
+// between requests is closed after 30 s, one that does not send a whole
+// request header within 10 s too; and one client IP address holds at most
+// -max-client-connections (256) connections at once, a further one being
+// closed as soon as it is accepted.
+//
 // GET /metrics answers the Prometheus text format (package agent/metrics)
 // to a request with the token, like every route.
 //
@@ -58,10 +74,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/connlimit"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/server"
 	"github.com/kandev/lsp/agent/taskenv"
@@ -71,6 +89,11 @@ import (
 // tokenEnv names the variable carrying the bearer token.
 const tokenEnv = "KANDEV_AGENT_TOKEN"
 
+// idleTimeout closes a keep-alive connection with no request in flight.
+// The relay reconnects at will; a connection kept open without a request
+// only holds the agent's resources.
+const idleTimeout = 30 * time.Second
+
 // releaseBaseEnv names the variable overriding the release download base
 // URL (catalog.RustAnalyzerBaseURL).
 const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
@@ -78,9 +101,14 @@ const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address HOST:PORT")
 	dir := flag.String("workspace", "", "task workspace directory")
+	perClient := flag.Int("max-client-connections", connlimit.DefaultPerClient,
+		"connections one client IP address may hold open at once; one more is closed at accept")
+	passEnv := flag.String("pass-env", "", "comma-separated names of task variables language servers and installers get besides the allowlist")
 	var lim limits
 	lim.register(flag.CommandLine)
 	flag.Parse()
+	lim.passEnv = splitNames(*passEnv)
+	lim.perClient = *perClient
 	if err := run(*addr, *dir, &lim); err != nil {
 		fmt.Fprintln(os.Stderr, "kandev-agent:", err)
 		os.Exit(2)
@@ -122,11 +150,14 @@ func run(addr, dir string, lim *limits) error {
 		return err
 	}
 	logger.Info("limits", "set", lim.String())
+	if len(lim.passEnv) > 0 {
+		logger.Info("passed to language servers", "variables", lim.passEnv)
+	}
 	if ids := operatorIDs(cat); len(ids) > 0 {
 		logger.Info("operator catalog", "file", lim.catalogFile, "servers", ids)
 	}
 	srv, err := server.New(server.Config{
-		Workspace: abs, Token: token, Env: env, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
+		Workspace: abs, Token: token, Env: env, PassEnv: lim.passEnv, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
 		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
 		MaxWatches: lim.maxWatches,
 		Install:    install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
@@ -134,13 +165,22 @@ func run(addr, dir string, lim *limits) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
+	if lim.perClient <= 0 {
+		return errors.New("-max-client-connections must be positive")
+	}
+	raw, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("listening on http://%s\n", ln.Addr())
+	fmt.Printf("listening on http://%s\n", raw.Addr())
+	ln := connlimit.Listen(raw, connlimit.Options{PerClient: lim.perClient, Refused: func(a net.Addr) {
+		logger.Debug("connection refused: per-client bound reached", "remote", a.String(), "max", lim.perClient)
+	}})
 
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	// ReadHeaderTimeout ends a connection that never completes a request,
+	// IdleTimeout one that sits silent between requests; upgraded stream
+	// connections are the stream's, with pings of their own.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 
@@ -193,4 +233,16 @@ func ignoreClosed(err error) error {
 		return nil
 	}
 	return err
+}
+
+// splitNames splits -pass-env's comma-separated list, dropping empty
+// names and white space around each.
+func splitNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
