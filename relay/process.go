@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kandev/lsp/agent/taskenv"
 )
 
 // agentTokenEnv is where kandev-agent reads its bearer token.
@@ -31,9 +33,17 @@ const defaultAgentStartTimeout = 30 * time.Second
 type ProcessStarter struct {
 	// Binary is the kandev-agent executable.
 	Binary string
-	// Env is the agent's environment, its task environment (nil: the
-	// relay's own). Any KANDEV_AGENT_TOKEN in it is replaced.
+	// Env is the agent's environment, its task environment. Nil: the
+	// relay's own, with only the variables taskenv.Allowed names (and
+	// PassEnv's): the relay's environment holds its own secrets — a
+	// database password, cloud keys, the browser token — and an agent runs
+	// the repository's code inside its language servers. Any
+	// KANDEV_AGENT_TOKEN in it is replaced.
 	Env []string
+	// PassEnv names variables of the environment the agent passes on to
+	// its language servers besides its allowlist (its -pass-env), and
+	// which a nil Env keeps.
+	PassEnv []string
 	// Output receives the agent's stderr and the rest of its stdout; nil
 	// discards them.
 	Output io.Writer
@@ -79,9 +89,13 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 
 	env := p.Env
 	if env == nil {
-		env = os.Environ()
+		env = taskenv.FilterEnviron(os.Environ(), p.PassEnv...)
 	}
-	cmd := exec.Command(p.Binary, "-addr", "127.0.0.1:0", "-workspace", sess.Workspace)
+	args := []string{"-addr", "127.0.0.1:0", "-workspace", sess.Workspace}
+	if len(p.PassEnv) > 0 {
+		args = append(args, "-pass-env", strings.Join(p.PassEnv, ","))
+	}
+	cmd := exec.Command(p.Binary, args...)
 	cmd.Env = append(withoutVar(env, agentTokenEnv), agentTokenEnv+"="+token)
 	if p.Output != nil {
 		cmd.Stderr = p.Output

@@ -59,7 +59,7 @@ func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
 		}
 	})
 	st := &countingStarter{}
-	real := NewStarter(StarterConfig{AgentBinary: bin, AgentEnv: env, AgentOutput: out})
+	real := NewStarter(StarterConfig{AgentBinary: bin, AgentEnv: env, AgentPassEnv: []string{"KANDEV_TEST_PIDS"}, AgentOutput: out})
 	st.start = real.Start
 	process := real.(byExecutor)[ExecutorLocalPC].(*ProcessStarter)
 	srv, rl := newRelay(t, Config{
@@ -319,7 +319,7 @@ exec cat
 	env = append(env, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "KANDEV_TEST_PIDS="+pids)
 
 	// Someone else's agent: started here, not by the relay.
-	agent, err := (&ProcessStarter{Binary: bin, Env: env}).Start(context.Background(),
+	agent, err := (&ProcessStarter{Binary: bin, Env: env, PassEnv: []string{"KANDEV_TEST_PIDS"}}).Start(context.Background(),
 		Session{ID: "ext", Workspace: ws})
 	require.NoError(t, err)
 	t.Cleanup(func() {

@@ -109,8 +109,14 @@ type Config struct {
 	AgentBinary string
 	// AgentEnv is the environment of agents the relay starts — their task
 	// environment — without the token, which the relay adds. Nil: the
-	// relay's own environment.
+	// relay's own environment, through the task-environment allowlist
+	// (taskenv.Allowed), so the relay's secrets (its database password,
+	// cloud keys, the browser token) never reach an agent or its servers.
 	AgentEnv []string
+	// AgentPassEnv names further variables of that environment that started
+	// agents and their language servers get besides the allowlist (each
+	// agent's -pass-env): a task variable a server really needs.
+	AgentPassEnv []string
 	// Starter starts and resumes task-host agents. Nil: NewStarter over
 	// AgentBinary, AgentEnv and AgentOutput (processes for local_pc, the docker CLI for
 	// local_docker). Tests replace it to count starts.
@@ -240,7 +246,8 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.Starter == nil {
 		cfg.Starter = NewStarter(StarterConfig{
-			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentOutput: cfg.AgentOutput, Logger: cfg.Logger,
+			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentPassEnv: cfg.AgentPassEnv,
+			AgentOutput: cfg.AgentOutput, Logger: cfg.Logger,
 		})
 	}
 	authenticate := cfg.Authenticate

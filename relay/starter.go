@@ -49,8 +49,10 @@ type StarterConfig struct {
 	// AgentBinary is the kandev-agent executable for local_pc sessions.
 	AgentBinary string
 	// AgentEnv is the task environment of started agents (nil: the
-	// relay's own environment).
+	// relay's own environment through the allowlist; see ProcessStarter).
 	AgentEnv []string
+	// AgentPassEnv: see ProcessStarter.PassEnv.
+	AgentPassEnv []string
 	// AgentOutput receives started agents' stdout (after the listening
 	// line) and stderr; nil discards them.
 	AgentOutput io.Writer
@@ -70,7 +72,7 @@ func NewStarter(cfg StarterConfig) Starter {
 	}
 	return byExecutor{
 		ExecutorLocalPC: &ProcessStarter{
-			Binary: cfg.AgentBinary, Env: cfg.AgentEnv, Output: cfg.AgentOutput, Logger: cfg.Logger,
+			Binary: cfg.AgentBinary, Env: cfg.AgentEnv, PassEnv: cfg.AgentPassEnv, Output: cfg.AgentOutput, Logger: cfg.Logger,
 		},
 		ExecutorLocalDocker: &DockerStarter{CLI: cfg.DockerCLI, Logger: cfg.Logger},
 	}

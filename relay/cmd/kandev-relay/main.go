@@ -2,7 +2,8 @@
 // stream, the user-settings API, the boot runtime and task stop.
 //
 //	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE|postgres://...]
-//	             [-agent-binary PATH] [-hosts NAME,...] [-origins HOST,...]
+//	             [-agent-binary PATH] [-agent-pass-env NAME,...]
+//	             [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
 //	             [-replica-id ID] [-lease-ttl 30s] [-lease-heartbeat 10s]
 //	             [-catalog FILE]
@@ -54,6 +55,7 @@ import (
 	"time"
 
 	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
@@ -102,6 +104,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	sessionsPath := fs.String("sessions", "", "sessions file (JSON: {\"sessions\":[...]})")
 	dbPath := fs.String("db", "", "settings database: a file (SQLite; default <user config dir>/kandev/settings.db), or a\npostgres:// URL of the database replicas share (settings and the global connection cap);\nkeep its password out of the URL: PGPASSWORD or ~/.pgpass")
 	agentBinary := fs.String("agent-binary", "", "kandev-agent executable for local_pc sessions without agent.url\n(default: kandev-agent beside this binary, else on PATH)")
+	agentPassEnv := fs.String("agent-pass-env", "", "comma-separated names of variables of this environment that agents it starts, and their\nlanguage servers, get besides the task-environment allowlist (PATH, HOME, toolchain, locale, proxy)")
 	hosts := fs.String("hosts", "", "names the relay is reached by, comma-separated, besides the address it listens on\n(and localhost on loopback); requests for any other Host are refused")
 	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns\n(never one that matches every host, such as * or https://*)")
 	browserToken := fs.String("browser-token", "", "token every request must carry (the sign-in cookie or Authorization: Bearer);\ndefault $"+envBrowserToken+", else a fresh one printed in the sign-in URL")
@@ -251,11 +254,13 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		AgentBinary:           bin,
 		AgentOutput:           stderr,
 		// Started agents get the relay's environment as their task
-		// environment, minus the relay's own secret: the browser token
-		// must not reach language servers.
-		AgentEnv: withoutEnv(environ, envBrowserToken),
-		Logger:   logger,
-		Replica:  *replicaID,
+		// environment, through the task-environment allowlist: the
+		// relay's own secrets (the browser token, PGPASSWORD, cloud keys)
+		// must not reach language servers, which run the repository's code.
+		AgentEnv:     taskenv.FilterEnviron(environ, access.SplitList(*agentPassEnv)...),
+		AgentPassEnv: access.SplitList(*agentPassEnv),
+		Logger:       logger,
+		Replica:      *replicaID,
 		// Metrics nil: the relay serves GET /metrics itself, behind the
 		// browser token like every route (a scraper sends it as a bearer
 		// token).
@@ -338,17 +343,6 @@ func browserAddr(addr net.Addr) string {
 		return addr.String()
 	}
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
-}
-
-// withoutEnv returns environ without the entries for name.
-func withoutEnv(environ []string, name string) []string {
-	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		if k, _, _ := strings.Cut(kv, "="); k != name {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // findAgent returns kandev-agent beside this executable, else on PATH, else "".

@@ -63,13 +63,15 @@ func TestGlobalCapAcrossReplicas(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(sessionsFile, b, 0o600))
 
+	// The marker finds the test's processes: the relays pass it to the
+	// agents they start, and those to their servers (-agent-pass-env).
 	marker := randomHex()
 	env := soak.Env([]string{"PATH", envMaxConnections, envBrowserToken},
 		"PATH="+fakeDir+string(os.PathListSeparator)+os.Getenv("PATH"),
 		envMaxConnections+"=3", "KANDEV_TEST_RUN="+marker)
 	startRelay := func(name string) *soak.Proc {
 		p, err := soak.Start(name, bins.Relay, []string{"-addr", "127.0.0.1:0", "-sessions", sessionsFile, "-db", dsn,
-			"-agent-binary", bins.Agent, "-insecure-no-browser-auth", "-replica-id", name,
+			"-agent-binary", bins.Agent, "-agent-pass-env", "KANDEV_TEST_RUN", "-insecure-no-browser-auth", "-replica-id", name,
 			"-lease-ttl", testLeaseTTL.String(), "-lease-heartbeat", testHeartbeat.String()}, env)
 		require.NoError(t, err)
 		t.Cleanup(func() {
