@@ -79,10 +79,10 @@ import (
 	"time"
 
 	"github.com/kandev/lsp/agent/catalog"
-	"github.com/kandev/lsp/agent/connlimit"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/server"
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/connlimit"
 	"github.com/kandev/lsp/internal/logging"
 )
 

@@ -3,6 +3,7 @@
 //
 //	kandev-relay -addr HOST:PORT -sessions FILE.json [-db FILE|postgres://...]
 //	             [-agent-binary PATH] [-agent-pass-env NAME,...]
+//	             [-max-client-connections 256]
 //	             [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
 //	             [-replica-id ID] [-lease-ttl 30s] [-lease-heartbeat 10s]
@@ -56,6 +57,7 @@ import (
 
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/connlimit"
 	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
@@ -63,6 +65,10 @@ import (
 	"github.com/kandev/lsp/relay/pgdb"
 	"github.com/kandev/lsp/relay/settings"
 )
+
+// idleTimeout closes a keep-alive connection that sits silent between
+// requests.
+const idleTimeout = 30 * time.Second
 
 // shutdownGrace bounds the wait for streams to finish their close handshakes
 // (coder/websocket gives each peer up to 5 s to answer) and for started
@@ -105,6 +111,7 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	dbPath := fs.String("db", "", "settings database: a file (SQLite; default <user config dir>/kandev/settings.db), or a\npostgres:// URL of the database replicas share (settings and the global connection cap);\nkeep its password out of the URL: PGPASSWORD or ~/.pgpass")
 	agentBinary := fs.String("agent-binary", "", "kandev-agent executable for local_pc sessions without agent.url\n(default: kandev-agent beside this binary, else on PATH)")
 	agentPassEnv := fs.String("agent-pass-env", "", "comma-separated names of variables of this environment that agents it starts, and their\nlanguage servers, get besides the task-environment allowlist (PATH, HOME, toolchain, locale, proxy)")
+	perClient := fs.Int("max-client-connections", connlimit.DefaultPerClient, "most connections one client address may hold open (streams included);\nbehind a balancer every browser shares its address: raise it there")
 	hosts := fs.String("hosts", "", "names the relay is reached by, comma-separated, besides the address it listens on\n(and localhost on loopback); requests for any other Host are refused")
 	origins := fs.String("origins", "", "extra browser origins allowed besides same-origin, comma-separated host patterns\n(never one that matches every host, such as * or https://*)")
 	browserToken := fs.String("browser-token", "", "token every request must carry (the sign-in cookie or Authorization: Bearer);\ndefault $"+envBrowserToken+", else a fresh one printed in the sign-in URL")
@@ -215,11 +222,17 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 		logger.Warn("no kandev-agent found: local_pc sessions without agent.url will close with 4002")
 	}
 
-	ln, err := net.Listen("tcp", *addr)
+	if *perClient < 1 {
+		return errors.New("-max-client-connections must be positive")
+	}
+	raw, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "listening on http://%s\n", raw.Addr())
+	ln := connlimit.Listen(raw, connlimit.Options{PerClient: *perClient, Refused: func(a net.Addr) {
+		logger.Debug("connection over the per-client bound closed", "remote", a.String())
+	}})
 
 	var (
 		authenticate func(*http.Request) (string, error)
@@ -275,7 +288,11 @@ func run(ctx context.Context, args []string, environ []string, stdout, stderr io
 	srv := &http.Server{
 		Handler:           rl,
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
+		// A keep-alive connection silent between requests is closed (a
+		// refused one at once: access answers it with Connection: close).
+		// Streams are hijacked and keep their own pings.
+		IdleTimeout: idleTimeout,
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kandev/lsp/internal/connlimit"
 	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/webdemo"
 )
@@ -69,12 +70,15 @@ func run() error {
 		defer cancel()
 		demo.Close(ctx)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	raw, err := net.Listen("tcp", *addr)
 	if err != nil {
 		shutdown()
 		return err
 	}
-	srv := &http.Server{Handler: demo.Handler, ReadHeaderTimeout: 10 * time.Second}
+	// As kandev-relay: a bound per client address and an idle timeout, so
+	// a peer without the sign-in cookie cannot hold connections.
+	ln := connlimit.Listen(raw, connlimit.Options{})
+	srv := &http.Server{Handler: demo.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}
 	fmt.Printf("listening on http://%s\n", ln.Addr())
 	if demo.Container != "" {
 		fmt.Printf("docker container %s\n", demo.Container)

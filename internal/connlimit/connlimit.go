@@ -1,11 +1,11 @@
 // Package connlimit bounds the connections one client address holds open
-// on the agent's listener.
+// on a server's listener (the agent's, the relay's, the demo's).
 //
-// The agent's routes all need the token, but a connection costs the agent
-// before any request is read: a goroutine, buffers, a file descriptor. A
-// peer that opens connections and stays silent (or sends one refused
-// request and keeps the connection) could otherwise hold them until the
-// agent runs out of descriptors, and with them the relay's streams. The
+// Every route of the three needs a credential, but a connection costs the
+// server before any request is read: a goroutine, buffers, a file
+// descriptor. A peer that opens connections and stays silent (or sends one
+// refused request and keeps the connection) could otherwise hold them
+// until the server runs out of descriptors, and with them every stream. The
 // HTTP server's timeouts end each such connection eventually; this bound
 // caps how many one address holds meanwhile. A connection over the bound
 // is closed as soon as it is accepted, before a byte is read.
