@@ -174,6 +174,14 @@ type pair struct {
 	// reopen: a document opened while the connection was shutting down
 	// (idle teardown); connect again once it has ended.
 	reopen bool
+	// The reconnect episode (reconnect.go): wasReady says a generation
+	// reached ready since the pair last failed or stopped, so a lost path
+	// is worth connecting again by itself; attempts counts the automatic
+	// attempts since it was lost at lostAt; retry is the pending one.
+	wasReady bool
+	attempts int
+	lostAt   int64
+	retry    Timer
 }
 
 // Client owns this window's pairs, connections and documents.
@@ -436,6 +444,8 @@ func (c *Client) StopSlot(ctx ctxlite.Context, sessionID string, lang wire.Langu
 	c.mu.Lock()
 	p := c.pairLocked(connKey{sessionID, lang, slot})
 	p.reopen = false // a Stop wins over a document opened during shutdown
+	p.wasReady = false
+	c.endEpisodeLocked(p) // and over a reconnect waiting for its turn
 	conn := p.conn
 	if conn == nil {
 		if p.st.State != StateOff {
@@ -637,6 +647,10 @@ func (c *Client) connectLocked(p *pair) *connection {
 		p.idle.Stop()
 		p.idle = nil
 	}
+	if p.retry != nil {
+		p.retry.Stop() // a Start or Retry during the wait goes first
+		p.retry = nil
+	}
 	p.gen++
 	conn := newConnection(c, p, p.gen)
 	if list := c.servers(p.key.language); p.key.slot < len(list) {
@@ -644,6 +658,9 @@ func (c *Client) connectLocked(p *pair) *connection {
 	}
 	p.conn = conn
 	p.st = Status{State: StateConnecting}
+	if p.attempts > 0 {
+		p.st = Status{State: StateReconnecting, Attempt: p.attempts, LostAt: p.lostAt}
+	}
 	c.recordLocked(p)
 	go conn.run()
 	if len(p.docs) == 0 {
@@ -731,6 +748,7 @@ func (c *Client) Close(ctx ctxlite.Context) error {
 			p.idle.Stop()
 			p.idle = nil
 		}
+		c.endEpisodeLocked(p)
 		if p.conn != nil {
 			conns = append(conns, p.conn)
 			p.conn.cancel()
@@ -760,11 +778,20 @@ func (c *Client) update(conn *connection, state State, initSince int64) (docs []
 		p.st.State, p.st.InitSince, p.st.Gen = state, initSince, conn.gen
 		switch state {
 		case StateReady:
+			p.wasReady = true
+			c.endEpisodeLocked(p)
 			for d := range p.docs {
 				docs = append(docs, d)
 			}
+		case StateConnecting, StateInstalling:
+			if p.attempts > 0 { // still reconnecting until ready
+				p.st.State = StateReconnecting
+			}
 		case StateStarting:
 			p.st.Launched = p.st.Launched || initSince != 0
+			if p.attempts > 0 {
+				p.st.State = StateReconnecting
+			}
 		case StateStopping:
 			p.st.Progress = progress.Snapshot{} // no stale work while stopping
 		}

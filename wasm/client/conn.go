@@ -339,7 +339,7 @@ func (c *connection) finish(endErr error, detail string) {
 	for d := range p.docs {
 		docs = append(docs, d)
 	}
-	reopen := false
+	reopen, reconnecting, gaveUp := false, false, false
 	if p.conn == c {
 		p.conn = nil
 		if p.idle != nil {
@@ -349,7 +349,20 @@ func (c *connection) finish(endErr error, detail string) {
 		c.mu.Lock()
 		enc := c.encoding
 		c.mu.Unlock()
-		p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail, Encoding: enc, Server: p.st.Server}
+		if state != StateOff && cl.canReconnectLocked(p, endErr, code) {
+			// The path to the task host was lost, not the server: connect
+			// again by itself. The documents stay open for the user and
+			// keep their markers until the next generation publishes.
+			reconnecting = true
+			cl.scheduleReconnectLocked(p, c.gen)
+			p.st = Status{Gen: c.gen, State: StateReconnecting, CloseCode: code, Server: p.st.Server,
+				Attempt: p.attempts, LostAt: p.lostAt}
+		} else {
+			gaveUp = p.attempts > 0
+			p.wasReady = false
+			cl.endEpisodeLocked(p)
+			p.st = Status{Gen: c.gen, State: state, CloseCode: code, Message: detail, Encoding: enc, Server: p.st.Server}
+		}
 		cl.recordLocked(p)
 		reopen, p.reopen = p.reopen && state == StateOff, false
 	}
@@ -358,7 +371,12 @@ func (c *connection) finish(endErr error, detail string) {
 	c.editorEnded() // this connection's providers and suppression only
 	c.dropProblems()
 	for _, d := range docs {
-		d.detach(c) // only documents still open on this generation
+		// Only documents still open on this generation.
+		d.detach(c, reconnecting)
+		if gaveUp {
+			// Markers kept through the failed attempts go now.
+			d.clearStaleMarkers()
+		}
 	}
 	cl.deliver()
 	if reopen {

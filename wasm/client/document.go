@@ -280,7 +280,7 @@ func (d *Document) open(c *connection) {
 		return
 	}
 	if d.on != nil {
-		d.forget(d.on) // a replaced generation that has not finished yet
+		d.forget(d.on, false) // a replaced generation that has not finished yet
 	}
 	c.docMu.Lock()
 	defer c.docMu.Unlock()
@@ -367,24 +367,39 @@ func (d *Document) diagnostics(c *connection, ds []lsptypes.Diagnostic) {
 	d.sink.SetMarkers(monaco.FromDiagnostics(ds, c.serverToModel))
 }
 
-// detach forgets generation c after it ended, clearing its markers; a
-// document already open on a newer generation is left alone. The document
-// stays open for the user; a new connection reopens it.
-func (d *Document) detach(c *connection) {
+// detach forgets generation c after it ended, clearing its markers unless
+// keepMarkers (the pair is reconnecting: the next generation's diagnostics
+// replace them, so they do not blink off and on); a document already open
+// on a newer generation is left alone. The document stays open for the
+// user; a new connection reopens it.
+func (d *Document) detach(c *connection, keepMarkers bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.on == c {
-		d.forget(c)
+		d.forget(c, keepMarkers)
 	}
 }
 
-// forget drops the document's state on c. d.mu must be held.
-func (d *Document) forget(c *connection) {
+// clearStaleMarkers clears the markers a document kept through reconnect
+// attempts when they gave up: no generation shows them any more.
+func (d *Document) clearStaleMarkers() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.on == nil {
+		d.clearMarkers()
+	}
+}
+
+// forget drops the document's state on c, and its markers unless
+// keepMarkers. d.mu must be held.
+func (d *Document) forget(c *connection, keepMarkers bool) {
 	d.leave(c, false)
 	d.cl.suppress.Disown(c.id(), d.model)
 	d.on = nil
 	d.uri = ""
-	d.clearMarkers()
+	if !keepMarkers {
+		d.clearMarkers()
+	}
 }
 
 // clearMarkers removes this document's markers if it has any.

@@ -28,8 +28,14 @@ const (
 	// normal 1000/1001 close from the far side).
 	StateUnavailable State = "unavailable"
 	// StateError: the server or its installation failed (4001, 4003, 4006,
-	// 4007, 4008), initialize was rejected, or the connection was lost.
+	// 4007, 4008), initialize was rejected, or the connection was lost and
+	// connecting again by itself did not bring it back.
 	StateError State = "error"
+	// StateReconnecting: a connection that was ready lost its path to the
+	// task host (no close frame, 1006, 1012, 4002) and the client is
+	// connecting again by itself (Status.Attempt, Status.LostAt), with no
+	// action from the user; the documents and their markers stay.
+	StateReconnecting State = "reconnecting"
 )
 
 // Status is the state of one (session, language, server) pair in this
@@ -67,4 +73,9 @@ type Status struct {
 	Progress progress.Snapshot
 	// Documents counts the open documents (leases) of the pair.
 	Documents int
+	// Attempt is the automatic reconnect attempt under way (1 the first),
+	// 0 when not reconnecting; LostAt is when the path was lost (Clock
+	// milliseconds), 0 likewise.
+	Attempt int
+	LostAt  int64
 }

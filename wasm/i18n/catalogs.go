@@ -15,6 +15,7 @@ var englishStatus = []kv{
 
 	{"state.off", "Off"},
 	{"state.connecting", "Connecting…"},
+	{"state.reconnecting", "Reconnecting…"},
 	{"state.installing", "Installing {server}…"},
 	{"state.starting", "Starting…"},
 	{"state.ready", "Ready"},
@@ -32,6 +33,8 @@ var englishStatus = []kv{
 	{"off.detail", "The {language} language server is not running for this session."},
 	{"off.start", "Start it to get diagnostics, completion and navigation."},
 	{"connecting.detail", "Connecting to the task host."},
+	{"reconnecting.detail", "The connection to the task host was lost. Connecting again by itself: attempt {attempt}, {since} since it dropped."},
+	{"reconnecting.kept", "Your edits and the last diagnostics stay; the server gets the editor's text when it is back."},
 	{"installing.detail", "The task host is installing {server}."},
 	{"starting.detail", "Starting {server} on the task host."},
 	{"init.summary", "Initializing ({elapsed})"},
@@ -103,6 +106,7 @@ var germanStatus = []kv{
 
 	{"state.off", "Aus"},
 	{"state.connecting", "Verbinden …"},
+	{"state.reconnecting", "Neu verbinden …"},
 	{"state.installing", "{server} wird installiert …"},
 	{"state.starting", "Wird gestartet …"},
 	{"state.ready", "Bereit"},
@@ -120,6 +124,8 @@ var germanStatus = []kv{
 	{"off.detail", "Der {language}-Sprachserver läuft für diese Sitzung nicht."},
 	{"off.start", "Starten Sie ihn für Diagnosen, Vervollständigung und Navigation."},
 	{"connecting.detail", "Verbindung zum Task-Host wird aufgebaut."},
+	{"reconnecting.detail", "Die Verbindung zum Task-Host wurde unterbrochen. Sie wird automatisch neu aufgebaut: Versuch {attempt} (unterbrochen seit {since})."},
+	{"reconnecting.kept", "Ihre Änderungen und die letzten Diagnosen bleiben; der Server erhält den Text des Editors, sobald er wieder da ist."},
 	{"installing.detail", "Der Task-Host installiert {server}."},
 	{"starting.detail", "{server} wird auf dem Task-Host gestartet."},
 	{"init.summary", "Initialisierung ({elapsed})"},

@@ -223,7 +223,7 @@ export interface DiskChange {
   versionId: number;
 }
 
-export type StatusState = 'off' | 'connecting' | 'installing' | 'starting' | 'ready' | 'stopping' | 'unavailable' | 'error';
+export type StatusState = 'off' | 'connecting' | 'installing' | 'starting' | 'ready' | 'stopping' | 'unavailable' | 'error' | 'reconnecting';
 export type StatusAction = 'start' | 'stop' | 'retry';
 
 /** The oldest active work item a server reports. */
@@ -256,6 +256,8 @@ export interface StatusView {
   initializing: { elapsedMs: number; long: boolean } | null;
   /** The last ended work item while ready and idle. */
   finished: { title: string; message: string } | null;
+  /** An automatic reconnect under way: the attempt (1 the first) and the time since the path was lost. */
+  reconnect: { attempt: number; elapsedMs: number } | null;
   /** The close code that ended the connection: 4001–4008, 1000, 1001, 1006. */
   closeCode: number | null;
   /** The install_failed detail or the server's initialize error, verbatim. */

@@ -52,6 +52,8 @@ type View struct {
 	Initializing *Initializing `json:"initializing"`
 	// Finished is the last server-reported work item that ended, or null.
 	Finished *Finished `json:"finished"`
+	// Reconnect is the automatic reconnect under way, or null.
+	Reconnect *Reconnect `json:"reconnect"`
 	// CloseCode is the close code that ended the connection, or null.
 	CloseCode *int `json:"closeCode"`
 	// Message is server or task-host text shown verbatim (an install
@@ -90,6 +92,13 @@ type Progress struct {
 type Initializing struct {
 	ElapsedMs int64 `json:"elapsedMs"`
 	Long      bool  `json:"long"`
+}
+
+// Reconnect is an automatic reconnect under way: the attempt (1 the
+// first) and the time since the path was lost, measured in this browser.
+type Reconnect struct {
+	Attempt   int   `json:"attempt"`
+	ElapsedMs int64 `json:"elapsedMs"`
 }
 
 // Finished is the last ended work item.
@@ -171,6 +180,16 @@ func (v View) AppendJSON(b []byte) []byte {
 		b = j.AppendString(b, f.Title)
 		b = j.AppendLit(b, `,"message":`)
 		b = j.AppendString(b, f.Message)
+		b = append(b, '}')
+	}
+	b = j.AppendLit(b, `,"reconnect":`)
+	if r := v.Reconnect; r == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendLit(b, `{"attempt":`)
+		b = j.AppendInt(b, int64(r.Attempt))
+		b = j.AppendLit(b, `,"elapsedMs":`)
+		b = j.AppendInt(b, r.ElapsedMs)
 		b = append(b, '}')
 	}
 	b = j.AppendLit(b, `,"closeCode":`)
@@ -312,8 +331,8 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 	}
 	// Placeholder values, filled as the branches learn them.
 	a := []string{"server", serverName(s.Language, s.Server), "language", DisplayName(s.Language),
-		"elapsed", "", "since", "", "title", "", "message", s.Message, "pct", ""}
-	const elapsedAt, sinceAt, titleAt, messageAt, pctAt = 5, 7, 9, 11, 13
+		"elapsed", "", "since", "", "title", "", "message", s.Message, "pct", "", "attempt", ""}
+	const elapsedAt, sinceAt, titleAt, messageAt, pctAt, attemptAt = 5, 7, 9, 11, 13, 15
 
 	summary, act, keys := "", "", ""
 	work := s.Progress.Primary
@@ -322,6 +341,13 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 		summary, act, keys = "state.off", ActionStart, "off.detail|off.start"
 	case client.StateConnecting:
 		summary, act, keys = "state.connecting", ActionStop, "connecting.detail"
+	case client.StateReconnecting:
+		// Stop gives up; the time since the drop moves, so the view ticks.
+		summary, act, keys = "state.reconnecting", ActionStop, "reconnecting.detail|reconnecting.kept"
+		a[attemptAt] = strconv.Itoa(max(s.Attempt, 1))
+		a[sinceAt] = cat.Elapsed(max(now-s.LostAt, 0))
+		v.Reconnect = &Reconnect{Attempt: max(s.Attempt, 1), ElapsedMs: max(now-s.LostAt, 0)}
+		work = nil
 	case client.StateInstalling:
 		summary, act, keys = "state.installing", ActionStop, "installing.detail"
 	case client.StateStarting:
@@ -421,7 +447,7 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 		label := cat.T("action." + act)
 		v.Action, v.ActionLabel = &act, &label
 	}
-	v.Tick = v.Initializing != nil || v.Progress != nil
+	v.Tick = v.Initializing != nil || v.Progress != nil || v.Reconnect != nil
 	return v
 }
 

@@ -1,0 +1,101 @@
+package client
+
+import (
+	"errors"
+
+	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/jsonrpc"
+)
+
+// reconnectDelays are the waits before each automatic attempt after a
+// ready connection lost its path: the first at once (a relay restarting
+// behind a balancer is usually there already), then doubling up to a few
+// seconds; after the last one the pair shows the error with Retry. In all
+// about 18 s plus the attempts themselves — long enough for a relay
+// restart or a deploy, short enough that a task host that is really gone
+// says so.
+var reconnectDelays = [...]clock.Duration{
+	0, 250 * clock.Millisecond, 500 * clock.Millisecond, clock.Second,
+	2 * clock.Second, 4 * clock.Second, 5 * clock.Second, 5 * clock.Second,
+}
+
+// lostPath reports whether a connection that ended (not on purpose) lost
+// its path to the task host rather than failed: no close frame at all
+// (the socket dropped, the dial failed), 1006, the relay draining for a
+// restart (1012), or the task host unreachable (4002). A server that
+// exited (4006), a failed install, a refusal (4004, 4005), a normal close
+// (1000, 1001: task stop, idle close) and an initialize the server
+// rejected are not: connecting again would not change them.
+func lostPath(endErr error, code int) bool {
+	switch code {
+	case 1006, int(wire.CloseServiceRestart), int(wire.CloseUnavailable):
+		return true
+	case 0:
+		if _, rejected := errors.AsType[*jsonrpc.Error](endErr); rejected {
+			return false
+		}
+		if errors.Is(endErr, errEncoding) {
+			return false
+		}
+		return endErr != nil
+	}
+	return false
+}
+
+// reconnectDelay is the wait before attempt n (1-based), spread by up to a
+// fifth either way so that every editor of a restarted relay does not come
+// back in the same millisecond. seed varies per pair and attempt.
+func reconnectDelay(n int, seed uint64) clock.Duration {
+	d := reconnectDelays[min(n, len(reconnectDelays))-1]
+	if d == 0 {
+		return 0
+	}
+	// xorshift: no math/rand in lsp.wasm for one number.
+	seed ^= seed << 13
+	seed ^= seed >> 7
+	seed ^= seed << 17
+	spread := int64(d) / 5
+	return d - clock.Duration(spread) + clock.Duration(int64(seed%uint64(2*spread+1)))
+}
+
+// canReconnect reports whether p may connect again by itself after its
+// generation ended with endErr/code: it was ready in this episode, a
+// document still needs it, attempts are left, and the end was a lost path.
+// c.mu must be held.
+func (c *Client) canReconnectLocked(p *pair, endErr error, code int) bool {
+	return p.wasReady && len(p.docs) > 0 && !c.closed &&
+		p.attempts < len(reconnectDelays) && lostPath(endErr, code)
+}
+
+// scheduleReconnectLocked arms the next automatic attempt of p, whose
+// generation gen has just ended. c.mu must be held.
+func (c *Client) scheduleReconnectLocked(p *pair, gen uint64) {
+	p.attempts++
+	if p.lostAt == 0 {
+		p.lostAt = max(c.cfg.Clock.Now(), 1)
+	}
+	seed := uint64(p.lostAt)*2654435761 + gen*40503 + uint64(p.attempts)
+	p.retry = c.cfg.Clock.AfterFunc(reconnectDelay(p.attempts, seed), func() {
+		c.mu.Lock()
+		// Only if nothing happened meanwhile: no Start, Stop or Close, and
+		// a document still open.
+		if p.conn == nil && p.st.State == StateReconnecting && p.st.Gen == gen && len(p.docs) > 0 && !c.closed {
+			p.retry = nil
+			c.connectLocked(p)
+		}
+		c.mu.Unlock()
+		c.deliver()
+	})
+}
+
+// endEpisodeLocked forgets p's reconnect state: it is ready again, was
+// stopped, or gave up. c.mu must be held.
+func (c *Client) endEpisodeLocked(p *pair) {
+	if p.retry != nil {
+		p.retry.Stop()
+		p.retry = nil
+	}
+	p.attempts, p.lostAt = 0, 0
+	p.st.Attempt, p.st.LostAt = 0, 0
+}
