@@ -5,12 +5,14 @@
 package files
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"syscall"
 
 	"github.com/kandev/lsp/agent/auth"
 	"github.com/kandev/lsp/agent/workspace"
@@ -52,7 +54,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
-	files, err := h.root.Files()
+	files, err := h.root.Files(r.Context())
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -73,11 +75,25 @@ func (h *Handler) read(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	_, _ = io.Copy(w, f)
+	_, _ = io.Copy(w, ctxReader{r.Context(), f})
+}
+
+// ctxReader stops a read when ctx ends: a client that went away costs no
+// further reads of the file.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
-	res, err := h.root.Search(r.URL.Query().Get(wire.ParamQuery))
+	res, err := h.root.Search(r.Context(), r.URL.Query().Get(wire.ParamQuery), workspace.SearchLimits{})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -110,7 +126,11 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var tooBig *http.MaxBytesError
 	code := http.StatusInternalServerError
 	switch {
-	case errors.Is(err, workspace.ErrInvalidPath), errors.Is(err, workspace.ErrNotRegular), errors.Is(err, workspace.ErrInvalidQuery):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// The client gave up; nobody reads this answer.
+		code = http.StatusServiceUnavailable
+	case errors.Is(err, workspace.ErrInvalidPath), errors.Is(err, workspace.ErrNotRegular), errors.Is(err, workspace.ErrInvalidQuery),
+		errors.Is(err, workspace.ErrUnresolvable), errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
 		code = http.StatusBadRequest
 	case errors.Is(err, workspace.ErrEscapes), errors.Is(err, fs.ErrPermission):
 		code = http.StatusForbidden

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // MaxFiles bounds a listing, so a huge workspace cannot make one request
@@ -18,10 +20,25 @@ const MaxFiles = 50000
 
 // Files lists the workspace's regular files as sorted, slash-separated
 // relative paths. .git and node_modules are skipped; symlinks are not
-// listed (their target may lie outside) and not followed.
-func (r *Root) Files() ([]string, error) {
-	var files []string
-	err := fs.WalkDir(r.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+// listed (their target may lie outside) and not followed, and neither are
+// FIFOs, sockets or devices. The walk stops with ctx's error when ctx
+// ends: a client that gave up costs no further work.
+func (r *Root) Files(ctx context.Context) ([]string, error) {
+	files, _, err := r.list(ctx, time.Time{})
+	return files, err
+}
+
+// list is Files, stopping early with what it has and cut set when deadline
+// (if not zero) passes or MaxFiles are listed.
+func (r *Root) list(ctx context.Context, deadline time.Time) (files []string, cut bool, err error) {
+	err = fs.WalkDir(r.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			cut = true
+			return fs.SkipAll
+		}
 		if err != nil {
 			if p == "." {
 				return err
@@ -37,30 +54,32 @@ func (r *Root) Files() ([]string, error) {
 		if d.Type().IsRegular() {
 			files = append(files, p)
 			if len(files) >= MaxFiles {
+				cut = true
 				return fs.SkipAll
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, false, err
+	}
 	sort.Strings(files)
-	return files, err
+	return files, cut, nil
 }
 
-// Open opens a regular file for reading.
+// Open opens a regular file for reading. A path naming anything else — a
+// directory, a FIFO, a socket, a device — is ErrNotRegular, and is never
+// opened (openRegular).
 func (r *Root) Open(rel string) (*os.File, error) {
 	p, err := r.resolve(rel)
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.root.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
+	f, err := r.openRegular(p)
+	if errors.Is(err, ErrNotRegular) {
 		return nil, fmt.Errorf("%w: %s", ErrNotRegular, rel)
 	}
-	return f, nil
+	return f, err
 }
 
 // WriteFile replaces the file at rel with the content of body, atomically:
@@ -99,7 +118,10 @@ func (r *Root) WriteFile(rel string, body io.Reader) error {
 func (r *Root) writeTarget(rel string) (string, os.FileMode, error) {
 	p, err := r.resolve(rel)
 	if err == nil {
-		fi, err := r.root.Stat(p)
+		// resolve left no symlink in p: Lstat sees the file itself, and
+		// a FIFO or device there is refused without being opened (the
+		// write only ever opens its own new temporary file).
+		fi, err := r.root.Lstat(p)
 		if err != nil {
 			return "", 0, err
 		}

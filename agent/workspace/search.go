@@ -2,9 +2,12 @@ package workspace
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -37,8 +40,48 @@ type Match struct {
 	Text string `json:"text"`
 }
 
-// SearchResult is a search's answer. Truncated says the walk stopped at
-// MaxSearchMatches or at Files' MaxFiles: there may be more.
+// Defaults of SearchLimits: the work one search may do besides what its
+// answer may hold. A query that matches little in a large workspace would
+// otherwise read every file up to MaxFiles of MaxSearchFileSize, gigabytes,
+// long after its client gave up.
+const (
+	DefaultSearchTimeout = 5 * time.Second
+	DefaultSearchBytes   = 64 << 20
+	DefaultSearchFiles   = 20000
+)
+
+// SearchLimits bounds one search's work; zero fields take the defaults.
+// A search that reaches one answers what it found, Truncated.
+type SearchLimits struct {
+	// Timeout bounds the walk and the reads (DefaultSearchTimeout).
+	Timeout time.Duration
+	// MaxBytes bounds the file content read (DefaultSearchBytes); the
+	// file that crosses it is the last one read.
+	MaxBytes int64
+	// MaxFilesRead bounds the files opened (DefaultSearchFiles).
+	MaxFilesRead int
+
+	// onFile, when set, is called before each file is opened: tests
+	// observe the work a search does through it.
+	onFile func(path string)
+}
+
+func (l SearchLimits) withDefaults() SearchLimits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultSearchTimeout
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultSearchBytes
+	}
+	if l.MaxFilesRead <= 0 {
+		l.MaxFilesRead = DefaultSearchFiles
+	}
+	return l
+}
+
+// SearchResult is a search's answer. Truncated says the search stopped
+// before it had looked at everything — at MaxSearchMatches, at Files'
+// MaxFiles, or at a SearchLimits bound: there may be more.
 type SearchResult struct {
 	Matches   []Match `json:"matches"`
 	Truncated bool    `json:"truncated"`
@@ -47,25 +90,41 @@ type SearchResult struct {
 // Search finds the lines of the workspace's text files that contain query,
 // case-insensitively. It walks what Files lists — regular files only, no
 // symlinks, .git and node_modules skipped — through the os.Root, so it never
-// reads outside the workspace. Binary files (a NUL byte or invalid UTF-8)
-// and files over MaxSearchFileSize are skipped.
-func (r *Root) Search(query string) (SearchResult, error) {
+// reads outside the workspace, and opens only regular files (openRegular).
+// Binary files (a NUL byte or invalid UTF-8) and files over
+// MaxSearchFileSize are skipped.
+//
+// When ctx ends (the client gave up) the search stops before the next
+// file and returns ctx's error; when lim's time, bytes or files run out it
+// answers what it found, Truncated.
+func (r *Root) Search(ctx context.Context, query string, lim SearchLimits) (SearchResult, error) {
 	if query == "" || len(query) > MaxSearchQuery || strings.ContainsAny(query, "\r\n") || !utf8.ValidString(query) {
 		return SearchResult{}, ErrInvalidQuery
 	}
-	files, err := r.Files()
+	lim = lim.withDefaults()
+	deadline := time.Now().Add(lim.Timeout)
+	files, cut, err := r.list(ctx, deadline)
 	if err != nil {
 		return SearchResult{}, err
 	}
-	res := SearchResult{Matches: []Match{}, Truncated: len(files) >= MaxFiles}
+	res := SearchResult{Matches: []Match{}, Truncated: cut}
 	needle := strings.ToLower(query)
-	for _, p := range files {
-		if len(res.Matches) >= MaxSearchMatches {
+	var read int64
+	for i, p := range files {
+		if err := ctx.Err(); err != nil {
+			return SearchResult{}, err
+		}
+		if len(res.Matches) >= MaxSearchMatches || i >= lim.MaxFilesRead || read >= lim.MaxBytes || time.Now().After(deadline) {
 			res.Truncated = true
 			break
 		}
+		if lim.onFile != nil {
+			lim.onFile(p)
+		}
+		var n int64
 		var more bool
-		res.Matches, more = r.searchFile(p, needle, res.Matches)
+		res.Matches, n, more = r.searchFile(p, needle, res.Matches)
+		read += n
 		if more {
 			res.Truncated = true
 			break
@@ -74,20 +133,22 @@ func (r *Root) Search(query string) (SearchResult, error) {
 	return res, nil
 }
 
-// searchFile appends path's matching lines to out; more reports that it
-// stopped at MaxSearchMatches with lines left to read.
-func (r *Root) searchFile(p, needle string, out []Match) ([]Match, bool) {
-	f, err := r.root.Open(p)
+// searchFile appends path's matching lines to out; n is the bytes it
+// read, more reports that it stopped at MaxSearchMatches with lines left
+// to read.
+func (r *Root) searchFile(p, needle string, out []Match) (_ []Match, n int64, more bool) {
+	f, err := r.openRegular(filepath.FromSlash(p))
 	if err != nil {
-		return out, false // gone or unreadable since the listing: not a match
+		return out, 0, false // gone, unreadable or no longer regular: not a match
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxSearchFileSize {
-		return out, false
+	if fi, err := f.Stat(); err != nil || fi.Size() > MaxSearchFileSize {
+		return out, 0, false
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxSearchFileSize+1))
+	n = int64(len(data))
 	if err != nil || len(data) > MaxSearchFileSize || !utf8.Valid(data) || strings.ContainsRune(string(data), 0) {
-		return out, false
+		return out, n, false
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	sc.Buffer(make([]byte, 0, 64*1024), MaxSearchFileSize+1)
@@ -98,7 +159,7 @@ func (r *Root) searchFile(p, needle string, out []Match) ([]Match, bool) {
 			continue
 		}
 		if len(out) >= MaxSearchMatches {
-			return out, true
+			return out, n, true
 		}
 		col := utf16Len(text[:i]) + 1
 		out = append(out, Match{
@@ -106,7 +167,7 @@ func (r *Root) searchFile(p, needle string, out []Match) ([]Match, bool) {
 			Text: cut(text, MaxSearchLineLength),
 		})
 	}
-	return out, false
+	return out, n, false
 }
 
 // indexFold is the byte offset of needle (lower case) in s, ignoring case,

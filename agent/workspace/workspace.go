@@ -28,8 +28,14 @@ var (
 	// ErrNotFound: the file, or the directory a new file would go in, does
 	// not exist.
 	ErrNotFound = errors.New("workspace: not found")
-	// ErrNotRegular: the path names a directory or a special file.
+	// ErrNotRegular: the path names a directory or a special file (a
+	// FIFO, a socket, a device), which is never opened.
 	ErrNotRegular = errors.New("workspace: not a regular file")
+	// ErrUnresolvable: the path cannot be resolved at all — a symlink
+	// loop, a regular file used as a directory, a name too long. Like
+	// every other unusable path it is the client's to fix, not a fault of
+	// the agent's.
+	ErrUnresolvable = errors.New("workspace: path does not resolve")
 )
 
 // skipDirs are never listed or searched: VCS internals and dependency trees
@@ -96,11 +102,39 @@ func (r *Root) resolve(rel string) (string, error) {
 		return "", err
 	}
 	resolved, err := filepath.EvalSymlinks(filepath.Join(r.real, filepath.FromSlash(c)))
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("%w: %s", ErrNotFound, c)
-	}
-	if err != nil {
+	case errors.Is(err, fs.ErrPermission):
 		return "", err
+	case err != nil:
+		return "", fmt.Errorf("%w: %s: %w", ErrUnresolvable, c, err)
 	}
 	return r.inside(resolved)
+}
+
+// openRegular opens the root-relative, symlink-free path p for reading
+// if, and only if, it is a regular file. open(2) of a FIFO without a
+// writer blocks, and of a device may do anything, so nothing is opened
+// that lstat does not call regular; the open itself is non-blocking (a
+// FIFO swapped in since the lstat opens at once), and the opened file
+// must still be regular and the very file lstat saw.
+func (r *Root) openRegular(p string) (*os.File, error) {
+	before, err := r.root.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !before.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s", ErrNotRegular, filepath.ToSlash(p))
+	}
+	f, err := r.root.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	after, err := f.Stat()
+	if err != nil || !after.Mode().IsRegular() || !os.SameFile(before, after) {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s", ErrNotRegular, filepath.ToSlash(p))
+	}
+	return f, nil
 }

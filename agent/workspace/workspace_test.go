@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,13 +77,13 @@ func TestSearchBounds(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 
-	res, err := r.Search("needle")
+	res, err := r.Search(context.Background(), "needle", SearchLimits{})
 	require.NoError(t, err)
 	require.Len(t, res.Matches, MaxSearchMatches, "bounded")
 	require.True(t, res.Truncated)
 
 	require.NoError(t, os.Remove(filepath.Join(dir, "a/many.txt")))
-	res, err = r.Search("NEEDLE")
+	res, err = r.Search(context.Background(), "NEEDLE", SearchLimits{})
 	require.NoError(t, err)
 	require.False(t, res.Truncated)
 	// Binary and oversized files are not read; columns count UTF-16 units
