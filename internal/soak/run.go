@@ -271,7 +271,12 @@ func (r *round) startAgents(work string) error {
 		if err := os.WriteFile(filepath.Join(ws, ".fakelsp.json"), []byte(scripts[kind]), 0o644); err != nil {
 			return err
 		}
-		p, err := Start("agent "+kind, r.bins.Agent, []string{"-addr", "127.0.0.1:0", "-workspace", ws, "-max-connections", "10000"},
+		// Every client is on loopback: the per-client bound is not what
+		// the soak measures. The marker reaches the servers by -pass-env
+		// (they get the task environment's allowlist only), so the orphan
+		// check finds them.
+		p, err := Start("agent "+kind, r.bins.Agent, []string{"-addr", "127.0.0.1:0", "-workspace", ws, "-max-connections", "10000",
+			"-max-client-connections", "100000", "-pass-env", marker},
 			r.env(servers, "KANDEV_AGENT_TOKEN="+agentToken))
 		if err != nil {
 			return err
@@ -302,7 +307,7 @@ func (r *round) startRelays(work, dsn string) error {
 		p, err := Start("relay "+name, r.bins.Relay, []string{"-addr", "127.0.0.1:0", "-sessions", file, "-db", dsn,
 			"-insecure-no-browser-auth", "-replica-id", name,
 			"-lease-ttl", r.cfg.LeaseTTL.String(), "-lease-heartbeat", r.cfg.Heartbeat.String(),
-			"-agent-binary", r.bins.Agent},
+			"-agent-binary", r.bins.Agent, "-max-client-connections", "100000"},
 			r.env(servers, fmt.Sprintf("KANDEV_LSP_MAX_CONNECTIONS=%d", r.cfg.Cap)))
 		if err != nil {
 			return err
