@@ -87,6 +87,17 @@ func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
 		if in.buf == nil {
 			return in.code
 		}
+		if wire.IsHeartbeatFrame(in.buf.Bytes()) {
+			// The browser checking the whole path: answered here, at once,
+			// and never a message for the server.
+			err := s.sock.write(in.buf.Bytes())
+			putBuf(in.buf)
+			if err != nil {
+				s.logger.Debug("socket write", "err", err)
+				return closeNow
+			}
+			continue
+		}
 		// Counted before the write: once the server has the bytes it may
 		// answer, and a scrape that saw the answer must see what caused it.
 		s.h.cfg.Metrics.Relayed(true, in.buf.Len())

@@ -138,6 +138,7 @@ func (s *session) run(path string) {
 		InitializationOptions: wire.RawJSON(s.srv.InitializationOptions),
 		Configuration:         wire.RawJSON(s.srv.Configuration),
 		Features:              s.srv.Features,
+		Heartbeat:             true,
 	}); err != nil {
 		// A stalled peer: the process started before the frame could be
 		// delivered is stopped all the same.

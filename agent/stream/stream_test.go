@@ -341,3 +341,24 @@ func TestStalledPeer(t *testing.T) {
 	server := pidFrom(t, f, "server.pid")
 	waitFor(t, func() bool { return !alive(server) })
 }
+
+// A heartbeat is answered by the agent itself, at once, and never reaches
+// the server: the echo server (cat) sees only the JSON-RPC message sent
+// after it, so the second frame read is that message, not a second
+// heartbeat. The ready frame says heartbeats are answered.
+func TestHeartbeatAnsweredByTheAgent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "exec cat")
+	c, st := readReady(t, f)
+	require.True(t, st.Heartbeat)
+	ctx := testCtx(t)
+	msg := []byte(`{"jsonrpc":"2.0","method":"after"}`)
+	require.NoError(t, c.Write(ctx, websocket.MessageText, wire.AppendHeartbeat(nil, 7)))
+	require.NoError(t, c.Write(ctx, websocket.MessageText, msg))
+	_, got, err := c.Read(ctx)
+	require.NoError(t, err)
+	require.Equal(t, `{"heartbeat":7}`, string(got))
+	_, got, err = c.Read(ctx)
+	require.NoError(t, err)
+	require.Equal(t, string(msg), string(got), "the heartbeat never went to the server")
+}

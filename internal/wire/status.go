@@ -44,6 +44,9 @@ type Status struct {
 	// Features, on ready, limits what the server is used for (Feature*
 	// values, Helix's only-features); absent, everything it advertises.
 	Features []string `json:"features,omitempty"`
+	// Heartbeat, on ready, says the task host answers heartbeat frames
+	// (heartbeat.go), so the client may check the path with them.
+	Heartbeat bool `json:"heartbeat,omitempty"`
 }
 
 // RawJSON is a JSON value carried as it is, like encoding/json's

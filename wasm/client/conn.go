@@ -76,6 +76,9 @@ type connection struct {
 	probMu    sync.Mutex // orders problems-list updates with the generation's end
 	probEnded bool       // guarded by probMu
 
+	hb      heartbeat // the path check, once ready; guarded by mu
+	stalled bool      // ended by an unanswered heartbeat; guarded by mu
+
 	provMu sync.Mutex                    // orders provider registrations and their disposal
 	provs  map[string]features.Providers // registered, by Monaco language id; guarded by provMu
 }
@@ -209,6 +212,9 @@ func (c *connection) run() {
 	c.mu.Lock()
 	c.ready = true
 	c.mu.Unlock()
+	if ready.Heartbeat {
+		c.startHeartbeat(rpc) // armed before ready is reported
+	}
 	c.editorReady(ready)
 	// Ready, and the pair's documents open here, only if this generation
 	// is still the pair's current one.
@@ -226,6 +232,11 @@ func (c *connection) run() {
 	select {
 	case <-rpc.Done():
 		endErr = rpc.Err()
+		c.mu.Lock()
+		if c.stalled {
+			endErr = errStalled
+		}
+		c.mu.Unlock()
 	case <-c.ctx.Done():
 		endErr = c.end(rpc, c.ctx.Err())
 	}
@@ -322,6 +333,7 @@ func (c *connection) finish(endErr error, detail string) {
 		c.cl.cfg.Logf("lsp: %s/%s ended: %v", c.p.key.sessionID, string(c.p.key.language), endErr)
 	}
 	c.cancel()
+	c.stopHeartbeat()
 	if p := c.puller(); p != nil {
 		p.Stop() // no report of this generation is shown after it
 	}
@@ -456,8 +468,11 @@ func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.A
 		c.registration(req.Method == lsptypes.MethodRegisterCapability, req.Params)
 		return nil, nil
 	case "": // no JSON-RPC: the task host's own frame
-		if wire.IsFilesFrame(req.Params) {
+		switch {
+		case wire.IsFilesFrame(req.Params):
 			c.filesChanged(req.Params)
+		case wire.IsHeartbeatFrame(req.Params):
+			c.heard(req.Params)
 		}
 		return nil, nil
 	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh, features.MethodCodeLensRefresh:
@@ -589,6 +604,7 @@ func parseStatus(frame []byte) (wire.Status, error) {
 			}
 		}
 	}
+	st.Heartbeat, _ = v.Get("heartbeat").Bool()
 	subs := v.Get("repoSubpaths")
 	ok = ok && subs.DecodeArray()
 	if ok && subs.Kind() == jsonlite.Array {

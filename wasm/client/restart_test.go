@@ -215,3 +215,63 @@ func TestReconnectDelays(t *testing.T) {
 	}
 	require.NotEqual(t, reconnectDelay(4, 1), reconnectDelay(4, 2), "jitter spreads editors apart")
 }
+
+// A path that carries nothing (a frozen relay keeps the socket open) is
+// noticed from the browser: a heartbeat goes out every interval when the
+// task host said it answers them; answered, the connection stays; one left
+// unanswered for the timeout ends it as stalled, and the pair reconnects by
+// itself.
+func TestUnansweredHeartbeatReconnects(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	h.expectState(t, StateConnecting)
+	a.send(`{"status":"ready","workspacePath":"/w","heartbeat":true}`)
+	h.expectState(t, StateStarting)
+	init := a.recvMethod("initialize")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":%s}`, init.ID, goplsInitializeResult)
+	a.recvMethod("initialized")
+	h.expectState(t, StateReady)
+	a.recvMethod("textDocument/didOpen")
+
+	interval := time.Duration(wire.HeartbeatInterval)
+	h.clock.Advance(interval)
+	hb := a.recv()
+	require.Equal(t, `{"heartbeat":1}`, hb.raw)
+	a.send(`{"heartbeat":1}`) // the agent answers
+	// Barrier: a request answered after the echo was queued means the
+	// echo has been handled.
+	a.send(`{"jsonrpc":"2.0","id":5,"method":"workspace/workspaceFolders"}`)
+	a.recv()
+	h.clock.Advance(interval)
+	require.Equal(t, `{"heartbeat":2}`, a.recv().raw, "answered: the next one goes out")
+
+	// The path freezes: no answer. Until the timeout nothing happens...
+	h.clock.Advance(interval)
+	s, _ := h.client.Status("s", wire.Go)
+	require.Equal(t, StateReady, s.State, "10 s without an answer is within the timeout")
+	// ...then the connection is lost and the pair reconnects.
+	h.clock.Advance(interval)
+	s = h.expectState(t, StateReconnecting)
+	require.Equal(t, 1, s.Attempt)
+	h.clock.Advance(0)
+	a2 := h.agent(t)
+	reattach(t, h, a2)
+	waitStatus(t, h.client, "s", wire.Go, "ready", func(s Status) bool { return s.State == StateReady })
+}
+
+// Without the ready frame's heartbeat flag (an older task host) no
+// heartbeat is sent: it would reach the language server.
+func TestNoHeartbeatWithoutTheFlag(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a, _ := readyWithMarker(t, h)
+	h.clock.Advance(time.Minute)
+	// Barrier: a message sent after the minute is the next one read.
+	a.send(`{"jsonrpc":"2.0","id":5,"method":"workspace/workspaceFolders"}`)
+	got := a.recv()
+	require.NotContains(t, got.raw, "heartbeat")
+}

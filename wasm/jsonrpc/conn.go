@@ -221,6 +221,12 @@ func (c *Conn) Notify(ctx ctxlite.Context, method string, params jsonlite.Append
 	return c.write(ctx, appendRequest(nil, nil, method, marshalParams(params)))
 }
 
+// SendFrame writes data, a frame of the transport's own rather than a
+// JSON-RPC message (a heartbeat), in turn with the messages.
+func (c *Conn) SendFrame(ctx ctxlite.Context, data []byte) error {
+	return c.write(ctx, data)
+}
+
 func (c *Conn) forget(id int64) {
 	c.mu.Lock()
 	delete(c.pending, id)
