@@ -1,0 +1,45 @@
+import { test, expect, openDemo, markerMessages, view } from './fixtures';
+
+// The relay freezes (SIGSTOP of the demo server, which serves the relay):
+// its sockets stay open while nothing moves, so only lsp.wasm's heartbeat,
+// unanswered, can tell. The status turns reconnecting by itself, the
+// marker stays, and a fix typed meanwhile is what the new server sees once
+// the relay thaws: Ready again without any click, and no marker.
+test('a frozen relay is noticed by the heartbeat, and the editor reconnects by itself with the text typed meanwhile', async ({ page, demo }) => {
+  test.setTimeout(180_000);
+  await openDemo(page);
+  await page.getByRole('button', { name: 'main.go' }).click();
+  const status = page.locator('#lsp-status');
+  await expect(status).toHaveAttribute('data-state', 'ready');
+  const error = expect.stringContaining('cannot use "three" (untyped string constant) as int value');
+  await expect.poll(() => markerMessages(page)).toContainEqual(error);
+
+  const pid = demo.proc.pid!;
+  process.kill(pid, 'SIGSTOP');
+  try {
+    // Within 30 s of the freeze: a heartbeat sent every 10 s, unanswered
+    // for 20 s.
+    await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 45_000 });
+    const v = await view(page, 'go');
+    expect(v.reconnect.attempt).toBeGreaterThanOrEqual(1);
+    expect(v.action).toBe('stop');
+    expect(await markerMessages(page), 'the marker stays while reconnecting').toContainEqual(error);
+
+    // The user fixes the error while the relay is frozen.
+    await page.evaluate(() => {
+      const { editor } = (window as any).demo;
+      const model = editor.getModel();
+      const match = model.findMatches('"three"', false, false, true, null, false)[0];
+      editor.setSelection(match.range);
+      editor.focus();
+    });
+    await page.keyboard.type('3');
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  // The new server has the editor's text: the fix typed during the outage.
+  await expect.poll(() => markerMessages(page)).toEqual([]);
+  expect((await view(page, 'go')).reconnect).toBeNull();
+});
