@@ -57,7 +57,7 @@ func TestAgentsRunningFollowsStartedAgents(t *testing.T) {
 
 	// An agent that dies on its own is no longer counted either.
 	require.NoError(t, syscall.Kill(agent.PID, syscall.SIGKILL))
-	requireClose(t, b2, wire.CloseServerExited)
+	requireClose(t, b2, wire.CloseUnavailable)
 	<-agent.Done
 	require.Eventually(t, func() bool { return running() == 0 }, 10*time.Second, 10*time.Millisecond, "down after the agent died")
 	waitIdle(t, r.rl)

@@ -138,7 +138,8 @@ func TestVanishedBrowserFreesSlot(t *testing.T) {
 }
 
 // An agent that stops answering pings (it no longer reads its socket) is
-// treated as gone: the browser gets 4006 and the slot is freed.
+// treated as gone: the browser gets 4002 (the hop failed, not the server)
+// and the slot is freed.
 func TestSilentAgentEndsStream(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
@@ -151,7 +152,7 @@ func TestSilentAgentEndsStream(t *testing.T) {
 	b, code := connect(t, srv.URL, "pc")
 	require.Zero(t, code)
 	a.next(t)
-	requireClose(t, b, wire.CloseServerExited)
+	requireClose(t, b, wire.CloseUnavailable)
 	waitIdle(t, rl)
 }
 

@@ -243,7 +243,8 @@ exec cat
 }
 
 // The agent dies mid-stream (SIGKILL: no close frame): the browser gets
-// 4006, and the next stream starts a new agent.
+// 4002 — the task host's hop failed, not the server, so lsp.wasm connects
+// again — and the next stream starts a new agent.
 func TestAgentKilledMidStream(t *testing.T) {
 	t.Parallel()
 	r := newRealAgentRelay(t, "exec cat\n")
@@ -252,7 +253,7 @@ func TestAgentKilledMidStream(t *testing.T) {
 	agent := r.owned(t, "s")
 
 	require.NoError(t, syscall.Kill(agent.PID, syscall.SIGKILL))
-	requireClose(t, b, wire.CloseServerExited)
+	requireClose(t, b, wire.CloseUnavailable)
 	<-agent.Done
 	waitIdle(t, r.rl)
 

@@ -201,7 +201,7 @@ func TestAgentCloseCodeReachesBrowserVerbatim(t *testing.T) {
 	waitIdle(t, h)
 }
 
-func TestAgentDropBecomes4006(t *testing.T) {
+func TestAgentDropBecomes4002(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
 	srv, h := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
@@ -213,9 +213,9 @@ func TestAgentDropBecomes4006(t *testing.T) {
 	_, _, err := b.Read(ctx)
 	require.NoError(t, err)
 
-	// The TCP connection goes away without a close frame.
+	// The TCP connection goes away without a close frame: the hop failed.
 	require.NoError(t, ac.ws.CloseNow())
-	requireClose(t, b, wire.CloseServerExited)
+	requireClose(t, b, wire.CloseUnavailable)
 	waitIdle(t, h)
 }
 

@@ -36,7 +36,7 @@ func rawAgent(t *testing.T, raw []byte) *httptest.Server {
 }
 
 // A connection that ends between two frames of a message must not reach the
-// browser as a complete (truncated) message: the browser sees only 4006.
+// browser as a complete (truncated) message: the browser sees only 4002.
 func TestAgentDropBetweenFramesIsNotAMessage(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -63,7 +63,7 @@ func TestAgentDropBetweenFramesIsNotAMessage(t *testing.T) {
 			require.Error(t, err, "a cut message reached the browser as %q", cut)
 			var ce websocket.CloseError
 			require.ErrorAs(t, err, &ce)
-			assert.Equal(t, websocket.StatusCode(wire.CloseServerExited), ce.Code)
+			assert.Equal(t, websocket.StatusCode(wire.CloseUnavailable), ce.Code)
 			assert.Empty(t, ce.Reason)
 			waitIdle(t, h)
 		})

@@ -81,7 +81,7 @@ type Options struct {
 	// PingInterval, when positive, pings each side that has sent nothing
 	// for a whole interval; a side whose pong has not come back within
 	// PingTimeout is treated as gone (the agent: the browser gets
-	// wire.CloseServerExited; the browser: the agent gets
+	// wire.CloseUnavailable; the browser: the agent gets
 	// wire.CloseGoingAway). A vanished peer is so noticed within
 	// 2×PingInterval + PingTimeout. Zero sends no pings.
 	PingInterval, PingTimeout time.Duration
@@ -92,7 +92,7 @@ type Options struct {
 	// frame header and its payload) as the message's regular end, io.EOF;
 	// checked at each message end, this tells a cut message from a
 	// complete one, and a cut one is neither forwarded nor finished: the
-	// browser gets wire.CloseServerExited instead. The browser→agent
+	// browser gets wire.CloseUnavailable instead. The browser→agent
 	// direction has no such hook (net/http owns that socket); a cut
 	// message there reaches the agent just before the agent is closed.
 	AgentReadFailed func() bool
@@ -130,8 +130,10 @@ var ErrRestart = errors.New("bridge: the relay is restarting")
 // then closes both and returns once every goroutine it started has ended.
 //
 //   - The agent ends (close frame or dropped connection): the browser is
-//     closed with the agent's code verbatim, or wire.CloseServerExited if the
-//     agent sent none (or one that cannot be forwarded).
+//     closed with the agent's code verbatim (a server that exited is the
+//     agent's 4006), or wire.CloseUnavailable if the agent sent none (or
+//     one that cannot be forwarded): the hop to the task host failed, not
+//     the server, and the browser may connect again.
 //   - The browser ends: the agent is closed with the browser's code, or
 //     wire.CloseGoingAway if it sent none.
 //   - ctx ends (shutdown): both are closed with wire.CloseGoingAway, or the
@@ -230,7 +232,7 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 	failed, other := conns[first.side], conns[1-first.side]
 	var code websocket.StatusCode
 	if first.side == Agent {
-		code = forwardable(first.err, websocket.StatusCode(wire.CloseServerExited))
+		code = forwardable(first.err, websocket.StatusCode(wire.CloseUnavailable))
 		out.BrowserCode = code
 	} else {
 		code = forwardable(first.err, websocket.StatusCode(wire.CloseGoingAway))
