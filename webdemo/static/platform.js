@@ -11,6 +11,17 @@
  * @typedef {{ sessionId: string, wasm: string, sessions?: { id: string, lsp: boolean, executor?: string }[] }} PageConfig
  */
 
+/**
+ * lsp.text: a catalog text of the current locale, {name} filled from args.
+ * @typedef {(key: string, args?: Record<string, string | number>) => string} Texts
+ */
+
+/**
+ * A file to open in a tab at a selection (app.js's navigateTo), as the
+ * panels' rows and go to definition give it.
+ * @typedef {{ sessionId: string, path: string, ancestors: string[], selection: import('monaco-editor').IRange }} OpenTarget
+ */
+
 /** @type {PageConfig} */
 export let config;
 /** @type {import('@kandev/lsp').MonacoNamespace} */

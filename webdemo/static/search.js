@@ -15,8 +15,7 @@ const SEARCH_URL = '/api/v1/workspace/search';
  * @typedef {{ matches: { path: string, line: number, column: number, endColumn: number, text: string }[], truncated?: boolean }} SearchResult
  */
 /**
- * @param {{ t: (key: string, args?: Record<string, string | number>) => string, sessionId: () => string,
- *   open: (target: { sessionId: string, path: string, ancestors: string[], selection: import('monaco-editor').IRange }) => void,
+ * @param {{ t: import('./platform.js').Texts, sessionId: () => string, open: (target: import('./platform.js').OpenTarget) => void,
  *   panel: HTMLElement, form: HTMLFormElement, input: HTMLInputElement, status: HTMLElement, list: HTMLElement,
  *   toggle: HTMLElement, closeButton: HTMLElement, onClose: () => void }} parts
  */
