@@ -35,7 +35,7 @@ export function createStatusControl({ lsp, t, barItem }) {
   let focusSlot = null; // the server whose row button has (or awaits) the focus
 
   // update takes a new surface answer and redraws everything.
-  function update(/** @type {import('@kandev/lsp').Surface} */ s) {
+  function update(/** @type {import('@kandev/lsp').Surface | null} */ s) {
     surface = s;
     paint();
   }
