@@ -18,7 +18,7 @@
       probe.marks.socket ??= performance.now();
       this.addEventListener('message', (e) => probe.frames.push({ t: performance.now(), out: false, data: e.data }));
     }
-    /** @param {Parameters<WebSocket['send']>[0]} data */
+    /** @param {string} data JSON-RPC, as both clients send it */
     send(data) {
       probe.frames.push({ t: performance.now(), out: true, data });
       return super.send(data);

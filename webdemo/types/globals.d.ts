@@ -17,7 +17,8 @@ declare function importScripts(...urls: string[]): void;
 
 /** The benchmark's probe (bench-probe.js): timestamps in performance.now() milliseconds. */
 interface BenchProbe {
-  frames: { t: number; out: boolean; data: unknown }[];
+  /** data: the relay speaks JSON-RPC in text frames. */
+  frames: { t: number; out: boolean; data: string }[];
   keys: { t: number; key: string }[];
   marks: Record<string, number>;
   longTasks?: { start: number; end: number }[];
