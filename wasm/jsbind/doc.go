@@ -36,7 +36,7 @@
 //
 // configure also wraps Monaco's TypeScript/JavaScript built-in providers
 // (suppress.WrapperJS, once per namespace), evaluates the provider shim
-// (shim.go) and registers an editor opener that calls openFile(target).
+// (shim.js) and registers an editor opener that calls openFile(target).
 // Each initialized connection gets Monaco providers for what its server
 // advertises (editor.go); each provider call is one JSON string to Go and
 // one back. Given a promise of Monaco, configure runs the connections at

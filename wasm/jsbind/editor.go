@@ -38,15 +38,9 @@ func newEditorBridge(monacoV jsValue, a *api, page jsValue) *editorBridge {
 	if err != nil || langs.Type() != jsTypeObject {
 		return b
 	}
-	fn, err := jsGlobal().Get("Function")
-	if err != nil {
-		return b
-	}
-	wrap, err := fn.New("return " + suppress.WrapperJS)
+	wrap, err := evalExpr(suppress.WrapperJS)
 	if err == nil {
-		if wrap, err = wrap.Invoke(); err == nil {
-			b.ctl, err = wrap.Invoke(monacoV)
-		}
+		b.ctl, err = wrap.Invoke(monacoV)
 	}
 	if err != nil {
 		consoleError("configure: TypeScript built-in wrapper: %v", err)
@@ -56,11 +50,9 @@ func newEditorBridge(monacoV jsValue, a *api, page jsValue) *editorBridge {
 	if err != nil {
 		return b
 	}
-	mk, err := fn.New(shimJS)
+	mk, err := evalExpr(shimJS)
 	if err == nil {
-		if mk, err = mk.Invoke(); err == nil {
-			b.helpers, err = mk.Invoke(monacoV, a.goCall, a.goNav, guard, page, a.goCancel, a.goApplied)
-		}
+		b.helpers, err = mk.Invoke(monacoV, a.goCall, a.goNav, guard, page, a.goCancel, a.goApplied)
 	}
 	if err != nil {
 		consoleError("configure: provider shim: %v", err)

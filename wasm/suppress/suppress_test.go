@@ -1,6 +1,7 @@
 package suppress
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -139,7 +140,7 @@ const reg = (name) => (sel, p) => { registered.push({ name, sel, p }); return { 
 const monaco = { languages: {} };
 for (const n of ['registerCompletionItemProvider','registerHoverProvider','registerDefinitionProvider','registerReferenceProvider','registerSignatureHelpProvider','registerDocumentSemanticTokensProvider'])
   monaco.languages[n] = reg(n);
-const install = new Function('return ' + process.argv[1])();
+const install = new Function('return (' + process.argv[1] + '\n)')();
 const ctl = install(monaco);
 assert.strictEqual(install(monaco), ctl, 'idempotent');
 const model = (u) => ({ uri: { toString: () => u } });
@@ -195,7 +196,7 @@ const models = { 'kandev://s1/a.ts': model('kandev://s1/a.ts'), 'kandev://s2/a.t
 const set = [];
 const original = function (m, owner, markers) { assert.strictEqual(this, monaco.editor); set.push(m.uri.toString() + ' ' + owner + ' ' + markers.length); };
 const monaco = { languages: {}, Uri: { parse: (u) => ({ u }) }, editor: { setModelMarkers: original, getModel: (uri) => models[uri.u] || null } };
-const ctl = new Function('return ' + process.argv[1])()(monaco);
+const ctl = new Function('return (' + process.argv[1] + '\n)')()(monaco);
 const E = monaco.editor;
 E.setModelMarkers(models['kandev://s1/a.ts'], 'typescript', [{}]);
 assert.deepStrictEqual(set.splice(0), ['kandev://s1/a.ts typescript 1'], 'not owned yet: the worker speaks');
@@ -234,5 +235,27 @@ func TestSetConnectionUnchangedKeepsGeneration(t *testing.T) {
 	s.SetConnection("c", "s1", ts, hover|features.Set(features.Completion))
 	if s.Generation() == g {
 		t.Error("a changed connection kept the generation")
+	}
+}
+
+// wrapper.js spells the guard's key itself (it is embedded as it is, with
+// no Go text spliced in): it must be GuardSymbol.
+func TestWrapperJSGuardIsGuardSymbol(t *testing.T) {
+	t.Parallel()
+	if !strings.Contains(WrapperJS, "Symbol.for('"+GuardSymbol+"')") {
+		t.Errorf("wrapper.js does not mark providers with Symbol.for(%q)", GuardSymbol)
+	}
+}
+
+// WrapperJS is wrapper.js as it is now: an edit of the file without go
+// generate would leave lsp.wasm with the old wrapper.
+func TestWrapperJSIsWrapperFile(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("wrapper.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(src) != WrapperJS {
+		t.Error("wrapperjs.go is older than wrapper.js: run go generate ./wasm/suppress")
 	}
 }

@@ -40,7 +40,7 @@ const workerFeatures = {
   registerInlayHintsProvider: ['provideInlayHints', { hints: [] }],
 };
 for (const name of Object.keys(workerFeatures)) monaco.languages[name] = (sel, p) => { registered[name] = p; return { dispose() {} }; };
-const ctl = new Function('return ' + process.argv[1])()(monaco);
+const ctl = new Function('return (' + process.argv[1] + '\n)')()(monaco);
 ctl.set(JSON.parse(process.argv[2]));
 // The adapters, as tsMode.js makes them: methods and getters on a class.
 for (const [name, [method]] of Object.entries(workerFeatures)) {

@@ -6,13 +6,15 @@
 // and for which pair — lives in lsp.wasm; this file only renders what it is
 // given and forwards the user's actions. Its texts come from lsp.wasm's
 // catalogs (lsp.text), so the locale switch changes all of them.
+// @ts-check
 
 import { config, monaco, lsp } from './platform.js';
 import { createStatusControl } from './status.js';
 import { createStatusBar } from './statusbar.js';
 import { createSettingsPage } from './settings.js';
 
-const $ = (id) => document.getElementById(id);
+// Every id asked for is in index.html.
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 import { mountNotices, noticeElement } from './notices.js';
 import { mountOutline } from './outline.js';
@@ -26,8 +28,8 @@ const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
 // The active session: ?session= picks one; others without LSP show
 // Monaco's own intelligence for the same files.
-let sessionId = sessions.some((s) => s.id === params.get('session')) ? params.get('session') : config.sessionId;
-const lspSession = (id) => (sessions.find((s) => s.id === id) || {}).lsp !== false;
+let sessionId = sessions.some((s) => s.id === params.get('session')) ? /** @type {string} */ (params.get('session')) : config.sessionId;
+const lspSession = (/** @type {string} */ id) => (sessions.find((s) => s.id === id) || { lsp: true }).lsp !== false;
 
 async function loadSettings() {
   const res = await fetch('/api/v1/user/settings');
@@ -85,6 +87,7 @@ function configureLSP() {
   problems.render(); // a new configure starts with an empty list
 }
 configureLSP();
+/** @type {import('./platform.js').Texts} */
 const tr = (key, args) => lsp.text(key, args);
 
 // openExternal shows a server's request to open a web page (gopls' Browse
@@ -95,7 +98,9 @@ const tr = (key, args) => lsp.text(key, args);
 // The server is answered at once, not when the user decides: gopls waits
 // for the answer and handles no other request meanwhile. So true means
 // "offered to the user", which is all a web page can promise anyway.
+/** @type {Map<string, HTMLElement>} */
 const externalNotices = new Map(); // address → its notice, one each
+/** @param {string} url @param {{ takeFocus?: boolean }} [options] */
 function openExternal(url, { takeFocus = false } = {}) {
   externalNotices.get(url)?.remove();
   let web = false;
@@ -118,13 +123,13 @@ function openExternal(url, { takeFocus = false } = {}) {
   el.dataset.url = url;
   el.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape') return;
-    el.querySelector('.dismiss').click();
+    /** @type {HTMLElement} */ (el.querySelector('.dismiss')).click(); // every notice has one
     if (mountedModel()) editor.focus();
   });
   externalNotices.set(url, el);
   $('lsp-notices').append(el);
   // The server asked for the focus: Enter opens, Escape declines.
-  if (takeFocus) (el.querySelector('.buttons button') || el.querySelector('.dismiss')).focus();
+  if (takeFocus) /** @type {HTMLElement} */ (el.querySelector('.buttons button') || el.querySelector('.dismiss')).focus();
   return web;
 }
 
@@ -140,7 +145,8 @@ const layout = () => ({ phone: phoneMQ.matches, coarse: coarseMQ.matches, status
 
 // Semantic tokens get their own colours, so they are visible (and testable)
 // next to Monaco's syntax colouring.
-monaco.editor.defineTheme('kandev', {
+// Monaco's theme service reads semanticHighlighting; its IStandaloneThemeData type lacks it.
+monaco.editor.defineTheme('kandev', /** @type {import('monaco-editor').editor.IStandaloneThemeData & { semanticHighlighting: boolean }} */ ({
   base: 'vs',
   inherit: true,
   semanticHighlighting: true,
@@ -153,7 +159,7 @@ monaco.editor.defineTheme('kandev', {
     { token: 'parameter', foreground: '8a5a00' },
   ],
   colors: {},
-});
+}));
 
 const editor = monaco.editor.create($('editor'), {
   model: null,
@@ -172,14 +178,14 @@ mountOutline(lsp, editor, $('outline'));
 
 // kandevLsp: the file on screen has a language-server document, so the
 // actions below have a server to ask.
-const lspKey = editor.createContextKey('kandevLsp', false);
+const lspKey = editor.createContextKey('kandevLsp', /** @type {boolean} */ (false));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 
 // symbolModel is the model whose server Go to Symbol in Workspace asks:
 // the active file's, else another open file's of the session (on a phone
 // the files on screen have none).
 function symbolModel() {
-  const served = (t) => t && t.sessionId === sessionId && t.view === 'monaco' && t.doc ? t.model : null;
+  const served = (/** @type {Tab | null} */ t) => t && t.sessionId === sessionId && t.view === 'monaco' && t.doc ? t.model : null;
   return served(current) || [...tabs.values()].map(served).find(Boolean) || null;
 }
 
@@ -191,7 +197,7 @@ const symbolPicker = createSymbolPicker({
   open: (target) => navigateTo(target),
   restore: () => (mountedModel() ? editor.focus() : $('open-symbols').focus()),
   root: $('symbol-picker'),
-  input: $('symbol-query'),
+  input: /** @type {HTMLInputElement} */ ($('symbol-query')),
   status: $('symbol-status'),
   list: $('symbol-results'),
   opener: $('open-symbols'),
@@ -218,8 +224,8 @@ const search = createSearchPanel({
   sessionId: () => sessionId,
   open: (target) => navigateTo(target),
   panel: $('search-panel'),
-  form: $('search-form'),
-  input: $('search-query'),
+  form: /** @type {HTMLFormElement} */ ($('search-form')),
+  input: /** @type {HTMLInputElement} */ ($('search-query')),
   status: $('search-status'),
   list: $('search-results'),
   toggle: $('toggle-search'),
@@ -231,6 +237,7 @@ const search = createSearchPanel({
 // with VS Code's keys; registered again when the locale changes their
 // labels. Browsers keep Ctrl+T for a new tab outside an installed app:
 // the toolbar's Symbols button opens the picker too.
+/** @type {import('monaco-editor').IDisposable[]} */
 let actions = [];
 function registerActions() {
   for (const a of actions) a.dispose();
@@ -250,7 +257,7 @@ function registerActions() {
       precondition: 'kandevLsp',
       contextMenuGroupId: 'navigation',
       contextMenuOrder: 1.5,
-      run: (ed) => hierarchy.show('call', ed.getModel(), ed.getPosition()),
+      run: (ed) => hierarchy.show('call', ed.getModel(), /** @type {import('monaco-editor').IPosition} */ (ed.getPosition())), // with a model
     }),
     editor.addAction({
       id: 'kandev.typeHierarchy',
@@ -258,7 +265,7 @@ function registerActions() {
       precondition: 'kandevLsp',
       contextMenuGroupId: 'navigation',
       contextMenuOrder: 1.6,
-      run: (ed) => hierarchy.show('type', ed.getModel(), ed.getPosition()),
+      run: (ed) => hierarchy.show('type', ed.getModel(), /** @type {import('monaco-editor').IPosition} */ (ed.getPosition())), // with a model
     }),
   ];
 }
@@ -268,11 +275,27 @@ registerActions();
 // while its content is fetched, then 'monaco' (a text model, with a
 // language-server document when lsp.wasm allows one), 'phone' (text in the
 // phone viewer), 'binary', or 'failed'.
+/**
+ * An open file (see above); text and size are the phone and binary views',
+ * diff and diffOriginal the diff view's.
+ * @typedef {{ id: string, sessionId: string, path: string, view: 'loading' | 'monaco' | 'phone' | 'binary' | 'failed',
+ *   model: import('monaco-editor').editor.ITextModel | null, doc: import('@kandev/lsp').DocumentHandle | null,
+ *   language: string | null, text?: string, size?: number, savedVersion?: number, savedText?: string,
+ *   state: string, loaded?: Promise<void>, diff?: boolean, diffOriginal?: import('monaco-editor').editor.ITextModel,
+ *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null }} Tab
+ */
+/**
+ * A Monaco tab (view 'monaco') always has a model: the casts to ITextModel below rest on it.
+ * @typedef {import('monaco-editor').editor.ITextModel} ITextModel
+ */
+/** @type {Map<string, Tab>} */
 const tabs = new Map(); // id -> { id, sessionId, path, view, model, doc, language, text, size, savedVersion, state, loaded }
+/** @type {Tab | null} */
 let current = null; // the active tab
+/** @type {Tab | null} */
 let shown = null; // the tab whose model the editor holds
-const tabId = (session, path) => `${session}:${path}`;
-const fileURL = (path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
+const tabId = (/** @type {string} */ session, /** @type {string} */ path) => `${session}:${path}`;
+const fileURL = (/** @type {string} */ path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
 
 // --- status bar and status control ------------------------------------------
 
@@ -313,7 +336,7 @@ editor.onDidChangeCursorPosition(renderCursor);
 
 // --- sessions ---------------------------------------------------------------
 
-const sessionSelect = $('session');
+const sessionSelect = /** @type {HTMLSelectElement} */ ($('session'));
 function renderSessionOptions() {
   sessionSelect.replaceChildren(...sessions.map((s) => {
     const o = document.createElement('option');
@@ -328,7 +351,7 @@ function renderSessionOptions() {
 renderSessionOptions();
 sessionSelect.addEventListener('change', () => switchSession(sessionSelect.value));
 
-function switchSession(id) {
+function switchSession(/** @type {string} */ id) {
   sessionId = id;
   sessionSelect.value = id;
   $('session-note').textContent = lspSession(id) ? '' : tr('page.sessionNote');
@@ -351,7 +374,7 @@ function reconfigure() {
     // persistedVersion: a tab with unsaved changes is not taken for the
     // file's text, so a change on disk never reloads over them.
     t.doc = lspSession(t.sessionId)
-      ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: t.model, persistedVersion: t.savedVersion })
+      ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: /** @type {ITextModel} */ (t.model), persistedVersion: t.savedVersion }) // a Monaco tab has one
       : null;
   }
   renderStatus();
@@ -361,21 +384,25 @@ function reconfigure() {
 
 // The tree is built from the workspace's file list; a folder renders its
 // children the first time it expands.
+/** @typedef {{ dirs: Map<string, SubDir>, files: string[] }} TreeDir */
+/** @typedef {TreeDir & { path: string }} SubDir */
+/** @type {TreeDir} */
 const treeRoot = { dirs: new Map(), files: [] };
 // The workspace's repositories (folders the task host found a .git in):
 // their folders say so in the tree.
 let repositories = new Set();
-function addToTree(path) {
+function addToTree(/** @type {string} */ path) {
   const parts = path.split('/');
   let node = treeRoot;
   for (let i = 0; i < parts.length - 1; i++) {
     const dir = parts.slice(0, i + 1).join('/');
     if (!node.dirs.has(parts[i])) node.dirs.set(parts[i], { path: dir, dirs: new Map(), files: [] });
-    node = node.dirs.get(parts[i]);
+    node = /** @type {SubDir} */ (node.dirs.get(parts[i])); // set above
   }
   node.files.push(path);
 }
 
+/** @param {HTMLElement} ul @param {TreeDir} node */
 function renderLevel(ul, node) {
   for (const [name, dir] of [...node.dirs.entries()].sort()) {
     const li = document.createElement('li');
@@ -405,7 +432,7 @@ function renderLevel(ul, node) {
     li.setAttribute('role', 'none');
     const b = document.createElement('button');
     b.className = 'file';
-    b.textContent = path.split('/').pop();
+    b.textContent = /** @type {string} */ (path.split('/').pop());
     b.title = path;
     b.dataset.path = path;
     b.setAttribute('aria-current', 'false');
@@ -418,7 +445,8 @@ function renderLevel(ul, node) {
   }
 }
 
-function findDir(path) {
+function findDir(/** @type {string} */ path) {
+  /** @type {TreeDir | undefined} */
   let node = treeRoot;
   for (const part of path.split('/')) {
     node = node && node.dirs.get(part);
@@ -427,41 +455,41 @@ function findDir(path) {
 }
 
 // expandFolder loads (renders) and opens one folder.
-function expandFolder(path) {
+function expandFolder(/** @type {string} */ path) {
   const b = document.querySelector(`#files button.folder[data-dir="${CSS.escape(path)}"]`);
   if (!b) return;
-  const sub = b.nextElementSibling;
+  const sub = /** @type {HTMLElement} */ (b.nextElementSibling); // a folder's list follows its button
   if (!sub.dataset.loaded) {
-    renderLevel(sub, findDir(path));
+    renderLevel(sub, /** @type {TreeDir} */ (findDir(path))); // the button was rendered from it
     sub.dataset.loaded = 'true';
   }
   sub.hidden = false;
   b.setAttribute('aria-expanded', 'true');
 }
 
-function toggleFolder(path) {
+function toggleFolder(/** @type {string} */ path) {
   const b = document.querySelector(`#files button.folder[data-dir="${CSS.escape(path)}"]`);
   if (b && b.getAttribute('aria-expanded') === 'true') {
-    b.nextElementSibling.hidden = true;
+    /** @type {HTMLElement} */ (b.nextElementSibling).hidden = true;
     b.setAttribute('aria-expanded', 'false');
   } else {
     expandFolder(path);
   }
 }
 
-function markActiveFile(path) {
-  for (const b of document.querySelectorAll('#files button.file')) {
+function markActiveFile(/** @type {string | null} */ path) {
+  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#files button.file'))) {
     b.setAttribute('aria-current', String(b.dataset.path === path));
   }
 }
 
 // On narrow screens the tree is a panel over the page, opened on demand.
 const toggleFiles = $('toggle-files');
-function setFilesOpen(open) {
+function setFilesOpen(/** @type {boolean} */ open) {
   document.body.classList.toggle('files-open', open);
   toggleFiles.setAttribute('aria-expanded', String(open));
   $('files-backdrop').hidden = !(open && narrowMQ.matches);
-  if (open) (document.querySelector('#files button[aria-current="true"]') || document.querySelector('#files button'))?.focus();
+  if (open) /** @type {HTMLElement | null} */ (document.querySelector('#files button[aria-current="true"]') || document.querySelector('#files button'))?.focus();
 }
 toggleFiles.addEventListener('click', () => setFilesOpen(!document.body.classList.contains('files-open')));
 $('files-backdrop').addEventListener('click', () => setFilesOpen(false));
@@ -490,20 +518,21 @@ function renderTabs() {
   }));
 }
 
-function modelURI(session, path) {
+function modelURI(/** @type {string} */ session, /** @type {string} */ path) {
   // Session-scoped model identity: two sessions may hold the same path.
   return monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
 }
 
-const isDirty = (t) => t.view === 'monaco' && (t.state === 'failed' || t.model.getVersionId() !== t.savedVersion);
+const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && (t.state === 'failed' || /** @type {ITextModel} */ (t.model).getVersionId() !== t.savedVersion);
 
 // openFile opens path in the active session, or activates its tab. The tab
 // shows its loading view at once; the promise resolves once its content is
 // shown.
+/** @param {string} path @param {string} [session] @returns {Promise<Tab>} */
 async function openFile(path, session = sessionId) {
   let t = tabs.get(tabId(session, path));
   if (!t) {
-    t = { id: tabId(session, path), sessionId: session, path, view: 'loading', model: null, doc: null, language: null, state: 'saved' };
+    t = /** @type {Tab} */ ({ id: tabId(session, path), sessionId: session, path, view: 'loading', model: null, doc: null, language: null, state: 'saved' });
     tabs.set(t.id, t);
     t.loaded = load(t);
   }
@@ -514,7 +543,7 @@ async function openFile(path, session = sessionId) {
 
 // decode returns the text of a file, or null for a binary one (a NUL byte,
 // or bytes that are not UTF-8).
-function decode(bytes) {
+function decode(/** @type {Uint8Array} */ bytes) {
   if (bytes.subarray(0, 8192).includes(0)) return null;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -523,7 +552,8 @@ function decode(bytes) {
   }
 }
 
-async function load(t) {
+async function load(/** @type {Tab} */ t) {
+  /** @type {Uint8Array | undefined} */
   let bytes;
   try {
     const res = await fetch(fileURL(t.path));
@@ -539,7 +569,7 @@ async function load(t) {
     if (text === null) {
       t.view = 'binary';
       t.size = bytes.length;
-    } else if (lsp.surface(layout()).connect) {
+    } else if (/** @type {import('@kandev/lsp').Surface} */ (lsp.surface(layout())).connect) { // configured: an answer
       mount(t, text);
     } else {
       t.view = 'phone'; // no Monaco, no language server
@@ -552,6 +582,7 @@ async function load(t) {
 
 // mount gives a tab its Monaco model and, in a session with language
 // servers, its lsp.wasm document.
+/** @param {Tab} t @param {string} text */
 function mount(t, text) {
   const model = monaco.editor.getModel(modelURI(t.sessionId, t.path)) ||
     monaco.editor.createModel(text, undefined, modelURI(t.sessionId, t.path));
@@ -563,14 +594,15 @@ function mount(t, text) {
 // adoptEdited gives a file that a workspace edit changed a tab, unless it
 // has one: its model holds the edit, unsaved; savedVersion is the version
 // the model had before the edit, when it held the file's text.
-function adoptEdited(file) {
+function adoptEdited(/** @type {import('@kandev/lsp').EditedFile} */ file) {
   const id = tabId(file.sessionId, file.path);
   if (tabs.has(id)) {
     renderTabs();
     if (current && current.id === id) renderSaveState();
     return;
   }
-  const t = { id, sessionId: file.sessionId, path: file.path, view: 'monaco', model: file.model, state: 'saved', savedVersion: file.versionBefore };
+  /** @type {Tab} */
+  const t = { id, sessionId: file.sessionId, path: file.path, view: 'monaco', model: file.model, doc: null, language: null, state: 'saved', savedVersion: file.versionBefore };
   t.doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: file.model }) : null;
   t.language = t.doc ? t.doc.language : null;
   t.loaded = Promise.resolve();
@@ -579,7 +611,7 @@ function adoptEdited(file) {
   renderTabs();
 }
 
-function activate(t) {
+function activate(/** @type {Tab} */ t) {
   if (settingsPage.isOpen) settingsPage.close();
   current = t;
   markActiveFile(t.path);
@@ -597,28 +629,29 @@ function showNothing() {
 // holds a model.
 function renderPanel() {
   const t = current;
-  if (t && t.view === 'phone' && !phoneMQ.matches) mount(t, t.text); // the screen grew
+  if (t && t.view === 'phone' && !phoneMQ.matches) mount(t, /** @type {string} */ (t.text)); // the screen grew
   const kind = !t ? 'none' : t.view === 'monaco' && phoneMQ.matches ? 'phone' : t.view === 'monaco' && t.diff ? 'diff' : t.view;
   $('editor').hidden = !(kind === 'monaco' || kind === 'none');
   renderDiff(kind === 'diff' ? t : null);
-  const model = kind === 'monaco' ? t.model : null;
+  const tab = /** @type {Tab} */ (t); // every kind but 'none' has its tab
+  const model = kind === 'monaco' ? tab.model : null;
   if (editor.getModel() !== model) {
     // Each tab keeps its own cursor and scroll: a selection made in one
     // session's model stays there when another session's tab of the same
     // file is shown.
     if (shown && shown.model === editor.getModel()) shown.viewState = editor.saveViewState();
     editor.setModel(model);
-    if (model && t.viewState) editor.restoreViewState(t.viewState);
+    if (model && tab.viewState) editor.restoreViewState(tab.viewState);
   }
   shown = model ? t : null;
   $('loading-view').hidden = kind !== 'loading';
   $('binary-view').hidden = kind !== 'binary';
   $('load-error').hidden = kind !== 'failed';
   $('phone-view').hidden = kind !== 'phone';
-  if (kind === 'loading') $('loading-view').textContent = tr('page.loading', { path: t.path });
-  if (kind === 'binary') $('binary-view').textContent = tr('page.binary', { path: t.path, size: t.size });
-  if (kind === 'failed') $('load-error').textContent = tr('page.loadFailed', { path: t.path });
-  if (kind === 'phone') $('phone-viewer').textContent = t.model ? t.model.getValue() : t.text;
+  if (kind === 'loading') $('loading-view').textContent = tr('page.loading', { path: tab.path });
+  if (kind === 'binary') $('binary-view').textContent = tr('page.binary', { path: tab.path, size: /** @type {number} */ (tab.size) });
+  if (kind === 'failed') $('load-error').textContent = tr('page.loadFailed', { path: tab.path });
+  if (kind === 'phone') $('phone-viewer').textContent = tab.model ? tab.model.getValue() : /** @type {string} */ (tab.text);
 }
 
 function renderToolbar() {
@@ -631,7 +664,7 @@ function renderToolbar() {
   const symbols = $('open-symbols');
   symbols.hidden = !symbolModel();
   symbols.title = tr('symbols.buttonTitle', { key: isMac ? '⌘T' : 'Ctrl+T' });
-  lspKey.set(!!(mountedModel() && current.doc));
+  lspKey.set(!!(mountedModel() && current?.doc)); // a mounted model is the current tab's
 }
 
 // renderAll redraws everything that depends on the active panel, the layout
@@ -666,6 +699,10 @@ $('close-file').addEventListener('click', closeFile);
 // the workspace. The tree loads and expands every ancestor and marks the
 // target; an open tab (target.tabId) is activated, never opened twice; the
 // selection is revealed in the centre.
+/**
+ * @param {{ sessionId: string, path: string, ancestors?: string[], selection?: import('monaco-editor').IRange, tabId?: string }} target
+ *   a NavigationTarget, or a panel's OpenTarget
+ */
 async function navigateTo(target) {
   if (target.sessionId && target.sessionId.toLowerCase() !== sessionId.toLowerCase()) {
     const s = sessions.find((x) => x.id.toLowerCase() === target.sessionId.toLowerCase());
@@ -685,11 +722,11 @@ async function navigateTo(target) {
 
 // selectInViewer selects a range (one-based lines, UTF-16 columns, as
 // Monaco's) in the phone's read-only viewer and scrolls it into view.
-function selectInViewer(sel) {
+function selectInViewer(/** @type {import('monaco-editor').IRange} */ sel) {
   const node = $('phone-viewer').firstChild;
   if (!node) return;
-  const text = node.textContent;
-  const offset = (line, column) => {
+  const text = /** @type {string} */ (node.textContent); // a text node's
+  const offset = (/** @type {number} */ line, /** @type {number} */ column) => {
     let at = 0;
     for (let l = 1; l < line && at >= 0; l++) at = text.indexOf('\n', at) + 1 || -1;
     return at < 0 ? text.length : Math.min(at + column - 1, text.length);
@@ -697,7 +734,7 @@ function selectInViewer(sel) {
   const range = document.createRange();
   range.setStart(node, offset(sel.startLineNumber, sel.startColumn));
   range.setEnd(node, offset(sel.endLineNumber, sel.endColumn));
-  const s = getSelection();
+  const s = /** @type {Selection} */ (getSelection()); // the document has one
   s.removeAllRanges();
   s.addRange(range);
   const view = $('phone-view');
@@ -711,9 +748,11 @@ function selectInViewer(sel) {
 // or last saved with, in Monaco's diff editor (created on first use). It is
 // not the file's editor: mountedModel() is null meanwhile, so no
 // language-server control or status-bar item is shown for it.
+/** @type {import('monaco-editor').editor.IStandaloneDiffEditor | null} */
 let diffEditor = null;
+/** @type {Tab | null} */
 let diffShown = null; // the tab in the diff view
-function renderDiff(t) {
+function renderDiff(/** @type {Tab | null} */ t) {
   $('diff-view').hidden = !t;
   if (t) $('diff-title').textContent = tr('diff.title', { path: t.path }); // the locale may have changed
   if (t === diffShown) return;
@@ -727,8 +766,9 @@ function renderDiff(t) {
       automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev',
     });
   }
-  if (!t.diffOriginal) t.diffOriginal = monaco.editor.createModel(t.savedText, t.model.getLanguageId());
-  diffEditor.setModel({ original: t.diffOriginal, modified: t.model });
+  const model = /** @type {ITextModel} */ (t.model); // the diff view shows Monaco tabs
+  if (!t.diffOriginal) t.diffOriginal = monaco.editor.createModel(/** @type {string} */ (t.savedText), model.getLanguageId());
+  diffEditor.setModel({ original: t.diffOriginal, modified: model });
 }
 $('toggle-diff').addEventListener('click', () => {
   if (!current || current.view !== 'monaco') return;
@@ -750,7 +790,7 @@ function renderSaveState() {
   let state = current.state;
   if (state !== 'saving' && state !== 'failed') state = isDirty(current) ? 'dirty' : 'saved';
   el.dataset.state = state;
-  el.textContent = tr({ saving: 'page.saving', failed: 'page.saveFailed', dirty: 'page.dirty', saved: 'page.saved' }[state]);
+  el.textContent = tr(/** @type {Record<string, string>} */ ({ saving: 'page.saving', failed: 'page.saveFailed', dirty: 'page.dirty', saved: 'page.saved' })[state]);
 }
 
 // save writes the active tab through the agent's workspace file route and
@@ -760,9 +800,10 @@ function renderSaveState() {
 async function save() {
   const t = current;
   if (!t || t.view !== 'monaco') return;
-  await lsp.willSave(t.model); // formats first (formatOnSave)
-  const persistedVersion = t.model.getVersionId();
-  const text = t.model.getValue();
+  const model = /** @type {ITextModel} */ (t.model); // a Monaco tab's
+  await lsp.willSave(model); // formats first (formatOnSave)
+  const persistedVersion = model.getVersionId();
+  const text = model.getValue();
   t.state = 'saving';
   renderSaveState();
   let ok = false;
@@ -772,7 +813,7 @@ async function save() {
   } catch (e) {
     console.error(e);
   }
-  const outcome = lsp.saved({ model: t.model, ok, persistedVersion, liveVersion: t.model.getVersionId(), text });
+  const outcome = lsp.saved({ model, ok, persistedVersion, liveVersion: model.getVersionId(), text });
   if (ok) {
     t.savedVersion = persistedVersion;
     t.savedText = text;
@@ -791,7 +832,7 @@ const runtime = await (await fetch('/api/v1/lsp/runtime')).json().catch(() => ({
 // saveSettings sends a partial update; the relay answers with everything
 // stored, which lsp.wasm then applies (configuration changes reach live
 // servers without a restart).
-async function saveSettings(patch) {
+async function saveSettings(/** @type {import('@kandev/lsp').Settings} */ patch) {
   const res = await fetch('/api/v1/user/settings', {
     method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(patch),
   });
@@ -819,7 +860,7 @@ const settingsPage = createSettingsPage({
       localStorage.setItem(SHOW_BAR_KEY, on ? '1' : '0');
     },
   },
-  placement: () => lsp.surface({ model: null, ...layout() }),
+  placement: () => /** @type {import('@kandev/lsp').Surface} */ (lsp.surface({ model: null, ...layout() })), // configured: an answer
   onChange: (how) => {
     renderAll();
     if (how && how.closed) $('open-settings').focus();
@@ -833,7 +874,7 @@ $('open-settings').addEventListener('click', () => {
 
 // --- locale -----------------------------------------------------------------
 
-const localeSelect = $('locale');
+const localeSelect = /** @type {HTMLSelectElement} */ ($('locale'));
 localeSelect.value = locale;
 localeSelect.addEventListener('change', () => {
   locale = lsp.setLocale(localeSelect.value); // re-delivers every view
@@ -847,7 +888,7 @@ localeSelect.addEventListener('change', () => {
 // applyTexts puts the current locale's texts on the page.
 function applyTexts() {
   document.documentElement.lang = locale === 'en-XA' ? 'en-XA' : locale;
-  for (const el of document.querySelectorAll('[data-t]')) el.textContent = tr(el.dataset.t);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-t]'))) el.textContent = tr(/** @type {string} */ (el.dataset.t));
   renderSessionOptions();
   $('session-note').textContent = lspSession(sessionId) ? '' : tr('page.sessionNote');
   statusBar.retitle();
@@ -874,8 +915,8 @@ renderLevel($('files'), treeRoot);
 applyTexts();
 switchSession(sessionId);
 
-// For tests and the curious: the page's handles.
-window.demo = {
+// For tests and the curious: the page's handles (any: no type of the page's declares them).
+/** @type {any} */ (window).demo = {
   monaco, editor, lsp, openFile, closeFile, navigateTo, switchSession, save, tabs, statusBar, control, settingsPage, reconfigure, problems,
   symbolPicker, hierarchy, search,
   get sessionId() { return sessionId; },

@@ -1,3 +1,4 @@
+// @ts-check
 // The benchmark's ?baseline=worker variant: lsp.wasm fetched, compiled and
 // started in a dedicated Worker, as the page would load it, then left
 // unused (no Monaco here, no connection). It posts the time (ms since the

@@ -1,3 +1,4 @@
+// @ts-check
 // The benchmark page: one Monaco editor on a file of the demo session, its
 // language-server intelligence from lsp.wasm (?client=wasm) or from
 // Monaco's own LSP client, monaco.lsp (?client=monaco), both through the
@@ -40,7 +41,9 @@ const wasmLate = wasmMode.has('late');
 
 const relay = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/lsp`;
 const text = fetch(`/api/v1/workspace/file?path=${encodeURIComponent(path)}`).then((r) => r.text());
+/** @type {(() => void) | undefined} */
 let monacoReadyForLSP; // resolves monacoLoadedForLSP, when Monaco has loaded
+/** @type {Promise<void>} */
 const monacoLoadedForLSP = new Promise((r) => { monacoReadyForLSP = r; });
 const lspLoaded = client === 'wasm' ? (wasmMode.has('after') ? monacoLoadedForLSP.then(loadLSP) : loadLSP()) : null;
 const userSettings = client === 'wasm' ? fetch('/api/v1/user/settings').then((r) => r.json()) : null;
@@ -52,10 +55,10 @@ if (client === 'monaco' && baseline.has('worker')) {
 early?.catch(() => {}); // awaited below, after Monaco
 // Monaco as the clients get it: loaded, and its provider registrations
 // probed before either client registers anything.
-const monacoReady = new Promise((resolve, reject) => {
+const monacoReady = /** @type {Promise<import('@kandev/lsp').MonacoNamespace>} */ (new Promise((resolve, reject) => {
   window.require.config({ paths: { vs: '/monaco/vs' } });
   window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
-}).then((monaco) => {
+})).then((monaco) => {
   probe.marks.monaco = performance.now();
   probeProviders(monaco);
   monacoReadyForLSP?.();
@@ -77,19 +80,25 @@ const monaco = await monacoReady;
 // completion and hover provider is wrapped to stamp when Monaco calls it
 // and when its answer resolves, which splits a client's own time from
 // Monaco's before and after it.
+/** @param {import('@kandev/lsp').MonacoNamespace} monaco */
 function probeProviders(monaco) {
-  probe.calls = [];
+  /** @type {NonNullable<BenchProbe['calls']>} */
+  const calls = probe.calls = [];
   for (const [register, method] of [['registerCompletionItemProvider', 'provideCompletionItems'], ['registerHoverProvider', 'provideHover']]) {
-    const original = monaco.languages[register];
-    monaco.languages[register] = function (selector, provider, ...rest) {
+    // Patched by name, whichever register function it is: any.
+    const languages = /** @type {any} */ (monaco.languages);
+    const original = languages[register];
+    /** @this {unknown} @param {unknown} selector @param {object} provider @param {unknown[]} rest */
+    languages[register] = function (selector, provider, ...rest) {
       const probed = new Proxy(provider, {
         get(target, prop) {
           const v = Reflect.get(target, prop, target);
           if (typeof v !== 'function') return v;
           if (prop !== method) return v.bind(target);
-          return (...args) => {
+          return (/** @type {unknown[]} */ ...args) => {
+            /** @type {NonNullable<BenchProbe['calls']>[number]} */
             const call = { method, called: performance.now(), resolved: null };
-            probe.calls.push(call);
+            calls.push(call);
             const answer = v.apply(target, args);
             Promise.resolve(answer).then(() => { call.resolved = performance.now(); }, () => {});
             return answer;
@@ -101,7 +110,7 @@ function probeProviders(monaco) {
   }
 }
 
-const editor = monaco.editor.create(document.getElementById('editor'), {
+const editor = monaco.editor.create(/** @type {HTMLElement} */ (document.getElementById('editor')), { // in bench.html
   model: null,
   automaticLayout: true,
   minimap: { enabled: false },
@@ -109,6 +118,7 @@ const editor = monaco.editor.create(document.getElementById('editor'), {
   wordBasedSuggestions: 'off',
 });
 
+/** @type {import('monaco-editor').editor.ITextModel | null} */
 let model = null;
 monaco.editor.onDidChangeMarkers(() => {
   if (probe.marks.firstError || !model) return;
@@ -156,7 +166,8 @@ if (lsp) {
   editor.setModel(model);
   const transport = monaco.lsp.WebSocketTransport.fromWebSocket(socket);
   const send = transport.send.bind(transport);
-  transport.send = (message) => {
+  // A JSON-RPC message whose params are edited by hand: any.
+  transport.send = (/** @type {any} */ message) => {
     if (message.method === 'initialize') {
       // monaco.lsp sends rootUri null; the server gets lsp.wasm's root.
       message.params.rootUri = root;
@@ -184,7 +195,7 @@ if (lsp) {
 async function openSocket() {
   const socket = new WebSocket(`${relay}/${encodeURIComponent(sessionId)}?language=${language}`);
   const ready = await new Promise((resolve, reject) => {
-    const onMessage = (e) => {
+    const onMessage = (/** @type {MessageEvent} */ e) => {
       const frame = JSON.parse(e.data);
       if (frame.status === 'ready') {
         socket.removeEventListener('message', onMessage);
@@ -202,14 +213,15 @@ async function openSocket() {
 // --- what the driver calls ---------------------------------------------------
 
 // frameAfter returns the first frame at or after t that matches.
+/** @param {number} t @param {(f: BenchProbe['frames'][number]) => boolean} match */
 function frameAfter(t, match) {
   return probe.frames.find((f) => f.t >= t && match(f)) || null;
 }
 
-const isMethod = (method) => (f) => f.out && typeof f.data === 'string' && f.data.includes(`"method":"${method}"`);
+const isMethod = (/** @type {string} */ method) => (/** @type {BenchProbe['frames'][number]} */ f) => f.out && typeof f.data === 'string' && f.data.includes(`"method":"${method}"`);
 
 // answerTo finds the response to the request in frame req.
-function answerTo(req) {
+function answerTo(/** @type {BenchProbe['frames'][number]} */ req) {
   const id = JSON.parse(req.data).id;
   return frameAfter(req.t, (f) => {
     if (f.out || !f.data.includes('"id":')) return false;
@@ -220,6 +232,7 @@ function answerTo(req) {
 
 // waitFor resolves with performance.now() at the first DOM mutation after
 // which cond holds (checked at once too).
+/** @param {() => boolean} cond @returns {Promise<number>} */
 function waitFor(cond, timeoutMs = 30000) {
   return new Promise((resolve, reject) => {
     if (cond()) {
@@ -241,9 +254,10 @@ function waitFor(cond, timeoutMs = 30000) {
   });
 }
 
-const visible = (el) => el && el.offsetHeight > 0 && !el.closest('.hidden');
+const visible = (/** @type {HTMLElement | null} */ el) => !!el && el.offsetHeight > 0 && !el.closest('.hidden');
 
-window.bench = {
+// The driver's handles (e2e/bench): any, no type of the page's declares them.
+/** @type {any} */ (window).bench = {
   client,
   monaco,
   editor,
@@ -253,7 +267,7 @@ window.bench = {
   // quiet resolves once no frame has crossed the socket for ms and the
   // editor holds no pending work: the state between two user actions.
   quiet(ms = 400) {
-    return new Promise((resolve) => {
+    return new Promise((/** @type {(v?: unknown) => void} */ resolve) => {
       const check = () => {
         const last = probe.frames.length ? probe.frames[probe.frames.length - 1].t : 0;
         const idle = performance.now() - last;
@@ -265,22 +279,23 @@ window.bench = {
   },
 
   // edit replaces the model's text range and places the cursor at its end.
+  /** @param {import('monaco-editor').IRange} range @param {string} text */
   edit(range, text) {
     editor.executeEdits('bench', [{ range, text, forceMoveMarkers: true }]);
     editor.focus();
   },
 
   // rows resolves when the suggest widget shows a row containing label.
-  rows(label) {
+  rows(/** @type {string} */ label) {
     return waitFor(() => {
-      const w = document.querySelector('.suggest-widget');
-      return visible(w) && [...w.querySelectorAll('.monaco-list-row')].some((r) => r.textContent.includes(label));
+      const w = /** @type {HTMLElement | null} */ (document.querySelector('.suggest-widget'));
+      return visible(w) && [.../** @type {HTMLElement} */ (w).querySelectorAll('.monaco-list-row')].some((r) => (r.textContent || '').includes(label));
     });
   },
 
   // hover resolves when a hover showing text is on screen.
-  hover(text) {
-    return waitFor(() => [...document.querySelectorAll('.monaco-hover')].some((h) => visible(h) && h.textContent.includes(text)));
+  hover(/** @type {string} */ text) {
+    return waitFor(() => [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.monaco-hover'))].some((h) => visible(h) && (h.textContent || '').includes(text)));
   },
 
   // split times a request of method triggered at t0 and shown at shown:
@@ -289,27 +304,29 @@ window.bench = {
   // The provider call is the one Monaco made for this trigger whose answer
   // came last before shown (Monaco may call a provider again as the word
   // grows; those answers are not what is shown first).
+  /** @param {string} method @param {number} t0 @param {number} shown @param {number} [editedAt] */
   split(method, t0, shown, editedAt) {
     const req = frameAfter(t0, isMethod(method));
     const ans = req && answerTo(req);
     const change = frameAfter(t0, isMethod('textDocument/didChange'));
     const prefix = editedAt === undefined ? null : frameAfter(editedAt, isMethod('textDocument/didChange'));
-    const calls = probe.calls.filter((c) => c.called >= t0 && c.resolved !== null && c.resolved <= shown
+    const calls = (probe.calls || []).filter((c) => c.called >= t0 && c.resolved !== null && c.resolved <= shown
       && c.method === (method === 'textDocument/hover' ? 'provideHover' : 'provideCompletionItems'));
     const call = calls.length ? calls[calls.length - 1] : null;
     return {
       total: shown - t0,
       toProvider: call ? call.called - t0 : null,
       toRequest: req ? req.t - (call ? call.called : t0) : null,
-      toAnswer: ans ? ans.t - req.t : null,
-      toResolved: ans && call ? call.resolved - ans.t : null,
-      toShown: call ? shown - call.resolved : ans ? shown - ans.t : null,
+      toAnswer: ans && req ? ans.t - req.t : null,
+      // call.resolved is set: calls keeps only resolved ones.
+      toResolved: ans && call ? /** @type {number} */ (call.resolved) - ans.t : null,
+      toShown: call ? shown - /** @type {number} */ (call.resolved) : ans ? shown - ans.t : null,
       // A didChange sent after the trigger, before the request: ms after
       // the trigger.
       change: change && (!req || change.t <= req.t) ? change.t - t0 : null,
       // The change made before the trigger (editedAt): ms until it went
       // out, and whether it was still held when the trigger came.
-      prefixChange: prefix ? prefix.t - editedAt : null,
+      prefixChange: prefix ? prefix.t - /** @type {number} */ (editedAt) : null, // prefix needs editedAt
       prefixHeld: prefix ? prefix.t >= t0 : null,
       answerBytes: ans ? ans.data.length : null,
     };
@@ -319,13 +336,13 @@ window.bench = {
   // error marker, with the moments between.
   cold() {
     const m = probe.marks;
-    const at = (f) => (f ? f.t : null);
+    const at = (/** @type {BenchProbe['frames'][number] | null} */ f) => (f ? f.t : null);
     const readyFrame = frameAfter(0, (f) => !f.out && f.data.includes('"status":"ready"'));
     const init = frameAfter(0, isMethod('initialize'));
     const diag = frameAfter(0, (f) => !f.out && f.data.includes('"textDocument/publishDiagnostics"') && !f.data.includes('"diagnostics":[]'));
-    const wasm = performance.getEntriesByType('resource').find((e) => /\/lsp(\.[0-9a-f]+)?\.wasm$/.test(new URL(e.name).pathname));
+    const wasm = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).find((e) => /\/lsp(\.[0-9a-f]+)?\.wasm$/.test(new URL(e.name).pathname));
     // ms of long tasks between two moments.
-    const busy = (from, to) => (from === null || to === null ? null : probe.longTasks
+    const busy = (/** @type {number | null} */ from, /** @type {number | null} */ to) => (from === null || to === null ? null : /** @type {NonNullable<BenchProbe['longTasks']>} */ (probe.longTasks)
       .reduce((sum, lt) => sum + Math.max(0, Math.min(lt.end, to) - Math.max(lt.start, from)), 0));
     return {
       total: m.firstError,

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's classic entry: Monaco's AMD build (min/, its loader) and
 // lsp.wasm started with Go's wasm_exec.js, which defines globalThis.Go;
 // lsp.wasm's main then defines globalThis.kandevLSP before go.run returns.
@@ -11,7 +12,7 @@ const config = await (await fetch('/config.json')).json();
 // rebuild gets a new name. It compiles while it downloads.
 const compiled = WebAssembly.compileStreaming(fetch(config.wasm));
 
-function script(src) {
+function script(/** @type {string} */ src) {
   return new Promise((resolve, reject) => {
     const s = document.createElement('script');
     s.src = src;
@@ -28,7 +29,7 @@ document.head.append(css);
 const lsp = Promise.all([compiled, script('/wasm/wasm_exec.js')]).then(async ([module]) => {
   const go = new Go();
   go.run(await WebAssembly.instantiate(module, go.importObject)); // defines globalThis.kandevLSP before it returns
-  return globalThis.kandevLSP;
+  return /** @type {import('@kandev/lsp').KandevLSP} */ (globalThis.kandevLSP); // main defined it
 });
 await script('/monaco/vs/loader.js');
 

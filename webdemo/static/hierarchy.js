@@ -11,10 +11,24 @@
 // or goes to the first child, Left collapses or goes to the parent, Home
 // and End jump, Enter opens.
 
+// @ts-check
 import { kindMark, location, shownPath } from './symbols.js';
+
+/** @typedef {import('@kandev/lsp').HierarchyItem} HierarchyItem */
+/** @typedef {import('monaco-editor').IRange} IRange */
+/** @typedef {'call' | 'type'} Mode */
+/** @typedef {'incoming' | 'outgoing' | 'subtypes' | 'supertypes'} Direction */
+/**
+ * A row of the tree: an item, for a call the ranges of the call in the
+ * caller's file (site, for a caller: its model), and the row's state.
+ * @typedef {{ id: string, item: HierarchyItem, ranges: IRange[] | null, site?: string, parent: Node | null, level: number,
+ *   children: Node[] | null, expanded: boolean, loading: boolean }} Node
+ */
+/** @typedef {{ item: HierarchyItem, ranges?: IRange[], site?: string }} Child */
 
 // MODES are the two hierarchies with their directions, the first being the
 // one shown first.
+/** @type {Record<Mode, { title: string, none: string, directions: Direction[] }>} */
 const MODES = {
   call: { title: 'hierarchy.call.title', none: 'hierarchy.none.call', directions: ['incoming', 'outgoing'] },
   type: { title: 'hierarchy.type.title', none: 'hierarchy.none.type', directions: ['subtypes', 'supertypes'] },
@@ -22,19 +36,32 @@ const MODES = {
 
 // createHierarchyPanel wires the panel; open(target) is the page's
 // navigation (the same as a go-to-definition target).
+/**
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, monaco: import('@kandev/lsp').MonacoNamespace, t: import('./platform.js').Texts,
+ *   open: (target: import('./platform.js').OpenTarget) => unknown, panel: HTMLElement, title: HTMLElement, directions: HTMLElement,
+ *   tree: HTMLElement, empty: HTMLElement, closeButton: HTMLElement, onClose: () => void }} parts
+ */
 export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, directions, tree, empty, closeButton, onClose }) {
+  /** @type {Mode} */
   let mode = 'call';
+  /** @type {Record<Mode, Direction>} */
   const direction = { call: 'incoming', type: 'subtypes' }; // the last one chosen, per mode
+  /** @type {Node[]} */
   let roots = []; // nodes: { id, item, ranges, site, parent, level, children, expanded, loading }
   let generation = 0; // a new symbol or direction drops older answers
   let nextId = 0;
+  /** @type {string | null} */
   let focused = null; // the id of the row with the tree's focus (roving tabindex)
   let state = 'idle'; // idle | loading | none | shown
 
-  const plural = (key, n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
+  const plural = (/** @type {string} */ key, /** @type {number} */ n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
 
   // show opens the panel on the hierarchy (mode: 'call' | 'type') of the
   // symbol at position in model.
+  /**
+   * @param {Mode} m @param {import('monaco-editor').editor.ITextModel | null} model
+   * @param {import('monaco-editor').IPosition} position
+   */
   async function show(m, model, position) {
     mode = m;
     const g = ++generation;
@@ -43,6 +70,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     state = 'loading';
     panel.hidden = false;
     render();
+    /** @type {HierarchyItem[]} */
     let items = [];
     try {
       items = model ? await (mode === 'call' ? lsp.callHierarchy(model, position) : lsp.typeHierarchy(model, position)) : [];
@@ -57,12 +85,14 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     for (const r of roots) expand(r);
   }
 
+  /** @param {HierarchyItem} item @param {Node | null} parent @param {IRange[] | null} [ranges] @returns {Node} */
   function node(item, parent, ranges = null) {
     return { id: `h${++nextId}`, item, ranges, parent, level: parent ? parent.level + 1 : 1, children: null, expanded: false, loading: false };
   }
 
   // children asks the server for a node's next level in the current
   // direction.
+  /** @param {Node} n @returns {Promise<Child[]>} */
   async function children(n) {
     const item = n.item;
     switch (direction[mode]) {
@@ -77,6 +107,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     }
   }
 
+  /** @param {Node} n */
   async function expand(n) {
     n.expanded = true;
     if (n.children || n.loading) {
@@ -86,6 +117,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     n.loading = true;
     render();
     const g = generation;
+    /** @type {Child[]} */
     let found = [];
     try {
       found = await children(n);
@@ -98,27 +130,32 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     render();
   }
 
+  /** @param {Node} n */
   function collapse(n) {
     n.expanded = false;
     render();
   }
 
+  /** @param {Node} n */
   function toggle(n) {
     if (n.expanded) collapse(n); else expand(n);
   }
 
   // place is where a row leads: a caller's call site (the first range of
   // the call in the caller's file), otherwise the symbol's name.
+  /** @param {Node} n */
   function place(n) {
     if (n.site && n.ranges && n.ranges.length) return location(monaco, n.site, n.ranges[0]);
     return location(monaco, n.item.model, n.item.selectionRange);
   }
 
+  /** @param {Node} n */
   function go(n) {
     const target = place(n);
     if (target) open(target);
   }
 
+  /** @param {Direction} d */
   function setDirection(d) {
     if (direction[mode] === d) return;
     direction[mode] = d;
@@ -163,9 +200,10 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     const hadFocus = tree.contains(document.activeElement);
     if (focused && !find(focused)) focused = roots.length ? roots[0].id : null;
     tree.replaceChildren(...roots.map(row));
-    if (hadFocus && focused) tree.querySelector(`[data-id="${focused}"]`)?.focus();
+    if (hadFocus && focused) /** @type {HTMLElement | null} */ (tree.querySelector(`[data-id="${focused}"]`))?.focus();
   }
 
+  /** @param {Node} n @returns {HTMLLIElement} */
   function row(n) {
     const li = document.createElement('li');
     li.setAttribute('role', 'treeitem');
@@ -222,6 +260,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     return li;
   }
 
+  /** @param {string} text @param {number} level */
   function note(text, level) {
     const li = document.createElement('li');
     li.setAttribute('role', 'none');
@@ -231,6 +270,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     return li;
   }
 
+  /** @param {string} id @param {Node[]} [list] @returns {Node | null} */
   function find(id, list = roots) {
     for (const n of list) {
       if (n.id === id) return n;
@@ -241,6 +281,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
   }
 
   // visible lists the rows on screen, top to bottom.
+  /** @param {Node[]} [list] @param {Node[]} [out] */
   function visible(list = roots, out = []) {
     for (const n of list) {
       out.push(n);
@@ -249,20 +290,23 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     return out;
   }
 
+  /** @param {Node | null | undefined} n */
   function focusNode(n) {
     if (!n) return;
     focused = n.id;
-    for (const el of tree.querySelectorAll('[role="treeitem"]')) el.tabIndex = el.dataset.id === n.id ? 0 : -1;
-    tree.querySelector(`[data-id="${n.id}"]`)?.focus();
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (tree.querySelectorAll('[role="treeitem"]'))) el.tabIndex = el.dataset.id === n.id ? 0 : -1;
+    /** @type {HTMLElement | null} */ (tree.querySelector(`[data-id="${n.id}"]`))?.focus();
   }
 
+  // The tree's events: their targets are elements of its rows.
+  const rowOf = (/** @type {Event} */ e) => /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('[role="treeitem"]'));
   tree.addEventListener('focusin', (e) => {
-    const li = e.target.closest('[role="treeitem"]');
-    if (li) focused = li.dataset.id;
+    const li = rowOf(e);
+    if (li) focused = /** @type {string} */ (li.dataset.id); // every row has one
   });
   tree.addEventListener('keydown', (e) => {
-    const li = e.target.closest('[role="treeitem"]');
-    const n = li && find(li.dataset.id);
+    const li = rowOf(e);
+    const n = li && find(/** @type {string} */ (li.dataset.id));
     if (!n) return;
     const rows = visible();
     const i = rows.indexOf(n);

@@ -2,8 +2,12 @@
 // as dismissable notices. lsp.wasm hands each one over ready to show: the
 // server's text and action titles verbatim, a localized title and dismiss
 // label. A request is answered with the chosen action, or dismissed (null).
+// @ts-check
+
+/** @typedef {import('@kandev/lsp').KandevLSP} KandevLSP */
 
 // mountNotices shows lsp's messages in container; it returns off().
+/** @param {KandevLSP} lsp @param {HTMLElement} container */
 export function mountNotices(lsp, container) {
   return lsp.onMessage((m) => container.append(noticeElement({
     type: m.type, title: m.title, message: m.message, actions: m.actions, dismissLabel: m.dismissLabel,
@@ -13,6 +17,10 @@ export function mountNotices(lsp, container) {
 
 // noticeElement builds one notice: a title, a text, a button per action
 // and a dismiss button; close(action | null) runs before it is removed.
+/**
+ * @param {{ type: string, title: string, message: string, actions: string[], dismissLabel: string,
+ *   close: (choice: string | null) => void }} notice
+ */
 export function noticeElement({ type, title, message, actions, dismissLabel, close }) {
   const el = document.createElement('div');
   el.className = 'notice';
@@ -24,7 +32,7 @@ export function noticeElement({ type, title, message, actions, dismissLabel, clo
   text.textContent = message;
   const buttons = document.createElement('div');
   buttons.className = 'buttons';
-  const done = (choice) => {
+  const done = (/** @type {string | null} */ choice) => {
     close(choice);
     el.remove();
   };

@@ -2,7 +2,13 @@
 // (lsp.outline, the server's textDocument/documentSymbol), nested as the
 // server nests them; a click moves the cursor to the symbol. It follows
 // the editor's model and refreshes a moment after edits.
+// @ts-check
 
+/**
+ * @param {import('@kandev/lsp').KandevLSP} lsp
+ * @param {import('monaco-editor').editor.ICodeEditor} editor
+ * @param {HTMLElement} list
+ */
 export function mountOutline(lsp, editor, list) {
   let timer = 0;
   let asked = 0;
@@ -15,6 +21,7 @@ export function mountOutline(lsp, editor, list) {
     answered = !!symbols;
     list.replaceChildren(...(symbols || []).map((s) => item(s)));
   }
+  /** @param {import('monaco-editor').languages.DocumentSymbol} s @returns {HTMLLIElement} */
   function item(s) {
     const li = document.createElement('li');
     const b = document.createElement('button');

@@ -7,7 +7,12 @@
 //
 // Like the Problems view of desktop editors, it lists errors, warnings and
 // information, not hints (unused code and the like, faded in the editor).
+// @ts-check
 
+/** @typedef {import('@kandev/lsp').ProblemFile} ProblemFile */
+/** @typedef {ProblemFile['markers'][number]} Marker */
+
+/** @type {Record<number, string | undefined>} */
 const SEVERITY = { 8: 'error', 4: 'warning', 2: 'info' }; // Monaco's MarkerSeverity
 const OPEN_KEY = 'kandev.demo.problemsOpen';
 
@@ -15,14 +20,20 @@ const OPEN_KEY = 'kandev.demo.problemsOpen';
 // open(target) opens a file in a tab at a selection (the page's navigateTo,
 // the same as a go-to-definition target). listen() subscribes to lsp's
 // changes and returns off(); call it again after a configure.
+/**
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, t: import('./platform.js').Texts, sessionId: () => string,
+ *   open: (target: import('./platform.js').OpenTarget) => void, panel: HTMLElement, list: HTMLElement,
+ *   empty: HTMLElement, toggle: HTMLElement, badge: HTMLElement }} parts
+ */
 export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empty, toggle, badge }) {
+  /** @type {Set<string>} */
   const collapsed = new Set(); // paths whose markers are folded away
   let shown = localStorage.getItem(OPEN_KEY) === '1';
   let pending = 0;
 
   // plural picks KEY.one or KEY.other, the one/other rule of the page's
   // locales (English, German and en-XA); lsp.text fills {n}.
-  const plural = (key, n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
+  const plural = (/** @type {string} */ key, /** @type {number} */ n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
 
   function files() {
     return lsp.problems(sessionId())
@@ -46,21 +57,24 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     empty.hidden = all.length > 0;
     empty.textContent = t('problems.empty');
     // A row with keyboard focus keeps it across the redraw while it is listed.
-    const had = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const had = active && list.contains(active) ? active.dataset.key : null;
     list.replaceChildren(...all.map(fileGroup));
-    if (had) list.querySelector(`.problem[data-key="${CSS.escape(had)}"]`)?.focus();
+    if (had) /** @type {HTMLElement | null} */ (list.querySelector(`.problem[data-key="${CSS.escape(had)}"]`))?.focus();
   }
 
+  /** @param {number} errors @param {number} warnings */
   function renderToggle(errors, warnings) {
     toggle.setAttribute('aria-expanded', String(shown));
-    toggle.querySelector('.label').textContent = t('problems.title');
+    const label = /** @type {HTMLElement} */ (toggle.querySelector('.label')); // in index.html
+    label.textContent = t('problems.title');
     // The icons and numbers are for the eye; the button's name has the words.
     const name = t('problems.toggle', { errors: plural('problems.errors', errors), warnings: plural('problems.warnings', warnings) });
     toggle.title = name;
     toggle.setAttribute('aria-label', name);
     badge.dataset.errors = String(errors);
     badge.dataset.warnings = String(warnings);
-    const count = (kind, n) => {
+    const count = (/** @type {string} */ kind, /** @type {number} */ n) => {
       const s = document.createElement('span');
       s.className = 'count';
       s.dataset.severity = kind;
@@ -72,6 +86,7 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     badge.replaceChildren(count('error', errors), count('warning', warnings));
   }
 
+  /** @param {ProblemFile} f */
   function fileGroup(f) {
     const li = document.createElement('li');
     li.className = 'problem-file';
@@ -97,8 +112,9 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     return li;
   }
 
+  /** @param {ProblemFile} f @param {Marker} m */
   function row(f, m) {
-    const kind = SEVERITY[m.severity];
+    const kind = /** @type {string} */ (SEVERITY[m.severity]); // files() keeps only these
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
@@ -163,6 +179,7 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
 
 // icon is a severity's mark, drawn by the style sheet (the same in every
 // font).
+/** @param {string} kind */
 function icon(kind) {
   const i = document.createElement('span');
   i.className = 'severity-icon';
@@ -172,12 +189,14 @@ function icon(kind) {
 
 // byRank orders a file's problems as the editor's Problems view does:
 // errors first, then by position.
+/** @param {Marker} a @param {Marker} b */
 function byRank(a, b) {
   return b.severity - a.severity || a.startLineNumber - b.startLineNumber || a.startColumn - b.startColumn;
 }
 
 // source is "source(code)" as servers name their checks, e.g.
 // compiler(IncompatibleAssign) or ts(2322).
+/** @param {Marker} m */
 function source(m) {
   const code = m.code == null ? '' : typeof m.code === 'object' ? m.code.value : String(m.code);
   if (m.source && code) return `${m.source}(${code})`;
@@ -185,6 +204,7 @@ function source(m) {
 }
 
 // ancestors are the folders of path, outermost first, for the Files tree.
+/** @param {string} path */
 function ancestors(path) {
   const parts = path.split('/');
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));

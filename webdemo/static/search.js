@@ -4,17 +4,28 @@
 // the search ran in, at the match, as go to definition does. A hit belongs
 // to that session: with the same file open in two sessions, only its own
 // session's editor takes the cursor.
+// @ts-check
 
 const SEARCH_URL = '/api/v1/workspace/search';
 
 // createSearchPanel wires the panel. sessionId() is the active session;
 // open(target) is the page's navigateTo; onClose() gives the focus back.
+/**
+ * The agent's answer: the matching lines, columns one-based in UTF-16 units.
+ * @typedef {{ matches: { path: string, line: number, column: number, endColumn: number, text: string }[], truncated?: boolean }} SearchResult
+ */
+/**
+ * @param {{ t: import('./platform.js').Texts, sessionId: () => string, open: (target: import('./platform.js').OpenTarget) => void,
+ *   panel: HTMLElement, form: HTMLFormElement, input: HTMLInputElement, status: HTMLElement, list: HTMLElement,
+ *   toggle: HTMLElement, closeButton: HTMLElement, onClose: () => void }} parts
+ */
 export function createSearchPanel({ t, sessionId, open, panel, form, input, status, list, toggle, closeButton, onClose }) {
   let seq = 0; // the latest search: an older answer arriving late is dropped
+  /** @type {{ session: string, query: string, result: SearchResult | null } | null} */
   let last = null; // { session, query, result } of the rows on screen
-  const plural = (key, n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
+  const plural = (/** @type {string} */ key, /** @type {number} */ n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
 
-  function setOpen(on) {
+  function setOpen(/** @type {HTMLElement['hidden']} */ on) {
     panel.hidden = !on;
     toggle.setAttribute('aria-expanded', String(on));
     if (on) {
@@ -37,7 +48,7 @@ export function createSearchPanel({ t, sessionId, open, panel, form, input, stat
     run(input.value);
   });
 
-  async function run(query) {
+  async function run(/** @type {string} */ query) {
     const my = ++seq;
     const session = sessionId();
     if (!query) {
@@ -46,6 +57,7 @@ export function createSearchPanel({ t, sessionId, open, panel, form, input, stat
     }
     status.textContent = t('search.searching');
     list.replaceChildren();
+    /** @type {SearchResult | null} */
     let result = null;
     try {
       const res = await fetch(`${SEARCH_URL}?q=${encodeURIComponent(query)}`);
@@ -78,6 +90,7 @@ export function createSearchPanel({ t, sessionId, open, panel, form, input, stat
   }
 
   // hit is one row: the file and line, then the line with the match marked.
+  /** @param {string} session @param {SearchResult['matches'][number]} m */
   function hit(session, m) {
     const li = document.createElement('li');
     const b = document.createElement('button');
@@ -105,7 +118,7 @@ export function createSearchPanel({ t, sessionId, open, panel, form, input, stat
   }
 
   function retitle() {
-    panel.querySelector('h2').textContent = t('search.title');
+    /** @type {HTMLElement} */ (panel.querySelector('h2')).textContent = t('search.title');
     toggle.textContent = t('search.button');
     input.placeholder = t('search.placeholder');
     input.setAttribute('aria-label', t('search.title'));
@@ -119,12 +132,14 @@ export function createSearchPanel({ t, sessionId, open, panel, form, input, stat
 
 // split cuts a line at one-based UTF-16 columns, the units the agent and
 // JavaScript strings share.
+/** @param {string} text @param {number} start @param {number} end */
 function split(text, start, end) {
   const a = Math.max(0, start - 1), b = Math.max(a, end - 1);
   return [text.slice(0, a), text.slice(a, b), text.slice(b)];
 }
 
 // ancestors are the Files-tree folders of a path, outermost first.
+/** @param {string} path */
 function ancestors(path) {
   const parts = path.split('/');
   return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));

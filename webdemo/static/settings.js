@@ -6,23 +6,54 @@
 // auto-install and the per-language JSON configuration. Every control saves on its own (the relay's settings
 // API takes partial updates); the installer details come from the relay,
 // which asks the session's task host.
+// @ts-check
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('@kandev/lsp').Settings} Settings */
+/**
+ * GET /api/v1/lsp/runtime: the languages with their catalog servers (the
+ * default first), and those the task host can install.
+ * @typedef {{ languages?: { id: Language, experimental?: boolean, servers?: string[] }[], autoInstallable?: string[] }} Runtime
+ */
+/** @typedef {import('@kandev/lsp').Language} Language */
+/** @typedef {{ id: Language, experimental: boolean, servers: string[] }} Lang */
+/**
+ * The task host's answer for one server (relay's installers route).
+ * @typedef {{ server?: string, command: string, found?: boolean, path?: string, installable?: boolean, reason?: string,
+ *   guidance?: string, installCommand?: string[], workDir?: string, download?: string,
+ *   prerequisites?: { name: string, found: boolean }[], destination: string }} ServerInfo
+ */
+/** @typedef {ServerInfo & { language: string, servers?: ServerInfo[] }} LanguageInfo */
+/** @typedef {{ goos: string, goarch: string, languages?: LanguageInfo[] }} InstallersAnswer */
+/**
+ * @typedef {{ session: string, state: 'none' | 'loading' | 'ok' | 'error', answer?: InstallersAnswer, code?: number }} Installers
+ */
+
+// Every id asked for is in index.html or in what render built.
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+// A form control of the page, by id (the same promise).
+const control = (/** @type {string} */ id) => /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */ ($(id));
 
 // h builds an element: h('p', { class: 'x', id: 'y' }, 'text', child).
+/**
+ * @param {string} tag @param {Record<string, unknown>} [attrs]
+ * @param {...(Node | string | null | undefined | false)} children
+ * @returns {HTMLElement}
+ */
 function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
+  // Any: attrs that are properties of the element (onclick, checked) are set by name.
+  const el = /** @type {HTMLElement & Record<string, any>} */ (document.createElement(tag));
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') el.className = v;
+    if (k === 'class') el.className = String(v);
     else if (k in el && typeof v !== 'string') el[k] = v;
-    else el.setAttribute(k, v === true ? '' : v);
+    else el.setAttribute(k, v === true ? '' : String(v));
   }
-  el.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  el.append(.../** @type {(Node | string)[]} */ (children.filter((c) => c !== null && c !== undefined && c !== false)));
   return el;
 }
 
 // swap is list with the items at i and j exchanged.
+/** @param {string[]} list @param {number} i @param {number} j */
 function swap(list, i, j) {
   const out = [...list];
   [out[i], out[j]] = [out[j], out[i]];
@@ -30,29 +61,38 @@ function swap(list, i, j) {
 }
 
 // shellWords shows an argv as one copyable command line.
+/** @param {string[]} argv */
 function shellWords(argv) {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
+/**
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, t: import('./platform.js').Texts, runtime: Runtime,
+ *   getSettings: () => Settings, saveSettings: (patch: Settings) => Promise<unknown>,
+ *   installersSession: () => { id: string, lsp: boolean }, statusBar: { shown: boolean, set: (on: boolean) => void },
+ *   placement: () => import('@kandev/lsp').Surface, onChange: (how?: { closed: boolean }) => void }} parts
+ */
 export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings, installersSession, statusBar, placement, onChange }) {
   const page = $('settings-page');
+  /** @type {Installers | null} */
   let installers = null; // { session, state: 'loading' | 'ok' | 'error', answer?, code? }
 
+  /** @returns {Lang[]} */
   const languages = () => (runtime.languages || []).map((l) => ({ id: l.id, experimental: !!l.experimental, servers: l.servers || [] }));
   // listed is the language's servers in order: the saved list, else its
   // default server alone.
-  const listed = (l, s) => {
+  const listed = (/** @type {Lang} */ l, /** @type {Settings} */ s) => {
     const list = (s.lsp_language_servers || {})[l.id] || [];
     return list.length ? list : l.servers.slice(0, 1);
   };
-  const installable = (id) => (runtime.autoInstallable || []).includes(id);
-  const name = (id) => t(`language.${id}`);
+  const installable = (/** @type {string} */ id) => (runtime.autoInstallable || []).includes(id);
+  const name = (/** @type {string} */ id) => t(`language.${id}`);
 
   function render() {
     // Keep what the user typed and has not saved across a re-render (a
     // locale switch, an answer from the task host).
-    const drafts = new Map([...page.querySelectorAll('textarea[data-language]')].map((ta) => [ta.dataset.language, ta.value]));
-    const errors = new Map([...page.querySelectorAll('.config-error')].map((p) => [p.dataset.language, p.textContent]));
+    const drafts = new Map([.../** @type {NodeListOf<HTMLTextAreaElement>} */ (page.querySelectorAll('textarea[data-language]'))].map((ta) => [ta.dataset.language, ta.value]));
+    const errors = new Map([.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('.config-error'))].map((p) => [p.dataset.language, p.textContent]));
     const s = getSettings();
     page.replaceChildren(
       h('div', { class: 'settings-head' },
@@ -69,8 +109,9 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     refreshPlacement();
   }
 
+  /** @param {Settings} s */
   function locationSection(s) {
-    const radio = (value, label) => h('label', { class: 'check' },
+    const radio = (/** @type {'toolbar' | 'status_bar'} */ value, /** @type {string} */ label) => h('label', { class: 'check' },
       h('input', { type: 'radio', name: 'status-location', id: `location-${value}`, value, checked: s.lsp_status_location === value,
         onchange: async () => {
           await save({ lsp_status_location: value }, $('location-note'));
@@ -85,7 +126,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
         radio('status_bar', t('settings.location.status'))),
       h('label', { class: 'check' },
         h('input', { type: 'checkbox', id: 'show-status-bar', checked: statusBar.shown,
-          onchange: (e) => { statusBar.set(e.target.checked); onChange(); refreshPlacement(); } }),
+          onchange: (/** @type {Event} */ e) => { statusBar.set(/** @type {HTMLInputElement} */ (e.target).checked); onChange(); refreshPlacement(); } }),
         ` ${t('settings.showStatusBar')}`),
       h('span', { class: 'hint inline' }, t('settings.showStatusBar.note')),
       h('p', { class: 'hint' }, t('settings.location.rule')),
@@ -96,14 +137,16 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // refreshPlacement says where the control is on this screen now, from
   // lsp.wasm's own placement for the current layout.
   function refreshPlacement() {
-    const el = $('location-effective');
+    const el = /** @type {HTMLElement | null} */ (document.getElementById('location-effective')); // absent until render
     if (!el) return;
     const p = placement();
-    const key = {
+    /** @type {Record<string, string>} */
+    const keys = {
       coarse_pointer: 'settings.location.coarse',
       status_bar_hidden: 'settings.location.hidden',
       phone: 'settings.location.phone',
-    }[p.fallback] || (p.location === 'status_bar' ? 'settings.location.nowBar' : 'settings.location.now');
+    };
+    const key = (p.fallback && keys[p.fallback]) || (p.location === 'status_bar' ? 'settings.location.nowBar' : 'settings.location.now');
     el.textContent = t(key);
     el.dataset.location = p.location;
     el.dataset.fallback = p.fallback || '';
@@ -116,25 +159,29 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       case 'none': return t('settings.host.none', { session });
       case 'loading': return t('settings.host.loading', { session });
       case 'error': return t(installers.code === 4004 ? 'close.4004' : 'close.4002');
-      default: return t('settings.host', { session, os: `${installers.answer.goos}/${installers.answer.goarch}` });
+      default: { // ok
+        const a = /** @type {InstallersAnswer} */ (installers.answer);
+        return t('settings.host', { session, os: `${a.goos}/${a.goarch}` });
+      }
     }
   }
 
+  /** @param {Lang} l @param {Settings} s @param {string | undefined} draft @param {string | null | undefined} error */
   function card(l, s, draft, error) {
     const id = l.id;
     const autoStart = h('input', { type: 'checkbox', id: `auto-start-${id}`, class: 'auto-start', value: id,
       checked: (s.lsp_auto_start_languages || []).includes(id),
-      onchange: (e) => saveList('lsp_auto_start_languages', '.auto-start', e.target, id) });
+      onchange: (/** @type {Event} */ e) => saveList('lsp_auto_start_languages', '.auto-start', /** @type {HTMLInputElement} */ (e.target), id) });
     const autoInstall = installable(id)
       ? h('label', { class: 'check' },
         h('input', { type: 'checkbox', id: `auto-install-${id}`, class: 'auto-install', value: id,
           checked: (s.lsp_auto_install_languages || []).includes(id),
-          onchange: (e) => saveList('lsp_auto_install_languages', '.auto-install', e.target, id) }),
+          onchange: (/** @type {Event} */ e) => saveList('lsp_auto_install_languages', '.auto-install', /** @type {HTMLInputElement} */ (e.target), id) }),
         ` ${t('settings.autoInstall')}`)
       : h('p', { class: 'hint', id: `auto-install-${id}-none` }, t('settings.autoInstall.none'));
     const config = s.lsp_server_configs && s.lsp_server_configs[id];
-    const textarea = h('textarea', { id: `config-${id}`, rows: '4', spellcheck: 'false', 'data-language': id,
-      'aria-describedby': `config-error-${id}`, 'aria-invalid': error ? 'true' : 'false' });
+    const textarea = /** @type {HTMLTextAreaElement} */ (h('textarea', { id: `config-${id}`, rows: '4', spellcheck: 'false', 'data-language': id,
+      'aria-describedby': `config-error-${id}`, 'aria-invalid': error ? 'true' : 'false' }));
     textarea.value = draft !== undefined ? draft : (config ? JSON.stringify(config, null, 2) : '');
     return h('article', { class: 'lang-card', id: `card-${id}`, 'data-language': id, 'aria-labelledby': `card-title-${id}` },
       h('div', { class: 'card-head' },
@@ -161,22 +208,24 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // its installer details; then adding one, and the formatter once more
   // than one is listed. Every change saves the whole list, which lsp.wasm
   // applies to the open files at once.
+  /** @param {Lang} l @param {Settings} s */
   function serverList(l, s) {
     if (l.servers.length < 2) return [];
     const id = l.id;
     const list = listed(l, s);
     const others = l.servers.filter((sv) => !list.includes(sv));
-    const label = (sv) => (sv === l.servers[0] ? t('settings.server.default', { server: sv }) : sv);
+    const label = (/** @type {string} */ sv) => (sv === l.servers[0] ? t('settings.server.default', { server: sv }) : sv);
     // The first server's elements keep the language's own ids (as when a
     // language had one server); the others' carry their place.
-    const suffix = (i) => (i === 0 ? id : `${id}-${i}`);
+    const suffix = (/** @type {number} */ i) => (i === 0 ? id : `${id}-${i}`);
+    /** @type {(cls: string, key: string, sv: string, glyph: string, disabled: boolean, onclick: () => void) => HTMLElement} */
     const iconButton = (cls, key, sv, glyph, disabled, onclick) => h('button', {
       type: 'button', class: `icon ${cls}`, 'aria-label': t(key, { server: sv }), title: t(key, { server: sv }), disabled, onclick,
     }, glyph);
     const rows = list.map((sv, i) => h('li', { class: 'server-row', 'data-server': sv, 'data-slot': String(i) },
       h('div', { class: 'row server-row-head' },
         h('select', { id: `server-${suffix(i)}`, 'data-language': id, 'aria-label': t('settings.server.slot', { n: i + 1, language: name(id) }),
-          onchange: (e) => saveServers(l, list.map((x, j) => (j === i ? e.target.value : x)), `#server-${suffix(i)}`) },
+          onchange: (/** @type {Event} */ e) => saveServers(l, list.map((x, j) => (j === i ? /** @type {HTMLSelectElement} */ (e.target).value : x)), `#server-${suffix(i)}`) },
           ...[sv, ...others].map((x) => h('option', { value: x, selected: x === sv }, label(x)))),
         iconButton('move-up', 'settings.server.up', sv, '↑', i === 0,
           () => saveServers(l, swap(list, i, i - 1), `.server-row[data-slot="${i - 1}"] .move-${i - 1 === 0 ? 'down' : 'up'}`)),
@@ -195,7 +244,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
         h('label', { for: `add-server-${id}` }, t('settings.server.add')),
         h('select', { id: `add-server-${id}` }, ...others.map((x) => h('option', { value: x }, label(x)))),
         h('button', { type: 'button', id: `add-server-button-${id}`,
-          onclick: () => saveServers(l, [...list, $(`add-server-${id}`).value], `.server-row[data-slot="${list.length}"] select`) },
+          onclick: () => saveServers(l, [...list, control(`add-server-${id}`).value], `.server-row[data-slot="${list.length}"] select`) },
         t('settings.server.addButton'))));
     }
     if (list.length > 1) {
@@ -203,7 +252,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       // saved formatter that is no longer listed counts as no choice.
       const formatter = (s.lsp_formatters || {})[id] || '';
       out.push(h('label', { class: 'server-choice' }, `${t('settings.formatter')} `,
-        h('select', { id: `formatter-${id}`, 'data-language': id, onchange: (e) => saveFormatter(l, e.target) },
+        h('select', { id: `formatter-${id}`, 'data-language': id, onchange: (/** @type {Event} */ e) => saveFormatter(l, /** @type {HTMLSelectElement} */ (e.target)) },
           h('option', { value: '', selected: !list.includes(formatter) }, t('settings.formatter.first')),
           ...list.map((x) => h('option', { value: x, selected: x === formatter }, x)))));
     }
@@ -213,9 +262,11 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // installerDetails shows the task host's answer for one server of a
   // language, all of it visible without hovering; its elements' ids end in
   // suffix.
+  /** @param {string} lang @param {string} serverId @param {string} suffix @returns {HTMLElement[]} */
   function installerDetails(lang, serverId, suffix) {
     if (!installers || installers.state !== 'ok') return [];
-    const entry = (installers.answer.languages || []).find((x) => x.language === lang);
+    const answer = /** @type {InstallersAnswer} */ (installers.answer); // state ok
+    const entry = (answer.languages || []).find((x) => x.language === lang);
     if (!entry) return [];
     // The server's own answer. An entry without servers answers for its
     // own server only (one that names none predates the catalog: the
@@ -227,12 +278,13 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     const id = suffix;
     const server = info.command;
     const out = [h('p', { class: 'server-state', 'data-found': String(!!info.found) },
-      info.found ? t('settings.found', { server, path: info.path }) : t('settings.missing', { server }))];
+      // A found server has a path.
+      info.found ? t('settings.found', { server, path: /** @type {string} */ (info.path) }) : t('settings.missing', { server }))];
     if (!info.installable) {
       const why = info.reason === 'manual_only'
         ? t('settings.manual', { server })
         : info.reason === 'unsupported_os'
-          ? t('settings.unsupportedOS', { server, os: `${installers.answer.goos}/${installers.answer.goarch}` })
+          ? t('settings.unsupportedOS', { server, os: `${answer.goos}/${answer.goarch}` })
           : info.guidance; // a condition without a catalog text: the task host's words
       out.push(h('p', { class: 'guidance', id: `guidance-${id}` }, why));
       return out;
@@ -254,6 +306,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     return out;
   }
 
+  /** @param {Settings} patch @param {HTMLElement} note */
   async function save(patch, note) {
     note.textContent = '';
     note.classList.remove('failed');
@@ -262,7 +315,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       note.textContent = t('settings.saved');
       return true;
     } catch (e) {
-      note.textContent = t('settings.saveFailed', { error: e.message });
+      note.textContent = t('settings.saveFailed', { error: /** @type {Error} */ (e).message });
       note.classList.add('failed');
       return false;
     }
@@ -272,24 +325,30 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // is stored as no choice), drops a formatter the list no longer has, and
   // redraws the card with the focus on focusSelector's control, so
   // keyboard users keep their place.
+  /** @param {Lang} l @param {string[]} list @param {string} focusSelector */
   async function saveServers(l, list, focusSelector) {
     const s = getSettings();
+    /** @type {Record<string, string[]>} */
     const all = { ...(s.lsp_language_servers || {}) };
     if (list.length === 1 && list[0] === l.servers[0]) delete all[l.id];
     else all[l.id] = list;
+    /** @type {Settings} */
     const patch = { lsp_language_servers: all };
+    /** @type {Record<string, string>} */
     const formatters = { ...(s.lsp_formatters || {}) };
     if (formatters[l.id] && !list.includes(formatters[l.id])) {
       delete formatters[l.id];
       patch.lsp_formatters = formatters;
     }
-    for (const c of page.querySelectorAll(`#card-${l.id} .server-list select, #card-${l.id} .server-list button, #card-${l.id} .add-server button`)) c.disabled = true;
+    for (const c of /** @type {NodeListOf<HTMLSelectElement | HTMLButtonElement>} */ (page.querySelectorAll(`#card-${l.id} .server-list select, #card-${l.id} .server-list button, #card-${l.id} .add-server button`))) c.disabled = true;
     await saveAndRedraw(l.id, patch, t('settings.servers.saved', { servers: list.join(', ') }));
     const card = $(`card-${l.id}`);
-    (card.querySelector(focusSelector) || card.querySelector('.server-list select')).focus();
+    /** @type {HTMLElement} */ (card.querySelector(focusSelector) || card.querySelector('.server-list select')).focus(); // a card with a list
   }
 
+  /** @param {Lang} l @param {HTMLSelectElement} select */
   async function saveFormatter(l, select) {
+    /** @type {Record<string, string>} */
     const formatters = { ...(getSettings().lsp_formatters || {}) };
     if (select.value) formatters[l.id] = select.value;
     else delete formatters[l.id];
@@ -301,6 +360,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // saveAndRedraw saves patch and redraws the page from the settings the
   // relay answered (the saved ones when it refused), then says on the
   // card's note what happened.
+  /** @param {string} id @param {Settings} patch @param {string} done */
   async function saveAndRedraw(id, patch, done) {
     const note = $(`card-note-${id}`);
     const ok = await save(patch, note);
@@ -311,8 +371,9 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     fresh.classList.toggle('failed', !ok);
   }
 
+  /** @param {string} field @param {string} selector @param {HTMLInputElement} box @param {string} id */
   async function saveList(field, selector, box, id) {
-    const list = [...page.querySelectorAll(`input${selector}:checked`)].map((c) => c.value);
+    const list = [.../** @type {NodeListOf<HTMLInputElement>} */ (page.querySelectorAll(`input${selector}:checked`))].map((c) => c.value);
     box.disabled = true;
     const ok = await save({ [field]: list }, $(`card-note-${id}`));
     box.disabled = false;
@@ -323,15 +384,16 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // parse error or a value that is no object is shown next to the field,
   // naming it, and nothing is saved. An empty field removes the language's
   // configuration.
+  /** @param {string} id */
   async function saveConfig(id) {
-    const ta = $(`config-${id}`);
+    const ta = control(`config-${id}`);
     const err = $(`config-error-${id}`);
     const saved = $(`config-saved-${id}`);
     const field = `lsp_server_configs.${id}`;
     err.textContent = '';
     saved.textContent = '';
     ta.setAttribute('aria-invalid', 'false');
-    const refuse = (msg) => {
+    const refuse = (/** @type {string} */ msg) => {
       err.textContent = msg;
       ta.setAttribute('aria-invalid', 'true');
     };
@@ -340,7 +402,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       try {
         value = JSON.parse(ta.value);
       } catch (e) {
-        refuse(t('settings.config.invalid', { language: name(id), field, error: e.message }));
+        refuse(t('settings.config.invalid', { language: name(id), field, error: /** @type {Error} */ (e).message }));
         return;
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -348,13 +410,14 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
         return;
       }
     }
+    /** @type {Record<string, unknown>} */
     const configs = { ...(getSettings().lsp_server_configs || {}) };
     if (value === null) delete configs[id]; else configs[id] = value;
     try {
       await saveSettings({ lsp_server_configs: configs });
       saved.textContent = t('settings.saved');
     } catch (e) {
-      refuse(t('settings.saveFailed', { error: e.message }));
+      refuse(t('settings.saveFailed', { error: /** @type {Error} */ (e).message }));
     }
   }
 
@@ -366,6 +429,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       render();
       return;
     }
+    /** @type {Installers} */
     const mine = installers = { session: session.id, state: 'loading' };
     render();
     try {

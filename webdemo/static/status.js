@@ -5,9 +5,16 @@
 // only draws them. A language served by several servers lists each one in
 // the panel with its own summary, progress, details and action, which acts
 // on that server alone (its slot).
+// @ts-check
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('@kandev/lsp').StatusView} StatusView */
 
+// Every id asked for is in index.html.
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, t: import('./platform.js').Texts, barItem: HTMLElement }} parts
+ */
 export function createStatusControl({ lsp, t, barItem }) {
   const toolbarBtn = $('lsp-status');
   const popover = $('lsp-popover');
@@ -18,13 +25,17 @@ export function createStatusControl({ lsp, t, barItem }) {
   const actionEl = $('lsp-action');
   const triggers = { toolbar: toolbarBtn, status_bar: barItem };
 
+  /** @type {import('@kandev/lsp').Surface | null} */
   let surface = null; // lsp.surface()'s last answer
+  /** @type {StatusView | null} */
   let view = null; // the pair's view
+  /** @type {{ kind: 'popover' | 'drawer', trigger: HTMLElement } | null} */
   let open = null; // { kind: 'popover' | 'drawer', trigger }
+  /** @type {string | null | undefined} */
   let focusSlot = null; // the server whose row button has (or awaits) the focus
 
   // update takes a new surface answer and redraws everything.
-  function update(s) {
+  function update(/** @type {import('@kandev/lsp').Surface | null} */ s) {
     surface = s;
     paint();
   }
@@ -32,10 +43,10 @@ export function createStatusControl({ lsp, t, barItem }) {
   function paint() {
     const pair = surface && surface.pair;
     view = pair ? lsp.view(pair.sessionId, pair.language) : null;
-    const where = view ? surface.location : 'none';
+    const where = view ? /** @type {import('@kandev/lsp').Surface} */ (surface).location : 'none'; // a view comes from its pair
     for (const [loc, btn] of Object.entries(triggers)) {
       btn.hidden = where !== loc;
-      if (btn.hidden) continue;
+      if (!view || btn.hidden) continue; // no view: every trigger is hidden
       btn.textContent = view.label || `${view.language} · ${view.summary}`;
       btn.title = view.label || view.summary;
       btn.dataset.state = view.state;
@@ -59,15 +70,16 @@ export function createStatusControl({ lsp, t, barItem }) {
     $('lsp-details').replaceChildren(...details(one));
     paintProgress($('lsp-progress'), one && one.progress);
     paintAction(actionEl, one);
-    paintServers(several ? view.servers : []);
+    paintServers(view && view.servers ? view.servers : []);
   }
 
-  const details = (v) => ((v && v.details) || []).map((line) => {
+  const details = (/** @type {StatusView | null} */ v) => ((v && v.details) || []).map((line) => {
     const li = document.createElement('li');
     li.textContent = line;
     return li;
   });
 
+  /** @param {HTMLElement} button @param {StatusView | null} v */
   function paintAction(button, v) {
     button.hidden = !(v && v.action);
     if (v && v.action) {
@@ -82,10 +94,11 @@ export function createStatusControl({ lsp, t, barItem }) {
   // like for assistive technology. A repaint keeps the focus on the
   // button of the same server; while that server has no action (Stopping…)
   // the focus waits for it, unless the user moved it elsewhere.
+  /** @param {StatusView[]} views */
   function paintServers(views) {
     const list = $('lsp-servers');
-    const active = document.activeElement;
-    if (list.contains(active)) focusSlot = active.dataset.slot;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    if (active && list.contains(active)) focusSlot = active.dataset.slot;
     else if (active && active !== document.body) focusSlot = null;
     list.hidden = !views.length;
     list.replaceChildren(...views.map((v) => {
@@ -101,7 +114,7 @@ export function createStatusControl({ lsp, t, barItem }) {
       summary.className = 'lsp-server-summary';
       summary.textContent = v.summary;
       head.append(name, ' ', summary);
-      const progress = $('lsp-progress').cloneNode(true);
+      const progress = /** @type {HTMLElement} */ ($('lsp-progress').cloneNode(true));
       progress.removeAttribute('id');
       paintProgress(progress, v.progress);
       const lines = document.createElement('ul');
@@ -117,20 +130,22 @@ export function createStatusControl({ lsp, t, barItem }) {
       return li;
     }));
     if (focusSlot != null) {
-      const again = list.querySelector(`.server-action[data-slot="${focusSlot}"]`);
+      const again = /** @type {HTMLElement | null} */ (list.querySelector(`.server-action[data-slot="${focusSlot}"]`));
       if (again && !again.hidden) again.focus();
     }
   }
 
   // The progress bar only: its texts (title, message, percentage, elapsed
   // time, other items) come ready-made in the view's details.
+  /** @param {HTMLElement} el @param {import('@kandev/lsp').Progress | null | undefined} p */
   function paintProgress(el, p) {
     el.hidden = !p;
     if (!p) return;
-    const bar = el.querySelector('.bar');
+    // The bar and its fill are in index.html's lsp-progress.
+    const bar = /** @type {HTMLElement} */ (el.querySelector('.bar'));
     const known = typeof p.percentage === 'number';
     bar.classList.toggle('indeterminate', !known);
-    bar.querySelector('span').style.width = known ? `${p.percentage}%` : '';
+    /** @type {HTMLElement} */ (bar.querySelector('span')).style.width = known ? `${p.percentage}%` : '';
     if (known) bar.setAttribute('aria-valuenow', String(p.percentage)); else bar.removeAttribute('aria-valuenow');
     bar.setAttribute('aria-label', p.title);
   }
@@ -138,7 +153,7 @@ export function createStatusControl({ lsp, t, barItem }) {
   // place anchors the popover to its trigger: below a trigger in the upper
   // half of the window, above one in the lower half (the status bar), never
   // wider than the window.
-  function place(trigger) {
+  function place(/** @type {HTMLElement} */ trigger) {
     const r = trigger.getBoundingClientRect();
     const vw = document.documentElement.clientWidth;
     const vh = window.innerHeight;
@@ -156,13 +171,13 @@ export function createStatusControl({ lsp, t, barItem }) {
     }
   }
 
-  function toggle(trigger) {
+  function toggle(/** @type {HTMLElement} */ trigger) {
     if (open && open.trigger === trigger) {
       close(true);
       return;
     }
     close(false);
-    if (!view) return;
+    if (!view || !surface) return; // a view comes from the surface's pair
     const kind = surface.disclosure === 'drawer' ? 'drawer' : 'popover';
     open = { kind, trigger };
     trigger.setAttribute('aria-expanded', 'true');
@@ -178,7 +193,7 @@ export function createStatusControl({ lsp, t, barItem }) {
     }
   }
 
-  function close(refocus) {
+  function close(/** @type {boolean} */ refocus) {
     if (!open) return;
     const { trigger } = open;
     open = null;
@@ -203,20 +218,21 @@ export function createStatusControl({ lsp, t, barItem }) {
   });
   // A click elsewhere dismisses the popover, as any disclosure does.
   document.addEventListener('pointerdown', (e) => {
-    if (open && open.kind === 'popover' && !popover.contains(e.target) && !open.trigger.contains(e.target)) close(false);
+    const target = /** @type {Node} */ (e.target); // pointer events hit nodes
+    if (open && open.kind === 'popover' && !popover.contains(target) && !open.trigger.contains(target)) close(false);
   });
   window.addEventListener('resize', () => { if (open && open.kind === 'popover') place(open.trigger); });
   actionEl.addEventListener('click', () => {
     if (!view) return;
-    const fn = lsp[actionEl.dataset.action];
+    const fn = lsp[/** @type {import('@kandev/lsp').StatusAction} */ (actionEl.dataset.action)]; // paintAction's
     if (typeof fn === 'function') fn(view.sessionId, view.language);
   });
   // A server's own button acts on that server only; the others and the
   // language's auto-start are left alone.
   $('lsp-servers').addEventListener('click', (e) => {
-    const button = e.target.closest('.server-action');
+    const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('.server-action')); // clicks hit elements
     if (!view || !button) return;
-    const fn = lsp[button.dataset.action];
+    const fn = lsp[/** @type {import('@kandev/lsp').StatusAction} */ (button.dataset.action)]; // paintAction's
     if (typeof fn === 'function') fn(view.sessionId, view.language, Number(button.dataset.slot));
   });
 

@@ -1,12 +1,17 @@
 // The application status bar: a row of items the user can reorder (drag
 // and drop, or Alt+←/→ on a focused item), the order kept in this browser.
 // The LSP item is one of them; what it shows is the status control's.
+// @ts-check
 
 const ORDER_KEY = 'kandev.demo.statusBar.order';
 
+/**
+ * @param {{ items: Record<string, HTMLElement>, t: (key: string) => string }} parts
+ */
 export function createStatusBar({ items, t }) {
-  const bar = document.getElementById('status-bar');
-  const row = document.getElementById('status-bar-items');
+  // Both are in index.html.
+  const bar = /** @type {HTMLElement} */ (document.getElementById('status-bar'));
+  const row = /** @type {HTMLElement} */ (document.getElementById('status-bar-items'));
   const byName = new Map(Object.entries(items));
   for (const [name, el] of byName) {
     el.classList.add('sb-item');
@@ -27,13 +32,15 @@ export function createStatusBar({ items, t }) {
 
   // arrange puts the items in the saved order; items the order does not
   // know keep their default place after the known ones.
-  function arrange(order) {
+  function arrange(/** @type {string[]} */ order) {
     const names = [...order.filter((n) => byName.has(n)), ...[...byName.keys()].filter((n) => !order.includes(n))];
-    row.replaceChildren(...names.map((n) => byName.get(n)));
+    row.replaceChildren(.../** @type {HTMLElement[]} */ (names.map((n) => byName.get(n))));
   }
 
-  function current() { return [...row.children].map((el) => el.dataset.item); }
+  /** @returns {string[]} */
+  function current() { return [...row.children].map((el) => /** @type {string} */ (/** @type {HTMLElement} */ (el).dataset.item)); }
 
+  /** @param {string} name @param {number} to */
   function move(name, to) {
     const order = current().filter((n) => n !== name);
     order.splice(Math.max(0, Math.min(to, order.length)), 0, name);
@@ -41,11 +48,14 @@ export function createStatusBar({ items, t }) {
     arrange(order);
   }
 
+  /** @type {string | null} */
   let dragged = null;
+  // The items' events: their targets are elements of the row.
+  const itemOf = (/** @type {Event} */ e) => /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('.sb-item'));
   row.addEventListener('dragstart', (e) => {
-    const el = e.target.closest('.sb-item');
-    if (!el) return;
-    dragged = el.dataset.item;
+    const el = itemOf(e);
+    if (!el || !e.dataTransfer) return;
+    dragged = /** @type {string} */ (el.dataset.item);
     e.dataTransfer.effectAllowed = 'move';
     e.dataTransfer.setData('text/plain', dragged);
   });
@@ -54,29 +64,30 @@ export function createStatusBar({ items, t }) {
   });
   row.addEventListener('drop', (e) => {
     e.preventDefault();
-    const target = e.target.closest('.sb-item');
+    const target = itemOf(e);
     if (!dragged || !target || target.dataset.item === dragged) return;
     const r = target.getBoundingClientRect();
     const names = current().filter((n) => n !== dragged);
-    let at = names.indexOf(target.dataset.item);
+    let at = names.indexOf(/** @type {string} */ (target.dataset.item));
     if (e.clientX > r.left + r.width / 2) at++;
     move(dragged, at);
-    byName.get(dragged).focus();
+    byName.get(dragged)?.focus(); // dragged names an item
   });
   row.addEventListener('dragend', () => { dragged = null; });
   row.addEventListener('keydown', (e) => {
-    const el = e.target.closest('.sb-item');
+    const el = itemOf(e);
     if (!el || !e.altKey || (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight')) return;
     e.preventDefault();
-    const at = current().indexOf(el.dataset.item) + (e.key === 'ArrowLeft' ? -1 : 1);
-    move(el.dataset.item, at);
+    const name = /** @type {string} */ (el.dataset.item);
+    const at = current().indexOf(name) + (e.key === 'ArrowLeft' ? -1 : 1);
+    move(name, at);
     el.focus();
   });
 
   arrange(saved());
 
   return {
-    setShown(on) { bar.hidden = !on; },
+    setShown(/** @type {boolean} */ on) { bar.hidden = !on; },
     get shown() { return !bar.hidden; },
     order: current,
     retitle() {

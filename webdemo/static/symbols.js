@@ -4,6 +4,11 @@
 // asked a moment later; a pick opens the file at the symbol through the
 // page's navigation, the same as a go-to-definition target. Up and Down
 // move through the rows, Enter or a click picks, Escape closes.
+// @ts-check
+
+/** @typedef {import('@kandev/lsp').WorkspaceSymbolItem} WorkspaceSymbolItem */
+/** @typedef {import('@kandev/lsp').MonacoNamespace} MonacoNamespace */
+/** @typedef {import('monaco-editor').IRange} IRange */
 
 // KINDS are Monaco's SymbolKind values (0-25) by their catalog names;
 // MARKS draw each as a short mark beside the name (the name is the mark's
@@ -15,6 +20,7 @@ const MARKS = ['F', 'M', 'N', 'P', 'C', 'm', 'p', 'f', 'c', 'E', 'I', 'ƒ', 'v',
   '∅', 'e', 'S', '⚡', '±', 'T'];
 
 // kindMark is the mark of a SymbolKind, labelled with its name.
+/** @param {number} kind @param {import('./platform.js').Texts} t */
 export function kindMark(kind, t) {
   const span = document.createElement('span');
   span.className = 'symbol-kind';
@@ -32,6 +38,10 @@ export function kindMark(kind, t) {
 // location reads a model URI of an item (kandev://<session>/<path>) as a
 // navigation target at range; null for anything outside the workspace
 // (servers also name files of the toolchain or of dependencies).
+/**
+ * @param {MonacoNamespace} monaco @param {string} model @param {IRange} [range]
+ * @returns {import('./platform.js').OpenTarget | null}
+ */
 export function location(monaco, model, range) {
   const uri = monaco.Uri.parse(model);
   if (uri.scheme !== 'kandev' || !uri.path || uri.path === '/') return null;
@@ -47,6 +57,7 @@ export function location(monaco, model, range) {
 
 // shownPath is how a row names an item's file: the workspace path, or the
 // file path of anything outside it.
+/** @param {MonacoNamespace} monaco @param {string} model */
 export function shownPath(monaco, model) {
   const uri = monaco.Uri.parse(model);
   return uri.scheme === 'kandev' ? uri.path.replace(/^\//, '') : uri.scheme === 'file' ? uri.path : model;
@@ -54,6 +65,7 @@ export function shownPath(monaco, model) {
 
 // atSymbol is where a pick puts the cursor: the symbol's name when the
 // server gave just that (one line), else the start of its declaration.
+/** @param {IRange} r @returns {IRange} */
 export function atSymbol(r) {
   if (r.startLineNumber === r.endLineNumber) return r;
   return { startLineNumber: r.startLineNumber, startColumn: r.startColumn, endLineNumber: r.startLineNumber, endColumn: r.startColumn };
@@ -65,17 +77,25 @@ const DEBOUNCE_MS = 150;
 // is asked (null: none), open(target) the page's navigation, restore()
 // gives the focus back when the picker closes without a pick; opener, a
 // button that toggles it, is left to its own click.
+/**
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, monaco: MonacoNamespace, t: import('./platform.js').Texts,
+ *   model: () => import('monaco-editor').editor.ITextModel | null, open: (target: import('./platform.js').OpenTarget) => unknown,
+ *   restore: () => void, root: HTMLElement, input: HTMLInputElement, status: HTMLElement, list: HTMLElement,
+ *   opener?: HTMLElement | null }} parts
+ */
 export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root, input, status, list, opener }) {
+  /** @type {WorkspaceSymbolItem[]} */
   let items = [];
   let active = -1;
   let asked = 0; // the latest query's number: older answers are dropped
   let timer = 0;
+  /** @type {'hint' | 'searching' | 'results' | 'none' | 'noServer' | 'unresolved'} */
   let state = 'hint'; // hint | searching | results | none | noServer | unresolved
   let unresolved = '';
   let dirty = false; // the query changed since it was last asked
   let pickOnArrival = false; // Enter came before the latest query's answer
 
-  const plural = (key, n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
+  const plural = (/** @type {string} */ key, /** @type {number} */ n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
 
   function openPicker() {
     if (!root.hidden) {
@@ -130,6 +150,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
     }
     state = 'searching';
     renderStatus();
+    /** @type {WorkspaceSymbolItem[]} */
     let found = [];
     try {
       found = await lsp.workspaceSymbols(m, query);
@@ -147,7 +168,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
     }
   }
 
-  async function pick(i) {
+  async function pick(/** @type {number} */ i) {
     const item = items[i];
     if (!item) return;
     const where = location(monaco, item.model);
@@ -157,7 +178,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
       const n = asked;
       const full = await lsp.resolveWorkspaceSymbol(item).catch(() => null);
       if (n !== asked || root.hidden) return;
-      range = full && full.range;
+      range = full?.range;
       if (!range) {
         state = 'unresolved';
         unresolved = item.name;
@@ -183,7 +204,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
   }
 
   function render() {
-    root.querySelector('.quick-pick-title').textContent = t('symbols.title');
+    /** @type {HTMLElement} */ (root.querySelector('.quick-pick-title')).textContent = t('symbols.title'); // in index.html
     input.placeholder = t('symbols.placeholder');
     input.setAttribute('aria-label', t('symbols.title'));
     renderStatus();
@@ -192,6 +213,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
     markActive();
   }
 
+  /** @param {WorkspaceSymbolItem} item @param {number} i */
   function row(item, i) {
     const li = document.createElement('li');
     li.id = `symbol-option-${i}`;
@@ -230,7 +252,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
     }
   }
 
-  function move(to) {
+  function move(/** @type {number} */ to) {
     if (!items.length) return;
     active = (to + items.length) % items.length;
     markActive();
@@ -258,7 +280,8 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
   list.addEventListener('pointerdown', (e) => e.preventDefault());
   // A click anywhere else closes the picker, as a menu closes.
   document.addEventListener('pointerdown', (e) => {
-    if (!root.hidden && !root.contains(e.target) && !(opener && opener.contains(e.target))) close(false);
+    const target = /** @type {Node} */ (e.target); // pointer events hit nodes
+    if (!root.hidden && !root.contains(target) && !(opener && opener.contains(target))) close(false);
   }, true);
 
   if (opener) opener.addEventListener('click', () => (root.hidden ? openPicker() : close()));
