@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
 )
 
 // newLauncher returns a Launcher closed at the end of the test, once its
