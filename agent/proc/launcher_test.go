@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/kandev/lsp/agent/proc/cgroup"
 )
 
 // newLauncher returns a Launcher closed at the end of the test, once its
@@ -68,7 +66,7 @@ func TestLauncherStartsInSpare(t *testing.T) {
 	pgid, err := syscall.Getpgid(server)
 	require.NoError(t, err)
 	require.Equal(t, p.Pid(), pgid)
-	if _, err := cgroup.Available(); err == nil {
+	if haveCgroup(t) {
 		require.NotNil(t, p.own.cg)
 		require.Contains(t, p.own.cg.Pids(), server, "born in the spare's cgroup")
 	}

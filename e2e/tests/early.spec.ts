@@ -45,6 +45,13 @@ early.opened = monacoLoaded.then(async (monaco) => {
 });
 </script></body></html>`;
 
+test.use({
+  expectedPageErrors: [{
+    pattern: /^Failed to load resource: the server responded with a status of 404 \(Not Found\) \(http:\/\/127\.0\.0\.1:\d+\/favicon\.ico:0\)$/,
+    why: 'the test first opens /config.json to take the demo\'s origin; Chromium asks for a favicon for that JSON document, which names none, and the demo serves none',
+  }],
+});
+
 test('prepare() with a promise of Monaco: gopls is ready before Monaco, the document joins it', async ({ page: p }) => {
   await p.goto('/');
   await putSettings(p, { lsp_auto_start_languages: ['go'] });

@@ -1,5 +1,6 @@
 import { test, expect, openDemo, openFile, putSettings, markerMessages } from './fixtures';
 import { action, cursorAt, newLineAfter, suggestRows, waitReady } from './editor';
+import type { Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -8,8 +9,8 @@ import path from 'node:path';
 // outline, folding, highlights and inlay hints (gopls); auto-import
 // completion (typescript-language-server); rename (pyright).
 
-const text = (page) => page.evaluate(() => (window as any).demo.editor.getModel().getValue() as string);
-const modelText = (page, uri: string) => page.evaluate((uri) => {
+const text = (page: Page) => page.evaluate(() => (window as any).demo.editor.getModel().getValue() as string);
+const modelText = (page: Page, uri: string) => page.evaluate((uri) => {
   const { monaco } = (window as any).demo;
   const m = monaco.editor.getModel(monaco.Uri.parse(uri));
   return m ? m.getValue() as string : null;
@@ -25,13 +26,13 @@ test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
 
-async function openGo(page, path = 'main.go') {
+async function openGo(page: Page, path = 'main.go') {
   await openFile(page, path);
   await waitReady(page);
 }
 
 /** addImport adds an import the file does not use; gopls reports it. */
-async function addImport(page) {
+async function addImport(page: Page) {
   await newLineAfter(page, 'import (');
   await page.keyboard.type('\t"os"');
   await expect.poll(() => markerMessages(page)).toContainEqual(expect.stringContaining('"os" imported and not used'));
@@ -44,7 +45,7 @@ async function addImport(page) {
  * until the action is there to click, the menu is opened again, as a
  * person would.
  */
-async function quickFix(page, at: string, title: string | RegExp) {
+async function quickFix(page: Page, at: string, title: string | RegExp) {
   const row = page.locator('.action-widget .monaco-list-row').filter({ hasText: title });
   await expect(async () => {
     await page.keyboard.press('Escape');
@@ -153,10 +154,10 @@ test('an inlay hint is rendered', async ({ page }) => {
 });
 
 /** serverMarkers are the messages of the markers lsp.wasm set (not Monaco's own TypeScript worker's). */
-const serverMarkers = (page) => page.evaluate(() => {
+const serverMarkers = (page: Page) => page.evaluate(() => {
   const { monaco, editor } = (window as any).demo;
   return monaco.editor.getModelMarkers({ resource: editor.getModel().uri })
-    .filter((m) => m.owner.startsWith('kandev-lsp')).map((m) => m.message as string);
+    .filter((m: any) => m.owner.startsWith('kandev-lsp')).map((m: any) => m.message as string);
 });
 
 test('a TypeScript auto-import completion inserts the import line', async ({ page }) => {

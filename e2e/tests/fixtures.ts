@@ -109,12 +109,46 @@ export async function stopDemo(demo: Demo) {
   await exited;
 }
 
+/**
+ * An expected page error: a console error or uncaught exception matching
+ * pattern is not a failure. why says what provokes it; every entry needs
+ * one.
+ */
+export type ExpectedPageError = { pattern: RegExp; why: string };
+
+/**
+ * Page errors every test may see. Each entry says why the error is no bug
+ * of the page or of lsp.wasm; a spec that provokes a failure on purpose
+ * lists its own with test.use({ expectedPageErrors: [...] }) instead.
+ */
+const alwaysExpected: ExpectedPageError[] = [];
+
 /** demoTest is a test whose worker runs one demo started with opts. */
 export function demoTest(opts: DemoOptions) {
-  return base.extend<{ entry: string }, { demo: Demo }>({
+  return base.extend<{ entry: string; expectedPageErrors: ExpectedPageError[] }, { demo: Demo }>({
     // The page's entry: / (Monaco's AMD build) or /esm/ (its ESM build,
     // bundled); the esm project sets it (playwright.config.ts).
     entry: ['/', { option: true }],
+    expectedPageErrors: [[], { option: true }],
+    // A test fails when its page throws an uncaught exception or logs a
+    // console error (the page's, Monaco's or lsp.wasm's), unless the error
+    // is expected above or by the spec: a page that breaks while the
+    // assertions still hold must not pass.
+    page: async ({ page, expectedPageErrors }, use) => {
+      const expected = [...alwaysExpected, ...expectedPageErrors];
+      const errors: string[] = [];
+      const check = (kind: string, text: string) => {
+        if (!expected.some((e) => e.pattern.test(text))) errors.push(`${kind}: ${text}`);
+      };
+      page.on('pageerror', (err) => check('uncaught exception', err.stack || `${err.name}: ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() !== 'error') return;
+        const at = msg.location();
+        check('console error', at.url ? `${msg.text()} (${at.url}:${at.lineNumber})` : msg.text());
+      });
+      await use(page);
+      expect(errors, 'the page logged errors or threw').toEqual([]);
+    },
     demo: [async ({}, use) => {
       const demo = await startDemo(opts);
       await use(demo);

@@ -132,31 +132,40 @@ test('auto-start and auto-install save one control at a time', async ({ page }) 
   expect(saved.lsp_auto_install_languages).toEqual(['typescript']);
 });
 
-test('a host without an installer says why and what to do instead; a refused session says so', async ({ page }) => {
-  await openDemo(page);
-  // The task host's own answer for a Windows host: no rust-analyzer installer there.
-  const real = await (await page.request.get('/api/v1/sessions/demo/lsp/installers')).json();
-  const windows = {
-    ...real, goos: 'windows', goarch: 'amd64',
-    languages: real.languages.map((l: any) => (l.language === 'rust'
-      ? { language: 'rust', command: 'rust-analyzer', found: false, installable: false, reason: 'unsupported_os', guidance: 'No automatic installer.' }
-      : l)),
-  };
-  await page.route('**/api/v1/sessions/demo/lsp/installers', (route) => route.fulfill({ json: windows }));
-  await openSettings(page);
-  await expect(page.locator('#installers-host')).toHaveText('Task host of session demo: windows/amd64');
-  await expect(page.locator('#guidance-rust')).toHaveText(
-    "This task host (windows/amd64) has no installer for rust-analyzer. Install rust-analyzer manually on the task host's PATH; a manually installed server still runs.");
-  // The preference itself stays offered: the task host is the final authority.
-  await expect(page.locator('#auto-install-rust')).toBeVisible();
-  await expect(page.locator('#command-rust')).toHaveCount(0);
-  await closeSettings(page);
+test.describe(() => {
+  test.use({
+    expectedPageErrors: [{
+      pattern: /^Failed to load resource: the server responded with a status of 409 \(Conflict\) \(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/sessions\/demo\/lsp\/installers:0\)$/,
+      why: 'the test answers the installers route with 409 itself (a relay refusing the session); Chromium logs every 4xx answer',
+    }],
+  });
 
-  // The relay refuses the session (its executor is not served): the page
-  // says so in the stream's words for that code.
-  await page.unroute('**/api/v1/sessions/demo/lsp/installers');
-  await page.route('**/api/v1/sessions/demo/lsp/installers', (route) => route.fulfill({ status: 409, json: { error: 'x', code: 4004 } }));
-  await openSettings(page);
-  await expect(page.locator('#installers-host')).toHaveText('This task host is not supported.');
-  await expect(page.locator('#card-python .installer')).toBeEmpty();
+  test('a host without an installer says why and what to do instead; a refused session says so', async ({ page }) => {
+    await openDemo(page);
+    // The task host's own answer for a Windows host: no rust-analyzer installer there.
+    const real = await (await page.request.get('/api/v1/sessions/demo/lsp/installers')).json();
+    const windows = {
+      ...real, goos: 'windows', goarch: 'amd64',
+      languages: real.languages.map((l: any) => (l.language === 'rust'
+        ? { language: 'rust', command: 'rust-analyzer', found: false, installable: false, reason: 'unsupported_os', guidance: 'No automatic installer.' }
+        : l)),
+    };
+    await page.route('**/api/v1/sessions/demo/lsp/installers', (route) => route.fulfill({ json: windows }));
+    await openSettings(page);
+    await expect(page.locator('#installers-host')).toHaveText('Task host of session demo: windows/amd64');
+    await expect(page.locator('#guidance-rust')).toHaveText(
+      "This task host (windows/amd64) has no installer for rust-analyzer. Install rust-analyzer manually on the task host's PATH; a manually installed server still runs.");
+    // The preference itself stays offered: the task host is the final authority.
+    await expect(page.locator('#auto-install-rust')).toBeVisible();
+    await expect(page.locator('#command-rust')).toHaveCount(0);
+    await closeSettings(page);
+
+    // The relay refuses the session (its executor is not served): the page
+    // says so in the stream's words for that code.
+    await page.unroute('**/api/v1/sessions/demo/lsp/installers');
+    await page.route('**/api/v1/sessions/demo/lsp/installers', (route) => route.fulfill({ status: 409, json: { error: 'x', code: 4004 } }));
+    await openSettings(page);
+    await expect(page.locator('#installers-host')).toHaveText('This task host is not supported.');
+    await expect(page.locator('#card-python .installer')).toBeEmpty();
+  });
 });

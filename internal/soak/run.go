@@ -94,6 +94,18 @@ type Report struct {
 	SettingsAgree     bool
 	// Samples and MaxLeases: the lease table sampled during the round.
 	Samples, MaxLeases int
+	// ProvenMax is the most streams the client proved live at once
+	// (count.go); AgentMax the largest sum of the agents' active-streams
+	// gauges over AgentSamples readings, and AgentWorst the reading
+	// closest to (or furthest over) its bound.
+	ProvenMax, AgentMax, AgentSamples int
+	AgentWorst                        agentSample
+	// Unavailable4002Live are 4002s from relays that were alive: nothing
+	// in the round explains them. Unavailable4002Killed are 4002s of
+	// streams on the killed replica, which with CutByKill must not
+	// outnumber KilledStreams, the streams on it when it was killed.
+	Unavailable4002Live, Unavailable4002Killed int
+	KilledStreams                              int
 	// Killed names the replica killed, KilledSlots the slots it held,
 	// and Freed how long until the last of them was free (-1: never).
 	Killed      string
@@ -129,9 +141,15 @@ type round struct {
 	relays []*Proc
 	agents map[string]*Proc // by kind
 	alive  []atomic.Bool    // by relay index
-	freed  chan struct{}    // closed when watchFreed is done
-	rep    Report
-	mu     sync.Mutex // guards rep's counters during the round
+	live   liveCount
+	// track guards inflight, the jobs running on each relay, and the
+	// kill's reading of them: a job is either counted before the kill
+	// reads the counts or sees its relay dead and picks another.
+	track    sync.Mutex
+	inflight []int
+	freed    chan struct{} // closed when watchFreed is done
+	rep      Report
+	mu       sync.Mutex // guards rep's counters during the round
 }
 
 // Run runs one round: it builds the programs, starts PostgreSQL, the
@@ -207,7 +225,10 @@ func Run(ctx context.Context, cfg Config) (rep Report, err error) {
 
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	sampled := make(chan struct{})
-	go func() { defer close(sampled); r.sample(sampleCtx) }()
+	var samplers sync.WaitGroup
+	samplers.Go(func() { r.sample(sampleCtx) })
+	samplers.Go(func() { r.sampleAgents(sampleCtx, agentStopBudget) })
+	go func() { samplers.Wait(); close(sampled) }()
 
 	r.logf("%d streams over %v through %d relays, cap %d, %d at once", cfg.Streams, cfg.Duration, cfg.Replicas, cfg.Cap, cfg.Clients)
 	r.drive(ctx)
@@ -215,6 +236,10 @@ func Run(ctx context.Context, cfg Config) (rep Report, err error) {
 	r.waitFreed()
 	stopSampling()
 	<-sampled
+	r.rep.ProvenMax = r.live.maxProven()
+	r.live.mu.Lock()
+	r.rep.AgentMax, r.rep.AgentSamples, r.rep.AgentWorst = r.live.agentMax, r.live.agentSamples, r.live.agentWorst
+	r.live.mu.Unlock()
 	if err := r.waitIdle(ctx, 60*time.Second); err != nil {
 		r.fail("%v", err)
 	}
@@ -302,6 +327,7 @@ func (r *round) startRelays(work, dsn string) error {
 	}
 	servers := filepath.Join(work, "servers")
 	r.alive = make([]atomic.Bool, r.cfg.Replicas)
+	r.inflight = make([]int, r.cfg.Replicas)
 	for i := range r.cfg.Replicas {
 		name := fmt.Sprintf("r%d", i+1)
 		p, err := Start("relay "+name, r.bins.Relay, []string{"-addr", "127.0.0.1:0", "-sessions", file, "-db", dsn,
@@ -426,9 +452,17 @@ func (r *round) kill() {
 			victim = i
 		}
 	}
+	r.track.Lock()
 	r.alive[victim].Store(false)
+	r.rep.KilledStreams = r.inflight[victim]
+	r.track.Unlock()
 	r.relays[victim].Kill()
 	killAt := time.Now()
+	// Every stream on the victim ends here for the agents' bound, also
+	// those whose clients notice only later (a stall holding silently).
+	for range r.rep.KilledStreams {
+		r.live.end(killAt)
+	}
 	r.rep.Killed = r.name(victim)
 	r.rep.KilledSlots = held[r.name(victim)]
 	go r.watchFreed(killAt)
@@ -463,10 +497,24 @@ func (r *round) waitFreed() {
 	}
 }
 
+// start picks a live relay for job n and counts the job on it.
+func (r *round) start(n int) int {
+	r.track.Lock()
+	defer r.track.Unlock()
+	i := r.relayFor(n)
+	r.inflight[i]++
+	return i
+}
+
 // job runs one client job against a live relay, round robin.
 func (r *round) job(ctx context.Context, n int) {
 	kind := pick(n)
-	i := r.relayFor(n)
+	i := r.start(n)
+	defer func() {
+		r.track.Lock()
+		r.inflight[i]--
+		r.track.Unlock()
+	}()
 	base := r.relays[i].URL
 	r.count(func(rep *Report) { rep.Started++ })
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -484,13 +532,34 @@ func (r *round) job(ctx context.Context, n int) {
 		r.count(func(rep *Report) { rep.Refused4005++ })
 		return
 	case code == wire.CloseUnavailable:
-		r.count(func(rep *Report) { rep.Unavailable++ })
+		// 4002 says the backend is unavailable. Only the kill explains
+		// one, and only on the killed replica.
+		r.count(func(rep *Report) {
+			rep.Unavailable++
+			if r.alive[i].Load() {
+				rep.Unavailable4002Live++
+			} else {
+				rep.Unavailable4002Killed++
+			}
+		})
 		return
 	case code != 0:
 		r.outcome(i, fmt.Sprintf("open: closed %d", code), nil)
 		return
 	}
+	// The ready frame came through the relay, which took the slot before
+	// it dialled the agent: the stream is live from here (count.go).
+	ready := time.Now()
 	r.count(func(rep *Report) { rep.Opened++ })
+	defer func() {
+		// Over for the client, however it ended; the kill recorded the
+		// ends of its replica's streams itself.
+		r.track.Lock()
+		if r.alive[i].Load() {
+			r.live.end(time.Now())
+		}
+		r.track.Unlock()
+	}()
 	hold := time.Duration(500+randN(2500)) * time.Millisecond
 	switch kind {
 	case kindEcho, kindVanish:
@@ -502,6 +571,15 @@ func (r *round) job(ctx context.Context, n int) {
 			}
 		}
 		time.Sleep(hold) // holding the stream open is the load itself
+		// One more echo after the hold: its answer came through the
+		// relay, so the stream held its slot until this was sent.
+		sent := time.Now()
+		if err := echoOnce(ctx, c, 3); err != nil {
+			r.outcome(i, "echo: "+short(err), err)
+			_ = c.CloseNow()
+			return
+		}
+		r.live.prove(ready, sent)
 		if kind == kindVanish {
 			// The browser tab is gone: no close frame, the socket just
 			// closes. The relay must notice and free the slot.
@@ -515,6 +593,7 @@ func (r *round) job(ctx context.Context, n int) {
 	case kindCrash:
 		r.count(func(rep *Report) { rep.Crashes++ })
 		msg := `{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///soak.rs","languageId":"rust","version":1,"text":"fn main() {}"}}}`
+		sent := time.Now()
 		if err := c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
 			r.outcome(i, "didOpen: "+short(err), err)
 			_ = c.CloseNow()
@@ -523,6 +602,9 @@ func (r *round) job(ctx context.Context, n int) {
 		got := CloseCode(ctx, c)
 		_ = c.CloseNow()
 		if got == wire.CloseServerExited {
+			// The relay passed the server's exit on, so it still
+			// bridged the stream after the didOpen went out.
+			r.live.prove(ready, sent)
 			r.count(func(rep *Report) { rep.Crashes4006++ })
 		} else {
 			r.outcome(i, fmt.Sprintf("crash: closed %d", got), nil)
@@ -842,6 +924,23 @@ func (r *round) judge() {
 	if rep.Samples == 0 {
 		r.fail("the lease table was never sampled")
 	}
+	if rep.ProvenMax > rep.Config.Cap {
+		r.fail("the global cap was exceeded: the client proved %d streams live at once, cap %d", rep.ProvenMax, rep.Config.Cap)
+	}
+	if rep.ProvenMax == 0 {
+		r.fail("no stream was proven live: the independent count saw nothing")
+	}
+	if w := rep.AgentWorst; rep.AgentSamples == 0 {
+		r.fail("the agents' streams were never sampled")
+	} else if w.active > w.bound {
+		r.fail("the agents ran %d streams at once: more than the cap %d and the %d streams that could still be stopping", w.active, rep.Config.Cap, w.stopping)
+	}
+	if rep.Unavailable4002Live > 0 {
+		r.fail("%d streams closed 4002 by relays that were alive: nothing in the round explains them", rep.Unavailable4002Live)
+	}
+	if cut := rep.Unavailable4002Killed + rep.CutByKill; cut > rep.KilledStreams {
+		r.fail("%d streams cut or closed 4002 by the killed replica, which carried only %d when it was killed", cut, rep.KilledStreams)
+	}
 	if rep.Opened == 0 || rep.Refused4005 == 0 {
 		r.fail("the round did not reach the cap (opened %d, refused %d)", rep.Opened, rep.Refused4005)
 	}
@@ -880,11 +979,15 @@ func (rep Report) Print(w io.Writer) {
 	row("streams opened", rep.Opened)
 	row("refused with 4005", rep.Refused4005)
 	row("global cap: max live leases sampled", fmt.Sprintf("%d of %d (%d samples)", rep.MaxLeases, c.Cap, rep.Samples))
+	row("global cap: max streams proven live", fmt.Sprintf("%d of %d (by the client, at once)", rep.ProvenMax, c.Cap))
+	aw := rep.AgentWorst
+	row("agents: max streams active", fmt.Sprintf("%d (%d samples); worst %d against cap %d + %d stopping",
+		rep.AgentMax, rep.AgentSamples, aw.active, c.Cap, aw.stopping))
 	row("server crashes seen as 4006", fmt.Sprintf("%d of %d", rep.Crashes4006, rep.Crashes))
 	row("stalled servers, closed by client", rep.Stalls)
 	row("clients vanished without a close", rep.Vanished)
-	row("closed 4002 (unavailable)", rep.Unavailable)
-	row("cut by the SIGKILL", rep.CutByKill)
+	row("closed 4002 (unavailable)", fmt.Sprintf("%d: %d by live relays, %d by the killed one", rep.Unavailable, rep.Unavailable4002Live, rep.Unavailable4002Killed))
+	row("cut by the SIGKILL", fmt.Sprintf("%d (+ %d 4002) of %d streams on it", rep.CutByKill, rep.Unavailable4002Killed, rep.KilledStreams))
 	freed := "never"
 	if rep.Freed >= 0 {
 		freed = rep.Freed.Round(10 * time.Millisecond).String()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/stretchr/testify/require"
@@ -72,14 +73,17 @@ func (r recordingEditor) next(t *testing.T, kind string) editorEvent {
 	}
 }
 
-// none checks that no event of kind is queued.
+// none checks that no event of kind is queued. It does not wait: the
+// caller first waits on a barrier, something that happens only after any
+// such event would have been recorded (an answer the client sends after
+// deciding, a connection's done).
 func (r recordingEditor) none(t *testing.T, kind string) {
 	t.Helper()
 	for {
 		select {
 		case e := <-r:
 			require.NotEqual(t, kind, e.kind, "%+v", e)
-		case <-time.After(50 * time.Millisecond):
+		default:
 			return
 		}
 	}
@@ -207,16 +211,20 @@ func TestCrashDisposesOnlyItsProviders(t *testing.T) {
 	id2 := rec.next(t, "provider").connID
 	require.NotEqual(t, id1, id2)
 
+	c1 := h.current("s1", wire.Go)
 	a1.closeWith(4006)
 	ev := rec.next(t, "ended")
 	require.Equal(t, id1, ev.connID)
-	rec.none(t, "ended")
 
 	// The survivor still answers.
 	got := provide(h, id2, features.Hover, `{"uri":"kandev://s2/b.go","lineNumber":1,"column":1}`)
 	req := a2.recvMethod("textDocument/hover")
 	a2.send(`{"jsonrpc":"2.0","id":%s,"result":{"contents":{"kind":"markdown","value":"package b"}}}`, req.ID)
 	require.Contains(t, answer(t, got), "package b")
+	// The crashed connection's end is wholly handled and the survivor has
+	// answered since: no other provider was disposed.
+	<-c1.done
+	rec.none(t, "ended")
 	// The ended one answers empty, sending nothing.
 	require.Equal(t, "null", answer(t, provide(h, id1, features.Hover, `{"uri":"kandev://s1/a.go","lineNumber":1,"column":1}`)))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/clock"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
@@ -233,6 +234,7 @@ type harness struct {
 	dialer   *fakeDialer
 	statuses statusLog
 	last     State // the state expectState returned last
+	taken    int   // dialed connections the test has taken (agent)
 }
 
 func newHarness(t *testing.T, mods ...func(*Config)) *harness {
@@ -271,11 +273,34 @@ func (h *harness) agent(t *testing.T) *fakeAgent {
 	t.Helper()
 	select {
 	case a := <-h.dialer.agents:
+		h.taken++
 		return a
 	case <-time.After(10 * time.Second):
 		t.Fatal("no dial")
 		return nil
 	}
+}
+
+// current returns the pair's current connection (its default server).
+func (h *harness) current(session string, lang wire.Language) *connection {
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
+	return h.client.pairs[connKey{sessionID: session, language: lang}].conn
+}
+
+// generations counts the connections the client has started, over all its
+// pairs. A connection generation is handed out synchronously by whatever
+// starts it (an open, Start, a timer the manual clock fires), before its
+// goroutine dials: once the trigger has returned, a connection it started
+// is counted here even if its dial has not reached the dialer yet.
+func (h *harness) generations() int {
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
+	n := 0
+	for _, p := range h.client.pairs {
+		n += int(p.gen)
+	}
+	return n
 }
 
 // expectState returns the next status whose state differs from the last

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
@@ -133,11 +132,8 @@ func TestLateEditorApplyWaitsAndFail(t *testing.T) {
 		ok, _ := late.Apply(ctxlite.Background(), "plan")
 		out <- ok
 	}()
-	select {
-	case <-out:
-		t.Fatal("Apply returned before the editor existed")
-	case <-time.After(20 * time.Millisecond):
-	}
+	// No wait for Apply "not returning yet": whenever it returns, it can
+	// report the edit applied only if the editor it waited for received it.
 	late.Resolve(rec)
 	require.True(t, <-out)
 	require.Equal(t, "apply", (<-rec).kind)

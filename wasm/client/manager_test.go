@@ -78,12 +78,14 @@ func waitStatus(t *testing.T, c *Client, session string, lang wire.Language, wha
 	}
 }
 
+// noDial asserts the client has started no connection beyond those the test
+// took. It counts generations rather than waiting for a dial that might
+// still be on its way: a generation is counted before its goroutine dials
+// (harness.generations), so nothing can arrive after the check.
 func noDial(t *testing.T, h *harness) {
 	t.Helper()
-	select {
-	case a := <-h.dialer.agents:
-		t.Fatalf("unexpected dial %s", a.url)
-	case <-time.After(20 * time.Millisecond):
+	if n := h.generations(); n != h.taken {
+		t.Fatalf("unexpected dial: %d connections started, %d taken", n, h.taken)
 	}
 }
 
@@ -227,8 +229,9 @@ func TestCrashThenRetryStartsCleanGeneration(t *testing.T) {
 }
 
 // setUpReplacement leaves generation 1 stopping (its shutdown unanswered)
-// and generation 2, started after it, ready with the document open.
-func setUpReplacement(t *testing.T) (h *harness, a1, a2 *fakeAgent, m *model, d *Document) {
+// and generation 2, started after it, ready with the document open. c1 is
+// generation 1's connection, whose done is closed once its end is handled.
+func setUpReplacement(t *testing.T) (h *harness, a1, a2 *fakeAgent, m *model, d *Document, c1 *connection) {
 	t.Helper()
 	h = newHarness(t)
 	m = newModel("package main\n")
@@ -239,6 +242,7 @@ func setUpReplacement(t *testing.T) (h *harness, a1, a2 *fakeAgent, m *model, d 
 	a1.recvMethod("textDocument/didOpen")
 	a1.send(`{"jsonrpc":"2.0","id":9,"method":"window/workDoneProgress/create","params":{"token":"t"}}`)
 	a1.recv()
+	c1 = h.current("s", wire.Go)
 
 	go func() { _ = h.client.Stop(ctxlite.Background(), "s", wire.Go) }()
 	h.expectState(t, StateStopping)
@@ -250,16 +254,18 @@ func setUpReplacement(t *testing.T) (h *harness, a1, a2 *fakeAgent, m *model, d 
 	a2.recvMethod("textDocument/didOpen")
 	a2.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"gen2"}]}}`)
 	require.Equal(t, "gen2", m.nextMarkers(t)[0].Message)
-	return h, a1, a2, m, d
+	return h, a1, a2, m, d, c1
 }
 
 // A replaced generation that ends late cannot close its replacement: the
 // pair keeps generation 2 and its ready status.
 func TestReplacedGenerationCannotCloseReplacement(t *testing.T) {
 	t.Parallel()
-	h, a1, a2, _, _ := setUpReplacement(t)
+	h, a1, a2, _, _, c1 := setUpReplacement(t)
 	a1.closeWith(int(wire.CloseServerExited)) // generation 1 dies late
-	time.Sleep(20 * time.Millisecond)
+	// Generation 1's done is closed once its end is handled and its final
+	// status decided (or dropped).
+	<-c1.done
 	s, _ := h.client.Status("s", wire.Go)
 	require.Equal(t, StateReady, s.State)
 	require.Equal(t, uint64(2), s.Gen)
@@ -275,11 +281,13 @@ func TestReplacedGenerationCannotCloseReplacement(t *testing.T) {
 // alone.
 func TestReplacedGenerationCannotCleanUpReplacement(t *testing.T) {
 	t.Parallel()
-	h, a1, _, m, _ := setUpReplacement(t)
+	h, a1, _, m, _, c1 := setUpReplacement(t)
 	a1.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[]}}`)
 	a1.send(`{"jsonrpc":"2.0","method":"$/progress","params":{"token":"t","value":{"kind":"begin","title":"stale"}}}`)
 	a1.closeWith(int(wire.CloseServerExited))
-	time.Sleep(20 * time.Millisecond)
+	// Generation 1 is done once every handler of its messages has returned
+	// and its end is handled: whatever it could touch, it has.
+	<-c1.done
 	select {
 	case ms := <-m.markers:
 		t.Fatalf("generation 1 touched generation 2's markers: %v", ms)

@@ -16,15 +16,27 @@ import (
 	"github.com/kandev/lsp/agent/proc/procfs"
 )
 
-// group returns a fresh group, or skips the test where the host delegates
-// none (the fallback, process groups, is tested in agent/proc).
-func group(t *testing.T) *Group {
+// available returns the delegated parent group, or skips the test where
+// the host delegates none (the fallback, process groups, is tested in
+// agent/proc). KANDEV_REQUIRE_CGROUP=1, set where the host is known to
+// delegate one (the test task), fails instead: a host that lost its
+// delegation cannot pass these tests by skipping them.
+func available(t *testing.T) string {
 	t.Helper()
 	parent, err := Available()
 	if err != nil {
+		if os.Getenv("KANDEV_REQUIRE_CGROUP") == "1" {
+			t.Fatalf("KANDEV_REQUIRE_CGROUP=1 but no delegated cgroup v2: %v", err)
+		}
 		t.Skipf("no delegated cgroup v2 on this host, process-group reaping applies: %v", err)
 	}
-	g, err := New(parent)
+	return parent
+}
+
+// group returns a fresh group, or skips the test as available does.
+func group(t *testing.T) *Group {
+	t.Helper()
+	g, err := New(available(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = g.Remove() })
 	return g
@@ -104,10 +116,7 @@ func atoi(b []byte) int {
 // the cutoff. A group with a member, and one made after the cutoff, stay.
 func TestSweepRemovesLeftovers(t *testing.T) {
 	t.Parallel()
-	parent, err := Available()
-	if err != nil {
-		t.Skipf("no delegated cgroup v2 on this host: %v", err)
-	}
+	parent := available(t)
 	// A parent of its own, so no other test's (or agent's) groups are
 	// swept by this one.
 	own, err := os.MkdirTemp(parent, prefix+"sweeptest-")

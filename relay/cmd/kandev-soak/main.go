@@ -5,8 +5,11 @@
 // scripted fake language server, a client opening streams across the
 // replicas (servers that crash or stall, clients that vanish, settings
 // saved at the same time) and one replica killed with SIGKILL half way.
-// It prints a table and exits 1 if the cap was exceeded, a crash was not
-// reported as 4006, the killed replica's slots did not come back within
+// It prints a table and exits 1 if the cap was exceeded (by the relays'
+// lease table, by the streams the client proved live at once, or by the
+// agents' own active-streams gauges beyond the streams still stopping), a
+// 4002 came from a relay that was alive, more streams were cut by the kill
+// than the killed replica carried, a crash was not reported as 4006, the killed replica's slots did not come back within
 // the lease bound, settings mixed two saves, descriptors or goroutines did
 // not come back to their start, or a process was left behind.
 //
