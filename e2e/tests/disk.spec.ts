@@ -101,7 +101,12 @@ test('TypeScript: a change to a file that is not open reaches the diagnostics of
   // project loaded once it publishes main.ts's diagnostics.
   await expect.poll(() => traffic.received.some((m) => m.method === 'client/registerCapability'
     && m.params.registrations.some((r: any) => r.method === 'workspace/didChangeWatchedFiles'))).toBe(true);
-  await expect.poll(() => traffic.received.some((m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri.endsWith('/ts/main.ts'))).toBe(true);
+  const mainPublished = () => traffic.received.filter((m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri.endsWith('/ts/main.ts'));
+  await expect.poll(() => mainPublished().length).toBeGreaterThan(0);
+  // Clean to begin with, in the server's own words: the markers read right
+  // after the frame arrived could still be those from before lsp.wasm
+  // handled it.
+  expect(mainPublished().at(-1).params.diagnostics).toEqual([]);
   expect(await markerMessages(page)).toEqual([]);
 
   const greetURI = pathToFileURL(path.join(demo.workspace, 'ts/greet.ts')).href;

@@ -398,8 +398,12 @@ test('gopls: Browse documentation opens gopls\' own page on Open; a dismissed no
   await expect(notices.locator('p')).toHaveText(`The language server asks to open ${url}`);
   await page.keyboard.press('Escape');
   await expect(notices).toHaveCount(0);
-  expect(context.pages()).toHaveLength(1);
   await expect.poll(() => editorFocused(page)).toBe(true);
+  // Barrier: a hover answered by gopls after the dismissal. A tab the
+  // dismissal opened, or one opened on gopls's answer to it, would be
+  // there by now.
+  await hoverUntil(page, 'Greet("Kandev")', 'Greet returns a friendly greeting');
+  expect(context.pages()).toHaveLength(1);
 
   // Asked again and opened: gopls' documentation server answers the tab.
   await menuAction(page, 'editor.action.sourceAction', 'Greet("Kandev")', 'Browse documentation for func greet.Greet');

@@ -46,6 +46,12 @@ test('a phone opens a .go file with no control and no language server', async ({
   await expect(page.locator('#phone-viewer')).toContainText('from util import shout');
   await page.locator('#tabs [role="tab"][data-path="main.go"]').tap();
   await expect(page.locator('#phone-viewer')).toContainText('package main');
+  // lsp.wasm records a connection's start as it starts it, before its
+  // socket is opened: still off, with no document, means no socket can
+  // follow, and the sockets and the demo's log are read after that.
+  const again = await view(page, 'go');
+  expect(again.documents).toBe(0);
+  expect(again.state).toBe('off');
   expect(sockets).toEqual([]);
   expect(starts(demo.logs)).toEqual(before);
   await pageFits(page);
