@@ -14,9 +14,10 @@ func spawnChild() (int, error) { return 0, errors.New("spawnChildIgnoringTERM ne
 func ignoreTermForever() { select {} }
 
 // block never returns; an interrupt still ends the process.
-func block() {
+func block(rec *recorder) {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt)
+	rec.event("blocking", os.Getpid()) // the stop signal is handled from here on
 	<-c
 	os.Exit(1)
 }

@@ -39,9 +39,10 @@ func ignoreTermForever() {
 }
 
 // block never returns; signals still end the process.
-func block() {
+func block(rec *recorder) {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, syscall.SIGTERM, syscall.SIGINT)
+	rec.event("blocking", os.Getpid()) // the stop signal is handled from here on
 	<-c
 	os.Exit(1)
 }

@@ -89,7 +89,7 @@ func run(s script.Script, in io.Reader, out io.Writer, rec *recorder) int {
 		return echo(in, out, rec)
 	}
 	if s.StopReadingStdin {
-		block()
+		block(rec)
 	}
 	return newServer(s, out, rec).serve(in)
 }

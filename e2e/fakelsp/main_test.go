@@ -291,6 +291,16 @@ func TestStopReadingStdin(t *testing.T) {
 	require.NoError(t, c.stdin.SetWriteDeadline(time.Now().Add(200*time.Millisecond)))
 	err := c.w.Write(make([]byte, 8<<20))
 	require.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	// SIGTERM only once the fake handles it: sent earlier (a slow start),
+	// it would kill the fake outright rather than make it exit 1.
+	require.Eventually(t, func() bool {
+		for _, r := range c.records() {
+			if r.Method == "blocking" {
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second, 10*time.Millisecond, "the fake blocks with its stop handler installed")
 	require.NoError(t, c.cmd.Process.Signal(syscall.SIGTERM))
 	require.Equal(t, 1, c.wait())
 }
