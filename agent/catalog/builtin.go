@@ -8,7 +8,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
-// Pinned versions (DESIGN.md): an install gives every task host the server
+// Pinned versions: an install gives every task host the server
 // the product was tested with. typescript-language-server 6 needs Node 22
 // and typescript 7 ships no tsserver.js, which typescript-language-server
 // loads, hence 5.3.0 with 6.0.3. The whole dependency tree of each npm

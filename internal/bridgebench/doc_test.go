@@ -1,4 +1,4 @@
-// Package bridgebench holds the bridge budget table of DESIGN.md
+// Package bridgebench holds the bridge budget table
 // (TestBridgeTable, task bench:table): the agent and the relay in front of
 // it measured beside a bare stdio pipe and a minimal Go bridge (minbridge),
 // all to the same echo server, as separate processes built from this tree.

@@ -58,7 +58,7 @@ func (p *paths) list(t testing.TB) []path {
 	}
 }
 
-// TestBridgeTable prints the bridge budget table of DESIGN.md: the agent
+// TestBridgeTable prints the bridge budget table: the agent
 // and the relay in front of it against a bare stdio pipe and a minimal Go
 // bridge (minbridge), all to the same echo server, measured in the same
 // run. It asserts nothing — timings are never test conditions — and runs
