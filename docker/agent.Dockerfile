@@ -1,8 +1,8 @@
 # The Kandev LSP agent added to an existing task image. The image stays
 # what it was — its toolchains, its PATH, its user — and becomes the
 # agent's task environment: language servers are found there, or installed
-# into $HOME/.kandev/lsp-servers on demand. README.md ("The agent on a task
-# host") lists every variable the agent reads.
+# into $HOME/.kandev/lsp-servers on demand. docs/integrating.md ("The agent
+# on a task host") lists every variable the agent reads.
 #
 # Build the agent static (no C library needed in the image), into a small
 # build context, then build FROM the task image:

@@ -22,16 +22,16 @@ func agentVariables() []string {
 	return names
 }
 
-// README.md's table of the agent's variables and the container recipe name
-// exactly the variables the agent reads: a variable added to the agent
-// fails here until it is documented, and a documented one it no longer
-// reads fails too.
+// docs/integrating.md's table of the agent's variables and the container
+// recipe name exactly the variables the agent reads: a variable added to
+// the agent fails here until it is documented, and a documented one it no
+// longer reads fails too.
 func TestDocumentedVariables(t *testing.T) {
-	readme, err := os.ReadFile("../../../README.md")
+	doc, err := os.ReadFile("../../../docs/integrating.md")
 	require.NoError(t, err)
-	const heading = "### The agent on a task host"
-	_, section, ok := strings.Cut(string(readme), "\n"+heading+"\n")
-	require.True(t, ok, "README.md has no section %q", heading)
+	const heading = "## The agent on a task host"
+	_, section, ok := strings.Cut(string(doc), "\n"+heading+"\n")
+	require.True(t, ok, "docs/integrating.md has no section %q", heading)
 	if i := strings.Index(section, "\n#"); i >= 0 {
 		section = section[:i]
 	}
@@ -41,7 +41,7 @@ func TestDocumentedVariables(t *testing.T) {
 		documented = append(documented, m[1])
 	}
 	slices.Sort(documented)
-	require.Equal(t, agentVariables(), documented, "README.md's table of the agent's variables")
+	require.Equal(t, agentVariables(), documented, "docs/integrating.md's table of the agent's variables")
 
 	recipe, err := os.ReadFile("../../../docker/agent.Dockerfile")
 	require.NoError(t, err)
