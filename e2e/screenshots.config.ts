@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import base from './playwright.config';
 
-// The README's screenshots of the status surfaces, taken from the running
+// The screenshots of the status surfaces in docs/setup.md, taken from the running
 // demo: `task screenshots` writes them to webdemo/screenshots/.
 export default defineConfig({
   ...base,

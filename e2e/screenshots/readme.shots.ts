@@ -2,7 +2,7 @@ import { test, devices, type Page } from '@playwright/test';
 import path from 'node:path';
 import { startDemo, stopDemo, writeScript, putSettings, openDemo, openFile, expect } from '../tests/fixtures';
 
-// Screenshots for the README, each of the surface it names.
+// Screenshots for docs/setup.md, each of the surface it names.
 const out = (name: string) => path.resolve(__dirname, '..', '..', 'webdemo', 'screenshots', name);
 
 async function fresh(page: Page, settings: object) {
