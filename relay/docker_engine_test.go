@@ -57,7 +57,7 @@ func needDockerImage(t *testing.T) string {
 	return image
 }
 
-// taskContainer is a task container created as README.md tells: the task
+// taskContainer is a task container created as docs/docker.md tells: the task
 // image, the token in its environment, the agent's port published on a
 // loopback port, the workspace mounted at /workspace. It is created, not
 // started: the relay resumes it.

@@ -16,7 +16,7 @@ import (
 )
 
 // DockerTask is the task container of the demo's Local Docker session,
-// created the way README.md tells: the task image (docker/build-image),
+// created the way docs/docker.md tells: the task image (docker/build-image),
 // whose main process is the agent, the token in its environment, the
 // agent's port published on loopback and the demo's workspace mounted at
 // /workspace. It is created stopped: the relay resumes it on the first

@@ -49,7 +49,7 @@ func docker(t *testing.T, ctx context.Context, args ...string) string {
 }
 
 // The documented container recipe (docker/agent.Dockerfile) works as
-// README.md says: built FROM a task image with the static agent, run with
+// docs/integrating.md says: built FROM a task image with the static agent, run with
 // the token from the environment, it serves /metrics to the token only
 // and logs JSON.
 func TestContainerRecipe(t *testing.T) {
