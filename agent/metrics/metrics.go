@@ -41,6 +41,9 @@ type Agent struct {
 	toServer prometheus.Counter
 	fromSrv  prometheus.Counter
 	servers  *prometheus.GaugeVec
+	held     *prometheus.GaugeVec
+	resumes  *prometheus.CounterVec
+	replayed prometheus.Counter
 }
 
 var _ stream.Metrics = (*Agent)(nil)
@@ -75,8 +78,17 @@ func New() *Agent {
 		servers: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kandev_agent_servers_running", Help: "Language-server process trees alive, by language.",
 		}, []string{"language"}),
+		held: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "kandev_agent_servers_held", Help: "Language servers whose socket was lost, held for a resume, by language.",
+		}, []string{"language"}),
+		resumes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kandev_agent_resumes_total", Help: "Resume requests and holds, by language and result: resumed, unknown (no server held for the token), gap (missed frames no longer kept), expired (a hold's grace ended).",
+		}, []string{"language", "result"}),
+		replayed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "kandev_agent_frames_replayed_total", Help: "Data frames sent again to a browser by resumes.",
+		}),
 	}
-	a.reg.MustRegister(a.active, a.refused, a.closed, a.installs, a.duration, bytes, a.servers,
+	a.reg.MustRegister(a.active, a.refused, a.closed, a.installs, a.duration, bytes, a.servers, a.held, a.resumes, a.replayed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -117,3 +129,20 @@ func (a *Agent) ServerStarted(lang wire.Language) { a.servers.WithLabelValues(st
 
 // ServerStopped implements stream.Metrics.
 func (a *Agent) ServerStopped(lang wire.Language) { a.servers.WithLabelValues(string(lang)).Dec() }
+
+// Held implements stream.Metrics.
+func (a *Agent) Held(lang wire.Language, held bool) {
+	if held {
+		a.held.WithLabelValues(string(lang)).Inc()
+	} else {
+		a.held.WithLabelValues(string(lang)).Dec()
+	}
+}
+
+// Resumed implements stream.Metrics.
+func (a *Agent) Resumed(lang wire.Language, result string) {
+	a.resumes.WithLabelValues(string(lang), result).Inc()
+}
+
+// Replayed implements stream.Metrics.
+func (a *Agent) Replayed(frames int) { a.replayed.Add(float64(frames)) }

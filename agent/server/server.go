@@ -72,6 +72,9 @@ type Config struct {
 	// stream.DefaultPingTimeout, stream.DefaultMaxConnections).
 	PingInterval, PingTimeout time.Duration
 	MaxConnections            int
+	// ResumeGrace is how long a server whose socket was lost is held for
+	// a resume (stream.Config.ResumeGrace: 0 the default, negative none).
+	ResumeGrace time.Duration
 	// Metrics, if set, counts streams, installs, bytes and servers, and
 	// is served at metrics.Path behind the token. Nil: a fresh set.
 	Metrics *metrics.Agent
@@ -157,7 +160,8 @@ func New(cfg Config) (*Server, error) {
 		WriteTimeout: cfg.WriteTimeout, StdinWriteTimeout: cfg.StdinWriteTimeout,
 		StopGrace: cfg.StopGrace, KillGrace: cfg.KillGrace,
 		PingInterval: cfg.PingInterval, PingTimeout: cfg.PingTimeout, MaxConnections: cfg.MaxConnections,
-		Metrics: cfg.Metrics,
+		ResumeGrace: cfg.ResumeGrace,
+		Metrics:     cfg.Metrics,
 	})
 	fh := files.New(root, cfg.Token, cfg.Logger)
 	s := &Server{

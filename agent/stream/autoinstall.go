@@ -27,18 +27,18 @@ func (s *session) missing(autoInstall bool) (path string, ok bool) {
 	if mgr == nil {
 		code := missingCode(srv, s.h.cfg.Env, autoInstall)
 		s.logger.Info("language server not found", "command", srv.Command, "code", code)
-		_ = s.sock.close(websocket.StatusCode(code))
+		_ = s.socket().close(websocket.StatusCode(code))
 		return "", false
 	}
 	job, err := mgr.Prepare(s.h.cfg.Env, srv)
 	switch {
 	case errors.Is(err, install.ErrUnsupported):
 		s.logger.Info("language server not found; no installer on this host", "command", srv.Command, "why", err)
-		_ = s.sock.close(websocket.StatusCode(wire.CloseNoInstaller))
+		_ = s.socket().close(websocket.StatusCode(wire.CloseNoInstaller))
 		return "", false
 	case !autoInstall:
 		s.logger.Info("language server not found; auto-install not requested", "command", srv.Command)
-		_ = s.sock.close(websocket.StatusCode(wire.CloseBinaryMissing))
+		_ = s.socket().close(websocket.StatusCode(wire.CloseBinaryMissing))
 		return "", false
 	case err != nil:
 		// The task cannot host an install at all (no absolute HOME):
@@ -67,7 +67,7 @@ func missingCode(srv catalog.Entry, env *taskenv.Env, autoInstall bool) wire.Clo
 func (s *session) install(job *install.Job) (path string, ok bool) {
 	lang := s.lang
 	if s.stopping() {
-		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
+		_ = s.socket().close(websocket.StatusCode(wire.CloseGoingAway))
 		return "", false
 	}
 	// Delivered before any install work is acquired: a peer that cannot
@@ -75,7 +75,7 @@ func (s *session) install(job *install.Job) (path string, ok bool) {
 	// the install, so none is started for it.
 	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalling, Language: string(lang), Server: s.srv.ID}); err != nil {
 		s.logger.Info("installing frame not delivered; not installing", "err", err)
-		_ = s.sock.close(closeNow)
+		_ = s.socket().close(closeNow)
 		return "", false
 	}
 	ahead := s.startReadAhead()
@@ -99,7 +99,7 @@ func (s *session) install(job *install.Job) (path string, ok bool) {
 	s.logger.Info("language server installed", "path", res.Path, "reused", res.Reused)
 	if err := s.sendStatus(wire.Status{Status: wire.StatusInstalled, Language: string(lang), Server: s.srv.ID}); err != nil {
 		s.logger.Info("installed frame not delivered", "err", err)
-		_ = s.sock.close(closeNow)
+		_ = s.socket().close(closeNow)
 		s.dropReadAhead()
 		return "", false
 	}
@@ -142,12 +142,12 @@ func (s *session) endInstall(err error, ahead *readAhead) {
 	if code, ended := ahead.endCode(); ended && !s.stopping() {
 		// The peer left (closeNow) or sent too much (1009).
 		s.logger.Info("install cancelled: the peer went away")
-		_ = s.sock.close(code)
+		_ = s.socket().close(code)
 		return
 	}
 	// Task stop: 1001 with no prose, the browser shows its own copy.
 	s.logger.Info("install cancelled by task stop")
-	_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
+	_ = s.socket().close(websocket.StatusCode(wire.CloseGoingAway))
 }
 
 // failInstall reports a failed install: the installer's own diagnosis in
@@ -157,8 +157,8 @@ func (s *session) failInstall(err error) {
 	st := wire.Status{Status: wire.StatusInstallFailed, Language: string(s.lang), Server: s.srv.ID, Error: install.Detail(err)}
 	if err := s.sendStatus(st); err != nil {
 		s.logger.Info("install_failed frame not delivered", "err", err)
-		_ = s.sock.close(closeNow)
+		_ = s.socket().close(closeNow)
 		return
 	}
-	_ = s.sock.close(websocket.StatusCode(wire.CloseInstallFailed))
+	_ = s.socket().close(websocket.StatusCode(wire.CloseInstallFailed))
 }

@@ -72,9 +72,6 @@ func (s *session) filesToSocket(ctx context.Context) (code websocket.StatusCode,
 		if err != nil {
 			return 0, false // cannot happen: strings and ints
 		}
-		if err := s.sock.write(b); err != nil {
-			s.logger.Debug("socket write", "err", err)
-			return closeNow, true
-		}
+		s.send(b)
 	}
 }

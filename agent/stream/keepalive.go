@@ -36,8 +36,12 @@ func (s *session) keepAlive(stop <-chan struct{}) {
 			last = now // the peer spoke, or nobody could hear a pong
 			continue
 		}
+		sock := s.socket()
+		if sock == nil {
+			continue // held: no socket to ping
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		err := s.sock.ws.Ping(ctx)
+		err := sock.ws.Ping(ctx)
 		cancel()
 		if err == nil || s.heard.Load() != now {
 			last = s.heard.Load()
@@ -49,7 +53,7 @@ func (s *session) keepAlive(stop <-chan struct{}) {
 		default:
 		}
 		s.logger.Info("peer did not answer a ping; closing", "timeout", timeout)
-		_ = s.sock.ws.CloseNow()
-		return
+		_ = sock.ws.CloseNow()
+		continue // the reader ends; a resume may bring another socket
 	}
 }

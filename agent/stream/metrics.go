@@ -30,7 +30,27 @@ type Metrics interface {
 	// tree, from its start until it is reaped.
 	ServerStarted(lang wire.Language)
 	ServerStopped(lang wire.Language)
+	// Held brackets a server held for a resume (true when the hold
+	// begins, false when it ends either way); Resumed reports how a
+	// resume request or a hold ended (Resume* values); Replayed the data
+	// frames a resume sent again.
+	Held(lang wire.Language, held bool)
+	Resumed(lang wire.Language, result string)
+	Replayed(frames int)
 }
+
+// Results for Metrics.Resumed.
+const (
+	// ResumeDone: a resume re-attached to its held server.
+	ResumeDone = "resumed"
+	// ResumeUnknown: no server was held for the token (the grace ended,
+	// the agent restarted, the token was used or foreign).
+	ResumeUnknown = "unknown"
+	// ResumeGap: the frames the browser missed were no longer kept.
+	ResumeGap = "gap"
+	// ResumeExpired: a held server's grace ended without a resume.
+	ResumeExpired = "expired"
+)
 
 // Install results for Metrics.InstallFinished.
 const (
@@ -49,6 +69,9 @@ func (noMetrics) InstallFinished(wire.Language, string, time.Duration) {}
 func (noMetrics) Relayed(bool, int)                                    {}
 func (noMetrics) ServerStarted(wire.Language)                          {}
 func (noMetrics) ServerStopped(wire.Language)                          {}
+func (noMetrics) Held(wire.Language, bool)                             {}
+func (noMetrics) Resumed(wire.Language, string)                        {}
+func (noMetrics) Replayed(int)                                         {}
 
 // logID reads a log-only id the relay sent (wire.HeaderSession,
 // wire.HeaderConnection): at most 64 printable ASCII characters, or "".

@@ -47,7 +47,15 @@ type socket struct {
 	// files forwarder) share the connection's one write deadline, and one
 	// must not clear it under the other's write.
 	writeMu sync.Mutex
+	// released is closed when the stream is done with the socket: the
+	// request that brought it may return (release).
+	released    chan struct{}
+	releaseOnce sync.Once
 }
+
+// release tells the request that brought the socket that the stream no
+// longer uses it.
+func (s *socket) release() { s.releaseOnce.Do(func() { close(s.released) }) }
 
 // arm starts the write deadline for the next write and returns the context
 // to write with; call done after the write. done clears the deadline again:

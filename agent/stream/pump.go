@@ -39,9 +39,13 @@ func (s *session) readInbound() inbound {
 	// No context: the socket closing (by the peer or by teardown) is what
 	// ends this read, and a cancelled read context would make the library
 	// drop the connection without a close frame.
-	_, r, err := s.sock.ws.Reader(context.Background())
+	sock := s.socket()
+	if sock == nil {
+		return inbound{code: closeNow} // teardown took it
+	}
+	_, r, err := sock.ws.Reader(context.Background())
 	if err != nil {
-		s.sock.peerClosed(err)
+		sock.peerClosed(err)
 		return inbound{code: closeNow} // the peer closed or the socket failed
 	}
 	s.heard.Add(1)
@@ -85,26 +89,51 @@ func (s *session) socketToStdin(p *proc.Process) websocket.StatusCode {
 			in = s.readInbound()
 		}
 		if in.buf == nil {
+			if in.code == closeNow && s.hold(p) {
+				ahead = nil // a resume's socket is read directly
+				continue
+			}
 			return in.code
 		}
-		if wire.IsHeartbeatFrame(in.buf.Bytes()) {
+		frame := in.buf.Bytes()
+		switch {
+		case wire.IsHeartbeatFrame(frame):
 			// The browser checking the whole path: answered here, at once,
-			// and never a message for the server.
-			err := s.sock.write(in.buf.Bytes())
+			// with how much arrived, and never a message for the server.
+			sock := s.socket()
+			if sock == nil {
+				putBuf(in.buf)
+				return closeNow // teardown took it
+			}
+			err := sock.write(frame)
 			putBuf(in.buf)
+			if err == nil && s.acks {
+				err = s.ack(sock)
+			}
 			if err != nil {
 				s.logger.Debug("socket write", "err", err)
-				return closeNow
+				_ = sock.ws.CloseNow() // the next read ends, and may hold
 			}
+			continue
+		case wire.IsAckFrame(frame):
+			if n, ok := wire.AckNumber(frame); ok {
+				s.acked(n)
+			}
+			putBuf(in.buf)
 			continue
 		}
 		// Counted before the write: once the server has the bytes it may
 		// answer, and a scrape that saw the answer must see what caused it.
 		s.h.cfg.Metrics.Relayed(true, in.buf.Len())
-		ok := s.writeStdin(p, in.buf.Bytes())
+		ok := s.writeStdin(p, frame)
 		putBuf(in.buf)
 		if !ok {
 			return websocket.StatusCode(wire.CloseServerExited)
+		}
+		if n := s.received.Add(1); s.acks && n%wire.AckEvery == 0 {
+			if sock := s.socket(); sock != nil && s.ack(sock) != nil {
+				_ = sock.ws.CloseNow()
+			}
 		}
 	}
 }
@@ -152,9 +181,8 @@ func (s *session) stdoutToSocket(p *proc.Process) websocket.StatusCode {
 		}
 		// Counted before the write, for the same reason as stdin's.
 		s.h.cfg.Metrics.Relayed(false, len(body))
-		if err := s.sock.write(body); err != nil {
-			s.logger.Debug("socket write", "err", err)
-			return closeNow
-		}
+		// A failed write drops the socket; its reader decides whether the
+		// stream ends or is held, and stdout goes on being read meanwhile.
+		s.send(body)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kandev/lsp/agent/proc"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/agent/watch"
+	"github.com/kandev/lsp/internal/replay"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -40,7 +41,29 @@ type session struct {
 	shutdown chan struct{} // closed by stop
 	stopOnce sync.Once
 
-	sock *socket
+	// sock is the stream's socket: the request's, then each resume's
+	// (resume.go); nil while the server is held for a resume. Data frames
+	// to it are written under outMu, through send.
+	sock atomic.Pointer[socket]
+	// outMu orders the data frames to the peer (the server's messages,
+	// files frames): each is numbered and kept in out, then written to
+	// the socket of the moment, so a resume can send again what the peer
+	// missed. out is nil when the stream cannot be resumed.
+	outMu sync.Mutex
+	out   *replay.Buffer
+	// received counts the peer's data frames written to stdin; only the
+	// socket reader touches it. acks is set when the stream is resumable
+	// (before the bridge starts): the reader then acknowledges them.
+	received atomic.Uint64
+	acks     bool
+	// token is the stream's current resume token ("" when it has none);
+	// guarded by Handler.mu, like the holds map it is the key of.
+	token string
+	// attach hands a held stream the socket of a resume request.
+	attach chan *attachment
+	// serverDone is closed once the bridge has ended (the server is
+	// stopped or stopping): a resume arriving then is refused.
+	serverDone chan struct{}
 	// stdinLock is a one-slot channel that serialises writes to the
 	// server's stdin (the socket pump's frames, teardown's shutdown/exit);
 	// a channel rather than a mutex so teardown can give up waiting.
@@ -68,6 +91,9 @@ type session struct {
 // has a connection or a process; run checks for it at each step.
 func (s *session) stop() { s.stopOnce.Do(func() { close(s.shutdown) }) }
 
+// socket is the stream's socket of the moment; nil while it is held.
+func (s *session) socket() *socket { return s.sock.Load() }
+
 func (s *session) stopping() bool {
 	select {
 	case <-s.shutdown:
@@ -87,7 +113,7 @@ func (s *session) run(path string) {
 	// ends a read-ahead the bridge did not take.
 	defer s.dropReadAhead()
 	if s.stopping() {
-		_ = s.sock.close(websocket.StatusCode(wire.CloseGoingAway))
+		_ = s.socket().close(websocket.StatusCode(wire.CloseGoingAway))
 		return
 	}
 	// The workspace is walked while the server starts; ready waits for
@@ -107,7 +133,7 @@ func (s *session) run(path string) {
 	interp, err := cfg.Env.Interpreter(path)
 	if err != nil {
 		s.logger.Info("language server's interpreter not found outside the workspace", "path", path, "err", err)
-		_ = s.sock.close(websocket.StatusCode(wire.CloseNoInstaller))
+		_ = s.socket().close(websocket.StatusCode(wire.CloseNoInstaller))
 		return
 	}
 	if interp != "" {
@@ -119,7 +145,7 @@ func (s *session) run(path string) {
 	})
 	if err != nil {
 		s.logger.Error("language server failed to start", "path", path, "err", err)
-		_ = s.sock.close(websocket.StatusCode(wire.CloseStartFailed))
+		_ = s.socket().close(websocket.StatusCode(wire.CloseStartFailed))
 		return
 	}
 	s.h.cfg.Metrics.ServerStarted(s.lang)
@@ -139,6 +165,7 @@ func (s *session) run(path string) {
 		Configuration:         wire.RawJSON(s.srv.Configuration),
 		Features:              s.srv.Features,
 		Heartbeat:             true,
+		Resume:                s.resumable(),
 	}); err != nil {
 		// A stalled peer: the process started before the frame could be
 		// delivered is stopped all the same.
@@ -176,7 +203,7 @@ func (s *session) sendStatus(st wire.Status) error {
 	if err != nil {
 		return err
 	}
-	return s.sock.write(b)
+	return s.socket().write(b)
 }
 
 // bridge pumps messages both ways until the first cause to end, then tears
@@ -254,8 +281,18 @@ func (s *session) bridge(p *proc.Process) {
 // reverse.
 func (s *session) teardown(p *proc.Process, code websocket.StatusCode) {
 	s.ending.Store(true)
+	s.forget()
+	close(s.serverDone)
 	var wg sync.WaitGroup
-	wg.Go(func() { _ = s.sock.close(code) })
+	s.outMu.Lock()
+	sock := s.sock.Swap(nil)
+	s.outMu.Unlock()
+	if sock != nil {
+		wg.Go(func() {
+			_ = sock.close(code)
+			sock.release()
+		})
+	}
 	if code != websocket.StatusCode(wire.CloseServerExited) {
 		s.goodbye(p)
 	}

@@ -101,8 +101,12 @@ type Config struct {
 	// stream is closed as dead and its server stopped.
 	PingInterval, PingTimeout time.Duration
 	// MaxConnections caps the streams open at once (DefaultMaxConnections);
-	// one more is refused with 4005.
+	// one more is refused with 4005. A server held for a resume counts.
 	MaxConnections int
+	// ResumeGrace is how long a server whose socket was lost is held for
+	// a resume (resume.go; DefaultResumeGrace); negative holds none, so a
+	// lost socket stops its server at once.
+	ResumeGrace time.Duration
 
 	// Metrics receives counts of streams, installs, bytes and servers;
 	// nil counts nothing.
@@ -123,6 +127,10 @@ const (
 	// cap is the one users meet; this one bounds the language servers a
 	// task host runs whatever calls it.
 	DefaultMaxConnections = 16
+	// DefaultResumeGrace covers a relay restart, a deploy or a replica
+	// failing over with room to spare, and bounds what a browser that
+	// never comes back costs: one idle server for a minute.
+	DefaultResumeGrace = time.Minute
 )
 
 // Handler serves wire.AgentStreamPath. Create it with New.
@@ -136,7 +144,8 @@ type Handler struct {
 	mu       sync.Mutex
 	closed   bool // admission closed by Shutdown
 	sessions map[*session]struct{}
-	wg       sync.WaitGroup // one per admitted request
+	holds    map[string]*session // by resume token (resume.go)
+	wg       sync.WaitGroup      // one per admitted request
 }
 
 // New returns a Handler for cfg.
@@ -159,6 +168,9 @@ func New(cfg Config) *Handler {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = DefaultMaxConnections
 	}
+	if cfg.ResumeGrace == 0 {
+		cfg.ResumeGrace = DefaultResumeGrace
+	}
 	if cfg.Env != nil && cfg.Workspace != nil {
 		// Discovery never runs a binary from the checkout, whatever the
 		// task PATH, GOBIN, GOPATH or HOME say.
@@ -174,7 +186,7 @@ func New(cfg Config) *Handler {
 	if cfg.Catalog == nil {
 		cfg.Catalog = catalog.Builtin()
 	}
-	return &Handler{cfg: cfg, logger: logger, launcher: proc.NewLauncher(cfg.ServerStderr), sessions: make(map[*session]struct{})}
+	return &Handler{cfg: cfg, logger: logger, launcher: proc.NewLauncher(cfg.ServerStderr), sessions: make(map[*session]struct{}), holds: make(map[string]*session)}
 }
 
 // ServeHTTP validates the request, then upgrades it and runs the session.
@@ -207,6 +219,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := wire.Language(q.Get(wire.ParamLanguage))
+	if q.Has(wire.ParamResume) {
+		h.resume(w, r, lang, srv.ID)
+		return
+	}
 	autoInstall := false
 	if v := q.Get(wire.ParamAutoInstall); v != "" {
 		if autoInstall, err = strconv.ParseBool(v); err != nil {
@@ -244,7 +260,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logger.Debug("websocket accept failed", "err", err)
 		return
 	}
-	s.sock = sock
+	s.sock.Store(sock)
 	h.cfg.Metrics.StreamOpened(s.lang)
 	defer func() { h.cfg.Metrics.StreamClosed(s.lang, sock.closedWith()) }()
 	stopPings := make(chan struct{})
@@ -292,7 +308,7 @@ func (h *Handler) accept(w http.ResponseWriter, r *http.Request) (*socket, error
 	// put its prose in the close reason.
 	conn.SetReadLimit(wire.MaxMessageSize + 1)
 	tuneSocket(hc.conn)
-	return &socket{ws: conn, raw: hc.conn, timeout: h.cfg.WriteTimeout}, nil
+	return &socket{ws: conn, raw: hc.conn, timeout: h.cfg.WriteTimeout, released: make(chan struct{})}, nil
 }
 
 // refuse answers a stream over the connection cap: upgraded, then closed
@@ -323,7 +339,8 @@ func (h *Handler) admit() (s *session, full bool) {
 	if len(h.sessions) >= h.cfg.MaxConnections {
 		return nil, true
 	}
-	s = &session{h: h, shutdown: make(chan struct{}), stdinLock: make(chan struct{}, 1)}
+	s = &session{h: h, shutdown: make(chan struct{}), stdinLock: make(chan struct{}, 1),
+		attach: make(chan *attachment), serverDone: make(chan struct{})}
 	h.sessions[s] = struct{}{}
 	h.wg.Add(1)
 	return s, false

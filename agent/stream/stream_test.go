@@ -54,6 +54,9 @@ func newFixture(t testing.TB, script string, mod ...func(*Config)) *fixture {
 		Workspace: root, Token: token,
 		Env:       taskenv.New(map[string]string{"PATH": bin + ":/usr/bin:/bin", "HOME": ws}),
 		StopGrace: 200 * time.Millisecond, KillGrace: 200 * time.Millisecond,
+		// No holds unless a test asks for them (resume_test.go): the
+		// other tests read a lost socket as the end of its server.
+		ResumeGrace: -1,
 	}
 	for _, m := range mod {
 		m(&cfg)

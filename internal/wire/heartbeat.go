@@ -35,8 +35,11 @@ func AppendHeartbeat(b []byte, n uint64) []byte {
 
 // HeartbeatNumber returns the number of a heartbeat frame, and false for
 // anything else.
-func HeartbeatNumber(frame []byte) (uint64, bool) {
-	const prefix = `{"heartbeat":`
+func HeartbeatNumber(frame []byte) (uint64, bool) { return numberFrame(frame, `{"heartbeat":`) }
+
+// numberFrame reads {"name":N} after prefix (`{"name":`), optional white
+// space first.
+func numberFrame(frame []byte, prefix string) (uint64, bool) {
 	i := 0
 	for i < len(frame) && (frame[i] == ' ' || frame[i] == '\n' || frame[i] == '\r' || frame[i] == '\t') {
 		i++

@@ -47,6 +47,13 @@ type Status struct {
 	// Heartbeat, on ready, says the task host answers heartbeat frames
 	// (heartbeat.go), so the client may check the path with them.
 	Heartbeat bool `json:"heartbeat,omitempty"`
+	// Resume, on ready and resumed, is the token a lost stream presents
+	// to re-attach to this server (resume.go); absent, the task host does
+	// not hold servers and a lost stream starts afresh.
+	Resume string `json:"resume,omitempty"`
+	// Received, on resumed, is how many data frames the task host
+	// received from the browser: lsp.wasm sends again every one after it.
+	Received uint64 `json:"received,omitempty"`
 }
 
 // RawJSON is a JSON value carried as it is, like encoding/json's

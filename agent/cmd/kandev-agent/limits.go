@@ -22,6 +22,7 @@ type limits struct {
 	installTimeout time.Duration
 	pingInterval   time.Duration
 	pingTimeout    time.Duration
+	resumeGrace    time.Duration
 	maxConnections int
 	logFormat      string
 	maxWatches     int
@@ -40,6 +41,7 @@ type limit struct {
 	flag, env, usage string
 	dur              *time.Duration
 	n                *int
+	zeroOK           bool // 0 is a value (off), not a mistake
 	str              *string
 }
 
@@ -53,6 +55,8 @@ func (l *limits) table() []limit {
 			usage: "ping a stream whose peer has sent nothing for this long"},
 		{flag: "ping-timeout", env: "KANDEV_AGENT_PING_TIMEOUT", dur: &l.pingTimeout,
 			usage: "close a stream whose peer has not answered a ping within this long"},
+		{flag: "resume-grace", env: "KANDEV_AGENT_RESUME_GRACE", dur: &l.resumeGrace, zeroOK: true,
+			usage: "hold a language server whose socket was lost (not closed) this long for the browser to resume it; 0 stops it at once"},
 		{flag: "max-connections", env: "KANDEV_AGENT_MAX_CONNECTIONS", n: &l.maxConnections,
 			usage: "streams open at once; one more is closed with 4005"},
 		{flag: "log-format", env: "KANDEV_AGENT_LOG_FORMAT", str: &l.logFormat, usage: logging.Usage},
@@ -68,6 +72,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	l.installStall, l.installTimeout = install.DefaultStallTimeout, install.DefaultInstallTimeout
 	l.pingInterval, l.pingTimeout = streams.DefaultPingInterval, streams.DefaultPingTimeout
 	l.maxConnections = streams.DefaultMaxConnections
+	l.resumeGrace = streams.DefaultResumeGrace
 	l.logFormat = logging.Text
 	l.maxWatches = watch.DefaultMaxWatches
 	for _, e := range l.table() {
@@ -98,6 +103,9 @@ func (l *limits) fromEnv(fs *flag.FlagSet, env map[string]string) error {
 				return fmt.Errorf("%s=%q: %w", e.env, v, err)
 			}
 		}
+		if e.zeroOK && e.dur != nil && *e.dur == 0 {
+			continue
+		}
 		if (e.dur != nil && *e.dur <= 0) || (e.n != nil && *e.n <= 0) {
 			return fmt.Errorf("-%s must be positive", e.flag)
 		}
@@ -108,7 +116,16 @@ func (l *limits) fromEnv(fs *flag.FlagSet, env map[string]string) error {
 // String is for the start-up log.
 func (l *limits) String() string {
 	return "install-stall=" + l.installStall.String() + " install-timeout=" + l.installTimeout.String() +
-		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() +
+		" ping-interval=" + l.pingInterval.String() + " ping-timeout=" + l.pingTimeout.String() + " resume-grace=" + l.resumeGrace.String() +
 		" max-connections=" + strconv.Itoa(l.maxConnections) + " max-watches=" + strconv.Itoa(l.maxWatches) +
 		" max-client-connections=" + strconv.Itoa(l.perClient) + " log-format=" + l.logFormat
+}
+
+// serverResumeGrace is -resume-grace as the server takes it: 0 (off) is
+// negative there, where 0 is the default.
+func (l *limits) serverResumeGrace() time.Duration {
+	if l.resumeGrace == 0 {
+		return -1
+	}
+	return l.resumeGrace
 }

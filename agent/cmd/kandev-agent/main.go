@@ -159,8 +159,8 @@ func run(addr, dir string, lim *limits) error {
 	srv, err := server.New(server.Config{
 		Workspace: abs, Token: token, Env: env, PassEnv: lim.passEnv, Catalog: cat, Logger: logger, ServerStderr: os.Stderr,
 		PingInterval: lim.pingInterval, PingTimeout: lim.pingTimeout, MaxConnections: lim.maxConnections,
-		MaxWatches: lim.maxWatches,
-		Install:    install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
+		ResumeGrace: lim.serverResumeGrace(), MaxWatches: lim.maxWatches,
+		Install: install.Config{ReleaseBaseURL: releaseBase, StallTimeout: lim.installStall, InstallTimeout: lim.installTimeout},
 	})
 	if err != nil {
 		return err
