@@ -126,8 +126,8 @@ func TestVanishedBrowserFreesSlot(t *testing.T) {
 	require.Equal(t, wire.CloseCapacity, code, "the one slot is taken")
 
 	net.drop()
-	assert.Equal(t, websocket.StatusCode(wire.CloseGoingAway), websocket.CloseStatus(ac.ended(t)),
-		"the agent's stream is closed as for a browser that left")
+	assert.Equal(t, websocket.StatusCode(wire.ClosePathLost), websocket.CloseStatus(ac.ended(t)),
+		"the agent's stream is closed as for a browser whose path was lost")
 	waitIdle(t, rl)
 
 	b2, code := connect(t, srv.URL, "pc")

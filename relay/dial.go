@@ -61,6 +61,10 @@ type streamParams struct {
 	server string
 	// autoInstall is the relay's decision from the user's settings.
 	autoInstall bool
+	// resume and received are the browser's resume request, passed on
+	// as they came (their shape checked): the agent holds the servers and
+	// is the authority on tokens. Both "" for a new stream.
+	resume, received string
 }
 
 // dial opens the agent's stream for one language and server. Any failure —
@@ -158,6 +162,10 @@ func agentStreamURL(base string, p streamParams) (string, error) {
 	}
 	if p.server != "" {
 		q.Set(wire.ParamServer, p.server)
+	}
+	if p.resume != "" {
+		q.Set(wire.ParamResume, p.resume)
+		q.Set(wire.ParamReceived, p.received)
 	}
 	u.RawQuery = q.Encode()
 	u.Fragment = ""

@@ -237,10 +237,11 @@ func TestBrowserCloseClosesAgent(t *testing.T) {
 		require.NoError(t, b.Close(websocket.StatusGoingAway, ""))
 		assert.Equal(t, websocket.StatusGoingAway, websocket.CloseStatus(ac.ended(t)))
 	})
-	t.Run("dropped connection becomes 1001", func(t *testing.T) {
+	t.Run("dropped connection becomes 4010", func(t *testing.T) {
 		b, ac := openStream(t, srv, a)
 		require.NoError(t, b.CloseNow())
-		assert.Equal(t, websocket.StatusCode(wire.CloseGoingAway), websocket.CloseStatus(ac.ended(t)))
+		assert.Equal(t, websocket.StatusCode(wire.ClosePathLost), websocket.CloseStatus(ac.ended(t)),
+			"lost, not closed: the agent holds the server for a resume")
 	})
 	waitIdle(t, h)
 }
@@ -348,4 +349,31 @@ func TestAgentStreamURL(t *testing.T) {
 		_, err := agentStreamURL(bad, streamParams{language: "go"})
 		assert.Error(t, err, "%q", bad)
 	}
+}
+
+// A resume request's token and count reach the agent as the browser sent
+// them (the agent decides); malformed ones are refused before anything.
+func TestResumeParametersPassToTheAgent(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, _ := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	ctx := testCtx(t)
+	b, _, err := dialBrowser(ctx, streamURL(srv, "s", "go")+"&resume=0a1b&received=42", nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = b.CloseNow() })
+	_, _, err = b.Read(ctx)
+	require.NoError(t, err)
+	ac := a.next(t)
+	assert.Equal(t, "0a1b", ac.query.Get(wire.ParamResume))
+	assert.Equal(t, "42", ac.query.Get(wire.ParamReceived))
+
+	n := a.requests.Load()
+	for _, q := range []string{"&resume=0a1b", "&received=1", "&resume=XY&received=1", "&resume=0a&received=-1",
+		"&resume=0a&received=1&resume=0b&received=2", "&resume=&received=1"} {
+		_, resp, err := dialBrowser(ctx, streamURL(srv, "s", "go")+q, nil)
+		require.Error(t, err, q)
+		require.NotNil(t, resp, q)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
+	}
+	assert.Equal(t, n, a.requests.Load(), "no malformed resume reached the agent")
 }

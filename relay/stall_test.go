@@ -72,6 +72,7 @@ func TestStalledBrowser(t *testing.T) {
 	_ = rawBrowser(t, srv.URL, wire.RelayStreamPrefix+"s?language=go")
 	ac := a.next(t)
 	err := ac.ended(t)
-	assert.Equal(t, websocket.StatusGoingAway, websocket.CloseStatus(err), "agent end: %v", err)
+	assert.Equal(t, websocket.StatusCode(wire.ClosePathLost), websocket.CloseStatus(err),
+		"a stalled browser's path is lost: the agent holds for a resume (agent end: %v)", err)
 	waitIdle(t, rl)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/coder/websocket"
 
@@ -51,7 +52,11 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// The checks made before the upgrade: a request for a language that
 	// does not exist, or for something that is no server id, is a client
 	// bug, not a task-host condition.
-	if why := badStreamRequest(lang, q[wire.ParamServer]); why != "" {
+	why := badStreamRequest(lang, q[wire.ParamServer])
+	if why == "" {
+		why = badResume(q[wire.ParamResume], q[wire.ParamReceived])
+	}
+	if why != "" {
 		log.Debug("lsp stream: " + why)
 		rl.metrics.refused.WithLabelValues(codeLabel(http.StatusBadRequest)).Inc()
 		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
@@ -161,7 +166,8 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 5. Dial.
-	agent, err := rl.dialer.dial(ctx, ref, streamParams{language: lang, server: server, autoInstall: autoInstall}, sessionID, connID)
+	agent, err := rl.dialer.dial(ctx, ref, streamParams{language: lang, server: server, autoInstall: autoInstall,
+		resume: q.Get(wire.ParamResume), received: q.Get(wire.ParamReceived)}, sessionID, connID)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Shutdown arrived while dialling: a teardown, not a failure.
@@ -213,6 +219,24 @@ func badStreamRequest(lang string, servers []string) string {
 	}
 	if _, builtin := wire.BuiltinServer(servers[0]); builtin && !wire.BuiltinServes(wire.Language(lang), servers[0]) {
 		return "server does not serve the language"
+	}
+	return ""
+}
+
+// badResume says why a resume request's parameters are refused before
+// the upgrade, or "" when they are absent or well formed: one token of at
+// most 128 hex digits with one count of decimal digits.
+func badResume(tokens, counts []string) string {
+	if len(tokens) == 0 && len(counts) == 0 {
+		return ""
+	}
+	if len(tokens) != 1 || len(counts) != 1 {
+		return "malformed resume request"
+	}
+	tok, n := tokens[0], counts[0]
+	if tok == "" || len(tok) > 128 || strings.Trim(tok, "0123456789abcdef") != "" ||
+		n == "" || len(n) > 20 || strings.Trim(n, "0123456789") != "" {
+		return "malformed resume request"
 	}
 	return ""
 }

@@ -135,11 +135,13 @@ var ErrRestart = errors.New("bridge: the relay is restarting")
 //     one that cannot be forwarded): the hop to the task host failed, not
 //     the server, and the browser may connect again.
 //   - The browser ends: the agent is closed with the browser's code, or
-//     wire.CloseGoingAway if it sent none.
-//   - ctx ends (shutdown): both are closed with wire.CloseGoingAway, or the
-//     browser with wire.CloseServiceRestart when ctx's cause is
-//     ErrRestart (the relay drains for a restart: the browser may connect
-//     again at once).
+//     wire.ClosePathLost if it sent none: the browser's socket was lost,
+//     not closed, and the agent holds the server for it to resume.
+//   - ctx ends (shutdown): both are closed with wire.CloseGoingAway, or
+//     both with wire.CloseServiceRestart when ctx's cause is ErrRestart
+//     (the relay drains for a restart: the browser may connect again at
+//     once, through another replica, and the agent holds the server for
+//     that resume).
 //
 // Every close carries an empty reason. Both connections must already have
 // their read limits set. Run owns them from here on.
@@ -194,20 +196,16 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 		pending--
 	case first = <-dead:
 	case <-ctx.Done():
-		browserCode := websocket.StatusCode(wire.CloseGoingAway)
+		code := websocket.StatusCode(wire.CloseGoingAway)
 		if errors.Is(context.Cause(ctx), ErrRestart) {
-			browserCode = websocket.StatusCode(wire.CloseServiceRestart)
+			code = websocket.StatusCode(wire.CloseServiceRestart)
 		}
 		closeAll(
-			func() { _ = browser.Close(browserCode, "") },
-			func() { _ = agent.Close(websocket.StatusCode(wire.CloseGoingAway), "") },
+			func() { _ = browser.Close(code, "") },
+			func() { _ = agent.Close(code, "") },
 		)
 		drain(ends, pending)
-		return Outcome{
-			Ended:       Shutdown,
-			BrowserCode: browserCode,
-			AgentCode:   websocket.StatusCode(wire.CloseGoingAway),
-		}
+		return Outcome{Ended: Shutdown, BrowserCode: code, AgentCode: code}
 	}
 
 	if first.write {
@@ -235,7 +233,12 @@ func Run(ctx context.Context, browser, agent *websocket.Conn, opts Options) Outc
 		code = forwardable(first.err, websocket.StatusCode(wire.CloseUnavailable))
 		out.BrowserCode = code
 	} else {
-		code = forwardable(first.err, websocket.StatusCode(wire.CloseGoingAway))
+		code = forwardable(first.err, websocket.StatusCode(wire.ClosePathLost))
+		if errors.Is(first.err, errTooBig) {
+			// A browser that broke the limit was not lost: nothing will
+			// resume its server.
+			code = websocket.StatusCode(wire.CloseGoingAway)
+		}
 		out.AgentCode = code
 	}
 	// The failed side has already closed (a received close frame was
