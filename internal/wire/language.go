@@ -140,11 +140,26 @@ func LanguageID(name string) string {
 	return l.MonacoIDs[0]
 }
 
+// baseName is the last element of a path with either separator, as
+// path.Base after turning `\` into `/`, but without strings.ReplaceAll,
+// which would add 5 KB to lsp.wasm for this one call.
+func baseName(name string) string {
+	end := len(name)
+	for end > 0 && (name[end-1] == '/' || name[end-1] == '\\') {
+		end--
+	}
+	start := end
+	for start > 0 && name[start-1] != '/' && name[start-1] != '\\' {
+		start--
+	}
+	return name[start:end]
+}
+
 // forFile finds the language of a file and the entry of its FileNames,
 // Patterns or Extensions that matched.
 func forFile(name string) (LanguageInfo, string, bool) {
-	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
-	if base == "" || base == "." || base == "/" {
+	base := strings.ToLower(baseName(name))
+	if base == "" || base == "." {
 		return LanguageInfo{}, "", false
 	}
 	for _, l := range Languages {

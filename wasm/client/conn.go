@@ -78,6 +78,10 @@ type connection struct {
 
 	hb      heartbeat // the path check, once ready; guarded by mu
 	stalled bool      // ended by an unanswered heartbeat; guarded by mu
+	// res is the transport when the task host holds servers through a
+	// lost socket (resume.go); nil otherwise. Set before the engine
+	// starts, then read-only.
+	res *resumable
 
 	provMu sync.Mutex                    // orders provider registrations and their disposal
 	provs  map[string]features.Providers // registered, by Monaco language id; guarded by provMu
@@ -152,6 +156,12 @@ func (c *connection) run() {
 	}
 	c.mask = newMask(ready.Features, own)
 	folders := workspaceFolders(rootURI, workspace, ready.RepoSubpaths)
+	if ready.Resume != "" {
+		// The task host holds the server through a lost socket: resume it
+		// under the engine rather than start again (resume.go).
+		c.res = newResumable(c, sock, ready.Resume)
+		sock = c.res
+	}
 	rpc := jsonrpc.NewConn(sock, jsonrpc.HandlerFunc(c.handle))
 	c.mu.Lock()
 	c.rpc = rpc
@@ -605,6 +615,8 @@ func parseStatus(frame []byte) (wire.Status, error) {
 		}
 	}
 	st.Heartbeat, _ = v.Get("heartbeat").Bool()
+	st.Resume, _ = v.Get("resume").Str()
+	st.Received, _ = v.Get("received").Uint()
 	subs := v.Get("repoSubpaths")
 	ok = ok && subs.DecodeArray()
 	if ok && subs.Kind() == jsonlite.Array {

@@ -49,12 +49,25 @@ func (c *connection) beat(rpc *jsonrpc.Conn) {
 		c.mu.Unlock()
 		return
 	}
-	if c.hb.sent > c.hb.echoed && now-c.hb.sentAt >= clock.Duration(wire.HeartbeatTimeout).Milliseconds() {
-		c.stalled = true
+	resuming := c.res != nil && c.res.isResuming()
+	if lost := !resuming && c.hb.sent > c.hb.echoed && now-c.hb.sentAt >= clock.Duration(wire.HeartbeatTimeout).Milliseconds(); lost || resuming {
+		// While a resumable stream finds its path again there is none to
+		// check, and the heartbeat lost with the old socket is forgotten.
+		c.hb.echoed = c.hb.sent
+		c.stalled = lost && c.res == nil
+		if !c.stalled {
+			c.armHeartbeatLocked(rpc)
+		}
 		c.mu.Unlock()
-		c.cl.cfg.Logf("lsp: %s/%s: no answer to a heartbeat for %d ms: the path is lost",
-			c.p.key.sessionID, string(c.p.key.language), now-c.hb.sentAt)
-		_ = rpc.Close() // run sees rpc end, and the pair reconnects
+		if lost {
+			c.cl.cfg.Logf("lsp: %s/%s: no answer to a heartbeat for %d ms: the path is lost",
+				c.p.key.sessionID, string(c.p.key.language), now-c.hb.sentAt)
+			if c.res != nil {
+				c.res.drop() // the socket goes; the stream is resumed on another
+			} else {
+				_ = rpc.Close() // run sees rpc end, and the pair reconnects
+			}
+		}
 		return
 	}
 	var frame []byte

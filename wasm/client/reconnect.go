@@ -65,7 +65,7 @@ func reconnectDelay(n int, seed uint64) clock.Duration {
 // c.mu must be held.
 func (c *Client) canReconnectLocked(p *pair, endErr error, code int) bool {
 	return p.wasReady && len(p.docs) > 0 && !c.closed &&
-		p.attempts < len(reconnectDelays) && lostPath(endErr, code)
+		p.attempts < len(reconnectDelays) && !errors.Is(endErr, errResumeGaveUp) && lostPath(endErr, code)
 }
 
 // scheduleReconnectLocked arms the next automatic attempt of p, whose
