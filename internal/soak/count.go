@@ -46,13 +46,15 @@ type liveCount struct {
 	// agent samples: the summed gauge and when it was read (the end of
 	// the slowest scrape of the sample).
 	agentMax, agentSamples int
+	heldMax                int
 	agentWorst             agentSample
 }
 
 // agentSample is one reading of the agents' gauges.
 type agentSample struct {
 	at, from time.Time // scrapes started at from and all answered by at
-	active   int
+	active   int // streams the agents count, held ones included
+	held     int // servers held for a resume: their browsers are gone
 	stopping int // streams ended within the stop budget before at
 	bound    int // cap + stopping
 }
@@ -116,7 +118,7 @@ func (r *round) sampleAgents(ctx context.Context, budget time.Duration) {
 		case <-t.C:
 		}
 		from := time.Now()
-		active, ok := 0, true
+		active, held, ok := 0, 0, true
 		for _, a := range r.agents {
 			m, err := Metrics(ctx, a.URL, "/metrics", agentToken)
 			if err != nil {
@@ -124,8 +126,11 @@ func (r *round) sampleAgents(ctx context.Context, budget time.Duration) {
 				break
 			}
 			for k, v := range m {
-				if strings.HasPrefix(k, "kandev_agent_streams_active") {
+				switch {
+				case strings.HasPrefix(k, "kandev_agent_streams_active"):
 					active += int(v)
+				case strings.HasPrefix(k, "kandev_agent_servers_held"):
+					held += int(v)
 				}
 			}
 		}
@@ -145,10 +150,15 @@ func (r *round) sampleAgents(ctx context.Context, budget time.Duration) {
 				stopping++
 			}
 		}
-		s := agentSample{at: at, from: from, active: active, stopping: stopping, bound: r.cfg.Cap + stopping}
+		// A server held for a resume has no browser and no relay lease
+		// (its browser vanished, or its relay was killed): it is bounded
+		// by the agent's grace and caps, not by the global cap, so the
+		// cap is checked against the streams that have a browser.
+		s := agentSample{at: at, from: from, active: active, held: held, stopping: stopping, bound: r.cfg.Cap + stopping}
 		l.agentSamples++
 		l.agentMax = max(l.agentMax, active)
-		if s.active-s.bound > l.agentWorst.active-l.agentWorst.bound || l.agentSamples == 1 {
+		l.heldMax = max(l.heldMax, held)
+		if s.active-s.held-s.bound > l.agentWorst.active-l.agentWorst.held-l.agentWorst.bound || l.agentSamples == 1 {
 			l.agentWorst = s
 		}
 		l.mu.Unlock()

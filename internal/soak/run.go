@@ -100,6 +100,9 @@ type Report struct {
 	// closest to (or furthest over) its bound.
 	ProvenMax, AgentMax, AgentSamples int
 	AgentWorst                        agentSample
+	// HeldMax is the largest sum of the agents' held-servers gauges:
+	// servers kept for a resume after their browser or relay vanished.
+	HeldMax int
 	// Unavailable4002Live are 4002s from relays that were alive: nothing
 	// in the round explains them. Unavailable4002Killed are 4002s of
 	// streams on the killed replica, which with CutByKill must not
@@ -239,6 +242,7 @@ func Run(ctx context.Context, cfg Config) (rep Report, err error) {
 	r.rep.ProvenMax = r.live.maxProven()
 	r.live.mu.Lock()
 	r.rep.AgentMax, r.rep.AgentSamples, r.rep.AgentWorst = r.live.agentMax, r.live.agentSamples, r.live.agentWorst
+	r.rep.HeldMax = r.live.heldMax
 	r.live.mu.Unlock()
 	if err := r.waitIdle(ctx, 60*time.Second); err != nil {
 		r.fail("%v", err)
@@ -932,8 +936,12 @@ func (r *round) judge() {
 	}
 	if w := rep.AgentWorst; rep.AgentSamples == 0 {
 		r.fail("the agents' streams were never sampled")
-	} else if w.active > w.bound {
-		r.fail("the agents ran %d streams at once: more than the cap %d and the %d streams that could still be stopping", w.active, rep.Config.Cap, w.stopping)
+	} else if w.active-w.held > w.bound {
+		r.fail("the agents ran %d streams at once (%d more held for a resume): more than the cap %d and the %d streams that could still be stopping",
+			w.active-w.held, w.held, rep.Config.Cap, w.stopping)
+	}
+	if lost := rep.Vanished + rep.KilledStreams; rep.HeldMax > lost {
+		r.fail("the agents held %d servers for a resume at once, but only %d browsers vanished or were cut by the killed relay", rep.HeldMax, lost)
 	}
 	if rep.Unavailable4002Live > 0 {
 		r.fail("%d streams closed 4002 by relays that were alive: nothing in the round explains them", rep.Unavailable4002Live)
@@ -981,8 +989,9 @@ func (rep Report) Print(w io.Writer) {
 	row("global cap: max live leases sampled", fmt.Sprintf("%d of %d (%d samples)", rep.MaxLeases, c.Cap, rep.Samples))
 	row("global cap: max streams proven live", fmt.Sprintf("%d of %d (by the client, at once)", rep.ProvenMax, c.Cap))
 	aw := rep.AgentWorst
-	row("agents: max streams active", fmt.Sprintf("%d (%d samples); worst %d against cap %d + %d stopping",
-		rep.AgentMax, rep.AgentSamples, aw.active, c.Cap, aw.stopping))
+	row("agents: max streams active", fmt.Sprintf("%d (%d samples); worst %d (+ %d held) against cap %d + %d stopping",
+		rep.AgentMax, rep.AgentSamples, aw.active-aw.held, aw.held, c.Cap, aw.stopping))
+	row("agents: max servers held", rep.HeldMax)
 	row("server crashes seen as 4006", fmt.Sprintf("%d of %d", rep.Crashes4006, rep.Crashes))
 	row("stalled servers, closed by client", rep.Stalls)
 	row("clients vanished without a close", rep.Vanished)
