@@ -71,6 +71,7 @@ type DiskModel interface {
 // DiskChange tells the page about a change on disk to an open document's
 // file, after lsp.wasm handled it.
 type DiskChange struct {
+	_                      noCompare
 	SessionID, Path, Model string
 	// Type is wire.FileCreated, FileChanged or FileDeleted.
 	Type int

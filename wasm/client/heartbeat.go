@@ -18,6 +18,7 @@ var errStalled = errors.New("client: the path to the task host stalled")
 // one heartbeat outstanding at a time, numbered; its state is guarded by
 // connection.mu.
 type heartbeat struct {
+	_            noCompare
 	sent, echoed uint64
 	sentAt       int64 // Clock ms of the outstanding one
 	timer        Timer

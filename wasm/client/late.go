@@ -28,6 +28,7 @@ type LateEditor struct {
 // lateCall is one queued Editor call: Provider (lang, f, opts), Ended
 // (ended), Refresh (refresh, f) or Suppress (conn "", opts the snapshot).
 type lateCall struct {
+	_                noCompare
 	conn, lang, opts string
 	f                features.Feature
 	ended, refresh   bool

@@ -29,6 +29,7 @@ var errResumeGaveUp = errors.New("client: the task host did not come back")
 // protocol). The engine, its pending calls, the documents and the
 // providers never see the gap: the same server answers after it.
 type resumable struct {
+	_ noCompare
 	c *connection
 
 	// wmu orders writes to the socket: the engine's, acks and replays.
@@ -42,6 +43,11 @@ type resumable struct {
 	resuming bool              // cur is lost; writes are kept only
 	dropped  bool              // cur was dropped on purpose (a stalled path)
 	closed   bool
+	// rctx ends the wait on cur's frames; drop cancels it, because a
+	// socket whose peer is frozen reports its close only when the closing
+	// handshake gives up, long after. Made by Read, for each socket.
+	rctx   ctxlite.Context
+	unread ctxlite.CancelFunc
 }
 
 func newResumable(c *connection, sock jsonrpc.Transport, token string) *resumable {
@@ -55,8 +61,12 @@ func (r *resumable) Read(ctx ctxlite.Context) ([]byte, error) {
 	for {
 		r.mu.Lock()
 		t := r.cur
+		if r.rctx == nil {
+			r.rctx, r.unread = ctxlite.WithCancel(ctx)
+		}
+		rctx := r.rctx
 		r.mu.Unlock()
-		frame, err := t.Read(ctx)
+		frame, err := t.Read(rctx)
 		if err != nil {
 			if ctx.Err() != nil || !r.lost(err) {
 				return nil, err
@@ -152,9 +162,14 @@ func (r *resumable) Close() error {
 // sees it end and resumes.
 func (r *resumable) drop() {
 	r.mu.Lock()
-	r.dropped = true
-	t := r.cur
+	// From now on writes are kept for the resume, not sent to a socket
+	// that is closing.
+	r.dropped, r.resuming = true, true
+	t, unread := r.cur, r.unread
 	r.mu.Unlock()
+	if unread != nil {
+		unread()
+	}
 	_ = t.Close()
 }
 
@@ -216,13 +231,15 @@ func (r *resumable) attempt(ctx ctxlite.Context) error {
 		"&" + wire.ParamResume + "=" + encodeURIComponent(r.token) +
 		"&" + wire.ParamReceived + "=" + strconv.FormatUint(r.in, 10)
 	r.mu.Unlock()
-	t, err := c.cl.cfg.Dial(ctx, u)
+	// One deadline for the dial and the answer: a path that swallows the
+	// request must not hold the schedule.
+	actx, cancel := ctxlite.WithTimeout(ctx, 2*wire.WriteTimeout)
+	defer cancel()
+	t, err := c.cl.cfg.Dial(actx, u)
 	if err != nil {
 		return err
 	}
-	rctx, cancel := ctxlite.WithTimeout(ctx, 2*wire.WriteTimeout)
-	frame, err := t.Read(rctx)
-	cancel()
+	frame, err := t.Read(actx)
 	if err != nil {
 		_ = t.Close()
 		if ce, ok := errors.AsType[*transport.CloseError](err); ok && ce.Code == int(wire.CloseResumeRefused) {
@@ -250,6 +267,10 @@ func (r *resumable) attempt(ctx ctxlite.Context) error {
 	r.wmu.Unlock()
 	if err == nil {
 		r.cur, r.resuming = t, false
+		if r.unread != nil {
+			r.unread()
+		}
+		r.rctx, r.unread = nil, nil
 	}
 	r.mu.Unlock()
 	if err != nil {

@@ -15,6 +15,7 @@ const MethodShowDocument = "window/showDocument"
 // ShowDocument is a server's window/showDocument, resolved for the page.
 // Exactly one of Model and External is set.
 type ShowDocument struct {
+	_ noCompare
 	// SessionID is the session of the connection that asked.
 	SessionID string
 	// Model is the session-scoped model URI of a workspace file to open in

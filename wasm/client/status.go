@@ -41,6 +41,7 @@ const (
 // Status is the state of one (session, language, server) pair in this
 // window.
 type Status struct {
+	_         noCompare
 	SessionID string
 	Language  string
 	// Slot is the server's place in the language's list (0: the first);
@@ -79,3 +80,8 @@ type Status struct {
 	Attempt int
 	LostAt  int64
 }
+
+// noCompare, a struct's first field, makes it incomparable: Go then
+// generates no equality function for it, which lsp.wasm would carry for
+// every such type that reaches an interface (about 0.5 KB each).
+type noCompare [0]func()

@@ -39,6 +39,7 @@ type MonacoRange struct {
 // Change is Monaco's IModelContentChange: range and offsets refer to the
 // text before the change, counted in UTF-16 code units.
 type Change struct {
+	_           [0]func()   // incomparable: spares lsp.wasm an equality function
 	Range       MonacoRange `json:"range"`
 	RangeOffset int         `json:"rangeOffset"`
 	RangeLength int         `json:"rangeLength"`

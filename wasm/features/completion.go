@@ -134,6 +134,7 @@ type completionContext struct {
 
 // CompletionParams is LSP CompletionParams.
 type CompletionParams struct {
+	_ [0]func() // incomparable: spares lsp.wasm an equality function
 	lsptypes.TextDocumentPositionParams
 	Context completionContext `json:"context"`
 }

@@ -184,6 +184,7 @@ type URIMapper func(serverURI string) string
 
 // location is the union of Location and LocationLink.
 type location struct {
+	_                    [0]func()       // incomparable: spares lsp.wasm an equality function
 	URI                  string          `json:"uri"`
 	Range                *lsptypes.Range `json:"range"`
 	TargetURI            string          `json:"targetUri"`

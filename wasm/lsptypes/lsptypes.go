@@ -100,10 +100,11 @@ type VersionedTextDocumentIdentifier struct {
 
 // TextDocumentItem is a document as didOpen transfers it.
 type TextDocumentItem struct {
-	URI        string `json:"uri"`
-	LanguageID string `json:"languageId"`
-	Version    int32  `json:"version"`
-	Text       string `json:"text"`
+	_          [0]func() // incomparable: spares lsp.wasm an equality function
+	URI        string    `json:"uri"`
+	LanguageID string    `json:"languageId"`
+	Version    int32     `json:"version"`
+	Text       string    `json:"text"`
 }
 
 // TextDocumentPositionParams names a position in a document; hover and

@@ -48,6 +48,7 @@ type Marker struct {
 
 // Related is Monaco's IRelatedInformation.
 type Related struct {
+	_        [0]func() // incomparable: spares lsp.wasm an equality function
 	Resource string
 	Message  string
 	Range    lsptypes.Range

@@ -281,9 +281,10 @@ func (w Workspace) RepoRelative(rel string) (repo, sub string, ok bool) {
 // Tab is an open editor as the page identifies it: Path relative to the
 // task root when Repo is "", else relative to repository Repo.
 type Tab struct {
-	ID   string `json:"id"`
-	Repo string `json:"repo,omitempty"`
-	Path string `json:"path"`
+	_    [0]func() // incomparable: spares lsp.wasm an equality function
+	ID   string    `json:"id"`
+	Repo string    `json:"repo,omitempty"`
+	Path string    `json:"path"`
 }
 
 // FindOpen returns the id of the open tab showing the workspace-relative

@@ -80,11 +80,12 @@ type View struct {
 // percentage (0–100, null when the server reports none), locally measured
 // elapsed time, and how many other items are active.
 type Progress struct {
-	Title      string `json:"title"`
-	Message    string `json:"message"`
-	Percentage *int   `json:"percentage"`
-	ElapsedMs  int64  `json:"elapsedMs"`
-	Others     int    `json:"others"`
+	_          [0]func() // incomparable: spares lsp.wasm an equality function
+	Title      string    `json:"title"`
+	Message    string    `json:"message"`
+	Percentage *int      `json:"percentage"`
+	ElapsedMs  int64     `json:"elapsedMs"`
+	Others     int       `json:"others"`
 }
 
 // Initializing is the pending initialize: elapsed time measured in this

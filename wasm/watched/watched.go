@@ -22,7 +22,8 @@ import (
 
 // watcher is one FileSystemWatcher of a registration.
 type watcher struct {
-	base    string // absolute path of a relative pattern's base; "" for a plain one
+	_       [0]func() // incomparable: spares lsp.wasm an equality function
+	base    string    // absolute path of a relative pattern's base; "" for a plain one
 	pattern string
 	kind    int // WatchKind bits: 1 create, 2 change, 4 delete
 }
