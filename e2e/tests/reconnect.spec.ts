@@ -1,11 +1,36 @@
+import fs from 'node:fs';
 import { test, expect, openDemo, markerMessages, view } from './fixtures';
+
+// goplsUnder lists the gopls processes descending from root (the demo,
+// whose agent runs the servers), from /proc.
+function goplsUnder(root: number): number[] {
+  const parent = new Map<number, number>();
+  const gopls: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(fs.readFileSync(`/proc/${d}/stat`, 'utf8'));
+      if (!m) continue;
+      parent.set(Number(d), Number(m[2]));
+      if (m[1] === 'gopls') gopls.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (p: number) => {
+    for (let q = p, n = 0; q > 1 && n < 64; q = parent.get(q) ?? 0, n++) if (q === root) return true;
+    return false;
+  };
+  return gopls.filter(under).sort();
+}
 
 // The relay freezes (SIGSTOP of the demo server, which serves the relay):
 // its sockets stay open while nothing moves, so only lsp.wasm's heartbeat,
 // unanswered, can tell. The status turns reconnecting by itself, the
-// marker stays, and a fix typed meanwhile is what the new server sees once
-// the relay thaws: Ready again without any click, and no marker.
-test('a frozen relay is noticed by the heartbeat, and the editor reconnects by itself with the text typed meanwhile', async ({ page, demo }) => {
+// marker stays, and a fix typed meanwhile reaches the server once the relay
+// thaws: Ready again without any click, on the same gopls process (the
+// agent held it and the stream resumed), and no marker.
+test('a frozen relay is noticed by the heartbeat, and the editor resumes the same server by itself with the text typed meanwhile', async ({ page, demo }) => {
   test.setTimeout(180_000);
   await openDemo(page);
   await page.getByRole('button', { name: 'main.go' }).click();
@@ -15,6 +40,9 @@ test('a frozen relay is noticed by the heartbeat, and the editor reconnects by i
   await expect.poll(() => markerMessages(page)).toContainEqual(error);
 
   const pid = demo.proc.pid!;
+  const servers = goplsUnder(pid);
+  // gopls and, where Go telemetry runs, its crash monitor (a second gopls).
+  expect(servers.length, 'gopls serves the page').toBeGreaterThan(0);
   process.kill(pid, 'SIGSTOP');
   try {
     // Within 30 s of the freeze: a heartbeat sent every 10 s, unanswered
@@ -37,9 +65,12 @@ test('a frozen relay is noticed by the heartbeat, and the editor reconnects by i
   } finally {
     process.kill(pid, 'SIGCONT');
   }
+  const thawed = Date.now();
 
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
-  // The new server has the editor's text: the fix typed during the outage.
+  console.log(`frozen relay: Ready ${Date.now() - thawed} ms after SIGCONT`);
+  expect(goplsUnder(pid), 'the same gopls, held through the outage').toEqual(servers);
+  // The server has the editor's text: the fix typed during the outage.
   await expect.poll(() => markerMessages(page)).toEqual([]);
   expect((await view(page, 'go')).reconnect).toBeNull();
 });

@@ -170,7 +170,13 @@ func (r *resumable) drop() {
 	if unread != nil {
 		unread()
 	}
-	_ = t.Close()
+	// Not a normal closure, which would tell the task host to stop the
+	// server once the relay thaws: the path was lost, hold it.
+	if cw, ok := t.(interface{ CloseWith(code int) }); ok {
+		cw.CloseWith(int(wire.ClosePathLost))
+	} else {
+		_ = t.Close()
+	}
 }
 
 // isResuming reports whether the socket is lost and a resume under way.

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"net/url"
 	"sync/atomic"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/ctxlite"
+	"github.com/kandev/lsp/wasm/transport"
 )
 
 // readyResumable opens main.go on a task host that holds servers (the
@@ -180,6 +183,12 @@ func TestStalledPathResumes(t *testing.T) {
 	h.clock.Advance(wire.HeartbeatInterval)
 	h.clock.Advance(wire.HeartbeatInterval) // 20 s unanswered
 	h.expectState(t, StateReconnecting)
+	// The stalled socket is closed as lost, not normally: a normal
+	// closure would tell the task host to stop the server.
+	_, err := a.end.Read(ctxlite.Background())
+	ce, ok := errors.AsType[*transport.CloseError](err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, int(wire.ClosePathLost), ce.Code)
 	h.clock.Advance(0)
 	r := h.agent(t)
 	require.Equal(t, "t1", query(t, r).Get(wire.ParamResume))

@@ -142,6 +142,10 @@ func (s *webSocket) Write(_ ctxlite.Context, msg []byte) error {
 	return nil
 }
 
+// CloseWith starts a closure with code (1000, or 3000–4999: what a page may
+// send); onclose follows as after Close.
+func (s *webSocket) CloseWith(code int) { _, _ = s.ws.Call("close", code) }
+
 // Close starts a normal closure; onclose follows and releases the callbacks.
 func (s *webSocket) Close() error {
 	if _, err := s.ws.Call("close", 1000); err != nil {
