@@ -176,6 +176,10 @@ func (a *App) Provide(ctx ctxlite.Context, connID, name, req string) (string, er
 // Saved reports a finished write (see client.Client.Saved).
 func (a *App) Saved(js string) (string, error) { return a.client.Saved(js) }
 
+// Nudge tries reconnecting connections now (the browser is online again,
+// or the page visible).
+func (a *App) Nudge() { a.client.Nudge() }
+
 // Navigate resolves an editor-opener target (see client.Client.Navigate).
 func (a *App) Navigate(js string) string { return a.client.Navigate(js) }
 

@@ -99,3 +99,31 @@ func (c *Client) endEpisodeLocked(p *pair) {
 	p.attempts, p.lostAt = 0, 0
 	p.st.Attempt, p.st.LostAt = 0, 0
 }
+
+// Nudge makes every reconnecting pair's next attempt now instead of at its
+// timer. The page calls it when the browser is online again or the page
+// comes back to the foreground: the moments the path is likely back, which
+// a back-off timer would otherwise wait out.
+func (c *Client) Nudge() {
+	c.mu.Lock()
+	var wake []*resumable
+	for _, p := range c.pairs {
+		switch {
+		case p.st.State != StateReconnecting:
+		case p.conn == nil && p.retry != nil && len(p.docs) > 0 && !c.closed:
+			p.retry.Stop()
+			p.retry = nil
+			c.connectLocked(p)
+		case p.conn != nil && p.conn.res != nil:
+			wake = append(wake, p.conn.res)
+		}
+	}
+	c.mu.Unlock()
+	for _, r := range wake {
+		select {
+		case r.wake <- struct{}{}:
+		default: // one is pending already
+		}
+	}
+	c.deliver()
+}

@@ -48,10 +48,12 @@ type resumable struct {
 	// handshake gives up, long after. Made by Read, for each socket.
 	rctx   ctxlite.Context
 	unread ctxlite.CancelFunc
+	// wake cuts a wait between attempts short (Client.Nudge).
+	wake chan struct{}
 }
 
 func newResumable(c *connection, sock jsonrpc.Transport, token string) *resumable {
-	return &resumable{c: c, cur: sock, token: token, out: replay.New(wire.MaxReplayBytes, wire.MaxReplayFrames)}
+	return &resumable{c: c, cur: sock, token: token, out: replay.New(wire.MaxReplayBytes, wire.MaxReplayFrames), wake: make(chan struct{}, 1)}
 }
 
 // Read returns the next frame for the engine: data frames and the task
@@ -208,6 +210,8 @@ func (r *resumable) resume(ctx ctxlite.Context, cause error) error {
 		cl.resuming(c, attempt, lostAt)
 		select {
 		case <-due:
+		case <-r.wake:
+			t.Stop()
 		case <-ctx.Done():
 			t.Stop()
 			return cause

@@ -209,3 +209,27 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond) // polling a condition, with a deadline
 	}
 }
+
+// Back online, or back in the foreground: the wait before the next
+// attempt is cut short, for a resume and for a fresh reconnect alike.
+func TestNudgeTriesAgainAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a, _, _ := readyResumable(t, h)
+	a.closeWith(1006)
+	h.expectState(t, StateReconnecting)
+	h.clock.Advance(0)
+	h.agent(t).closeWith(1006) // the first resume attempt finds no path
+	for s := h.statuses.next(t); s.Attempt < 2; s = h.statuses.next(t) {
+	}
+	h.client.Nudge() // the clock stays: only the nudge can start attempt 2
+	r := h.agent(t)
+	require.Equal(t, "t1", query(t, r).Get(wire.ParamResume))
+	r.closeWith(int(wire.CloseResumeRefused))
+
+	// The fresh connection's attempt waits on its timer (armed for now, but
+	// the clock stays) — until the nudge.
+	waitFor(t, func() bool { return h.current("s", wire.Go) == nil })
+	h.client.Nudge()
+	require.False(t, query(t, h.agent(t)).Has(wire.ParamResume), "a fresh stream")
+}

@@ -139,7 +139,31 @@ func (a *api) object() (jsValue, error) {
 	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil {
 		return obj, err
 	}
+	a.listenForThePath()
 	return obj, a.addExplore(obj)
+}
+
+// listenForThePath has reconnecting connections try again at once when the
+// browser is back online or the page back in the foreground (where its
+// timers were throttled), rather than when their back-off says. Best
+// effort: a runtime without these events (Node) reconnects on its timers.
+func (a *api) listenForThePath() {
+	fn, err := a.fns.add(a.nudge)
+	if err != nil {
+		return
+	}
+	_, _ = jsGlobal().Call("addEventListener", "online", fn)
+	if doc, err := jsGlobal().Get("document"); err == nil && doc.Type() == jsTypeObject {
+		_, _ = doc.Call("addEventListener", "visibilitychange", fn)
+	}
+}
+
+// nudge is the online and visibilitychange listener.
+func (a *api) nudge(jsValue, []jsValue) any {
+	if app := a.current(); app != nil {
+		app.Nudge()
+	}
+	return nil
 }
 
 func (a *api) current() *app.App {
