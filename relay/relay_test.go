@@ -377,3 +377,33 @@ func TestResumeParametersPassToTheAgent(t *testing.T) {
 	}
 	assert.Equal(t, n, a.requests.Load(), "no malformed resume reached the agent")
 }
+
+// A resume keeps its place under the cap: with every slot taken (here by
+// a stream standing for one whose replica died, its lease still counted),
+// a request presenting a resume token reaches the agent, and a new stream
+// is refused with 4005.
+func TestResumeIsAdmittedAtTheCap(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, _ := newRelay(t, Config{Sessions: StaticSessions(a.session("s")), MaxConnections: 1})
+	ctx := testCtx(t)
+	first, _, err := dialBrowser(ctx, streamURL(srv, "s", "go"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = first.CloseNow() })
+	_, _, err = first.Read(ctx)
+	require.NoError(t, err)
+	a.next(t)
+
+	fresh, _, err := dialBrowser(ctx, streamURL(srv, "s", "go"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = fresh.CloseNow() })
+	_, _, err = fresh.Read(ctx)
+	assert.Equal(t, websocket.StatusCode(wire.CloseCapacity), websocket.CloseStatus(err), "a new stream over the cap")
+
+	resumed, _, err := dialBrowser(ctx, streamURL(srv, "s", "go")+"&resume=0a1b&received=3", nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = resumed.CloseNow() })
+	_, _, err = resumed.Read(ctx)
+	require.NoError(t, err, "the resume is admitted")
+	assert.Equal(t, "0a1b", a.next(t).query.Get(wire.ParamResume))
+}

@@ -119,7 +119,9 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// released when this handler returns, whatever the path. A cap that
 	// cannot be asked (the shared database is down) admits nothing: the
 	// backend is unavailable, which is not the cap being reached.
-	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server, User: user(r)})
+	// A resume keeps its place: it had a slot before its path was lost.
+	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server, User: user(r),
+		Resuming: q.Get(wire.ParamResume) != ""})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		reject(shuttingDown(), "shutting down")

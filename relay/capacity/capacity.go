@@ -21,6 +21,14 @@ import (
 // also what a per-user share counts.
 type Holder struct {
 	Session, Language, Server, User string
+	// Resuming marks a stream that had a slot before its path was lost
+	// and now resumes its held server: it takes a slot even when the cap
+	// (or the user's share) is full, because its old slot may still be
+	// counted — on a replica that died, until that lease expires — and a
+	// resume refused there would turn a kept server into an error. A
+	// forged token is refused by the agent at once (4009), which gives
+	// the slot back.
+	Resuming bool
 }
 
 // Cap is an active-stream cap.
@@ -70,11 +78,11 @@ func NewLocal(max, perUser int, replica string) *Local {
 func (l *Local) Acquire(_ context.Context, h Holder) (func(), int, bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.n >= l.max {
+	if l.n >= l.max && !h.Resuming {
 		return nil, l.n, false, nil
 	}
 	if l.perUser > 0 {
-		if mine := l.users[h.User]; mine >= l.perUser {
+		if mine := l.users[h.User]; mine >= l.perUser && !h.Resuming {
 			return nil, mine, false, nil
 		}
 		l.users[h.User]++

@@ -263,3 +263,35 @@ func TestLeasesPerUserShare(t *testing.T) {
 	}
 	shareHolds(t, a, b)
 }
+
+// A resume keeps its place: while a dead replica's leases still fill the
+// cap (and the user's share), a stream resuming its held server is
+// admitted, and counted; a new stream is not.
+func TestResumeIsAdmittedAtTheCap(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	for name, c := range map[string]Cap{
+		"local (the user's share)": NewLocal(3, 2, "r"),
+		"leases (the cap)":         replica(t, dsn, "r", time.Minute, time.Second),
+	} {
+		t.Run(name, func(t *testing.T) {
+			held := 0
+			for {
+				_, _, ok, err := c.Acquire(t.Context(), Holder{Session: "s", Language: "go", User: "u"})
+				require.NoError(t, err)
+				if !ok {
+					break // a new stream over the cap
+				}
+				held++
+			}
+			release, n, ok, err := c.Acquire(t.Context(), Holder{Session: "s", Language: "go", User: "u", Resuming: true})
+			require.NoError(t, err)
+			require.True(t, ok, "a resume at the cap")
+			assert.Equal(t, held+1, n, "and counted")
+			release()
+			u, err := c.Usage(t.Context())
+			require.NoError(t, err)
+			assert.Equal(t, held, u.Global)
+		})
+	}
+}

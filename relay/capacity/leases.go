@@ -143,10 +143,10 @@ func (l *Leases) Acquire(ctx context.Context, h Holder) (func(), int, bool, erro
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM kandev_lsp_slot_leases WHERE expires_at > clock_timestamp()`).Scan(&n); err != nil {
 			return err
 		}
-		if n >= l.max {
+		if n >= l.max && !h.Resuming {
 			return nil
 		}
-		if l.perUser > 0 {
+		if l.perUser > 0 && !h.Resuming {
 			var mine int
 			if err := tx.QueryRow(ctx, `SELECT count(*) FROM kandev_lsp_slot_leases
 				WHERE user_id = $1 AND expires_at > clock_timestamp()`, h.User).Scan(&mine); err != nil {
