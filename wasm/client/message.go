@@ -125,6 +125,7 @@ type ask struct {
 
 // pick is the answer to an ask: an offered action, or none.
 type pick struct {
+	_      [0]func() // incomparable: spares lsp.wasm an equality function
 	title  string
 	chosen bool
 }

@@ -128,8 +128,9 @@ type CompletionRequest struct {
 
 // completionContext is LSP CompletionContext.
 type completionContext struct {
-	TriggerKind      int    `json:"triggerKind"`
-	TriggerCharacter string `json:"triggerCharacter,omitempty"`
+	_                [0]func() // incomparable: spares lsp.wasm an equality function
+	TriggerKind      int       `json:"triggerKind"`
+	TriggerCharacter string    `json:"triggerCharacter,omitempty"`
 }
 
 // CompletionParams is LSP CompletionParams.

@@ -58,7 +58,7 @@ func TestParseMatchesEncodingJSON(t *testing.T) {
 		var want Location
 		werr := json.Unmarshal([]byte(s), &want)
 		got, ok := ParseLocation(v)
-		if ok != (werr == nil) || ok && got != want {
+		if ok != (werr == nil) || ok && !reflect.DeepEqual(got, want) {
 			t.Errorf("ParseLocation(%s) = %+v, %v; encoding/json %+v, %v", s, got, ok, want, werr)
 		}
 	}

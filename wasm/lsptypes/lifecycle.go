@@ -38,8 +38,9 @@ type Diagnostic struct {
 
 // Related is DiagnosticRelatedInformation.
 type Related struct {
-	Location Location `json:"location"`
-	Message  string   `json:"message"`
+	_        [0]func() // incomparable: spares lsp.wasm an equality function
+	Location Location  `json:"location"`
+	Message  string    `json:"message"`
 }
 
 // PublishDiagnosticsParams is the payload of textDocument/publishDiagnostics.
@@ -51,14 +52,16 @@ type PublishDiagnosticsParams struct {
 
 // WorkspaceFolder is one root the client opens.
 type WorkspaceFolder struct {
-	URI  string `json:"uri"`
-	Name string `json:"name"`
+	_    [0]func() // incomparable: spares lsp.wasm an equality function
+	URI  string    `json:"uri"`
+	Name string    `json:"name"`
 }
 
 // ClientInfo names the client in initialize.
 type ClientInfo struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
+	_       [0]func() // incomparable: spares lsp.wasm an equality function
+	Name    string    `json:"name"`
+	Version string    `json:"version,omitempty"`
 }
 
 // InitializeParams is the payload of initialize. ProcessID is always null in
@@ -128,8 +131,9 @@ type ConfigurationParams struct {
 
 // ConfigurationItem asks for one configuration section.
 type ConfigurationItem struct {
-	ScopeURI string `json:"scopeUri,omitempty"`
-	Section  string `json:"section,omitempty"`
+	_        [0]func() // incomparable: spares lsp.wasm an equality function
+	ScopeURI string    `json:"scopeUri,omitempty"`
+	Section  string    `json:"section,omitempty"`
 }
 
 // DidChangeConfigurationParams is the payload of

@@ -63,8 +63,9 @@ type Range struct {
 
 // Location is a range in a document.
 type Location struct {
-	URI   string `json:"uri"`
-	Range Range  `json:"range"`
+	_     [0]func() // incomparable: spares lsp.wasm an equality function
+	URI   string    `json:"uri"`
+	Range Range     `json:"range"`
 }
 
 // LocationLink is a Location with the origin and the target's selection.
@@ -94,8 +95,9 @@ type TextDocumentIdentifier struct {
 
 // VersionedTextDocumentIdentifier names a document at a version.
 type VersionedTextDocumentIdentifier struct {
-	URI     string `json:"uri"`
-	Version int32  `json:"version"`
+	_       [0]func() // incomparable: spares lsp.wasm an equality function
+	URI     string    `json:"uri"`
+	Version int32     `json:"version"`
 }
 
 // TextDocumentItem is a document as didOpen transfers it.
@@ -110,6 +112,7 @@ type TextDocumentItem struct {
 // TextDocumentPositionParams names a position in a document; hover and
 // definition send exactly this.
 type TextDocumentPositionParams struct {
+	_            [0]func()              // incomparable: spares lsp.wasm an equality function
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
 	Position     Position               `json:"position"`
 }
@@ -118,8 +121,9 @@ type TextDocumentPositionParams struct {
 // the whole text (full sync); with it, the changes of one didChange apply
 // in order, each to the text the previous one produced.
 type TextDocumentContentChangeEvent struct {
-	Range *Range `json:"range,omitempty"`
-	Text  string `json:"text"`
+	_     [0]func() // incomparable: spares lsp.wasm an equality function
+	Range *Range    `json:"range,omitempty"`
+	Text  string    `json:"text"`
 }
 
 // DidOpenTextDocumentParams is the payload of textDocument/didOpen.
@@ -136,6 +140,7 @@ type DidChangeTextDocumentParams struct {
 // DidSaveTextDocumentParams is the payload of textDocument/didSave. Text is
 // sent only to servers that asked for includeText.
 type DidSaveTextDocumentParams struct {
+	_            [0]func()              // incomparable: spares lsp.wasm an equality function
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
 	Text         *string                `json:"text,omitempty"`
 }

@@ -104,8 +104,9 @@ type Reconnect struct {
 
 // Finished is the last ended work item.
 type Finished struct {
-	Title   string `json:"title"`
-	Message string `json:"message"`
+	_       [0]func() // incomparable: spares lsp.wasm an equality function
+	Title   string    `json:"title"`
+	Message string    `json:"message"`
 }
 
 // JSON encodes the view for JavaScript (parsed once with JSON.parse).
