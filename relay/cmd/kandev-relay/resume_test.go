@@ -101,8 +101,8 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 	c.call(t, ctx, "initialize", `{"processId":null,"rootUri":null,"capabilities":{}}`)
 	server := serverPid(t, marker)
 
-	// resumeAfter resumes c through base, sending one request before the
-	// fault whose answer is read only on the new socket, and checks that
+	// check resumes c through base — one request was sent before the
+	// fault, its answer is read only on the new socket — and checks that
 	// the same server answers.
 	check := func(label string, base string, cameBack time.Time) {
 		t.Helper()
@@ -116,10 +116,11 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 		assert.Equal(t, server, serverPid(t, marker), "%s: the same server process", label)
 	}
 
-	// 1. SIGKILL, and a new relay on the same port 2 s later.
+	// 1. SIGKILL, and a new relay on the same port once the agent holds the
+	// server.
 	c.send(t, ctx, "kandev/unknown", `{}`)
 	a.Kill()
-	time.Sleep(2 * time.Second) // the outage being simulated, not a wait for an event
+	waitHeld(t, ctx, agent.URL, agentToken) // the relay stays down until the agent holds the server
 	a = startRelay("a2", addrA)
 	check("relay killed and restarted", a.URL, time.Now())
 
@@ -287,4 +288,24 @@ func freeAddr(t *testing.T) string {
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 	return addr
+}
+
+// waitHeld waits until the agent at base holds a server for a resume: it
+// has seen its relay's socket lost.
+func waitHeld(t *testing.T, ctx context.Context, base, token string) {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		m, err := soak.Metrics(ctx, base, "/metrics", token)
+		require.NoError(t, err)
+		if m[`kandev_agent_servers_held{language="rust"}`] >= 1 {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatal("the agent never held the server")
+		}
+	}
 }
