@@ -53,10 +53,10 @@ type liveCount struct {
 // agentSample is one reading of the agents' gauges.
 type agentSample struct {
 	at, from time.Time // scrapes started at from and all answered by at
-	active   int // streams the agents count, held ones included
-	held     int // servers held for a resume: their browsers are gone
-	stopping int // streams ended within the stop budget before at
-	bound    int // cap + stopping
+	active   int       // streams the agents count, held ones included
+	held     int       // servers held for a resume: their browsers are gone
+	stopping int       // streams ended within the stop budget before at
+	bound    int       // cap + stopping
 }
 
 // prove records a stream proven live from start to end.

@@ -201,12 +201,15 @@ func TestStalledPathResumes(t *testing.T) {
 // waitFor polls cond until it holds, within a deadline.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
 	for !cond() {
-		if time.Now().After(deadline) {
+		select {
+		case <-tick.C:
+		case <-deadline:
 			t.Fatal("condition not met before the deadline")
 		}
-		time.Sleep(time.Millisecond) // polling a condition, with a deadline
 	}
 }
 
