@@ -49,9 +49,7 @@ func TestGlobalCapAcrossReplicas(t *testing.T) {
 
 	// The fake language server stands in for rust-analyzer on the agents'
 	// PATH; each session is a local_pc task whose agent the relay starts.
-	fakeDir := filepath.Join(dir, "servers")
-	require.NoError(t, os.Mkdir(fakeDir, 0o755))
-	require.NoError(t, os.Symlink(bins.Fake, filepath.Join(fakeDir, "rust-analyzer")))
+	fakeDir := rustFake(t, dir, bins.Fake)
 	var sessions []relay.Session
 	for i := 1; i <= 6; i++ {
 		ws := filepath.Join(dir, fmt.Sprintf("ws-%d", i))
@@ -70,19 +68,9 @@ func TestGlobalCapAcrossReplicas(t *testing.T) {
 		"PATH="+fakeDir+string(os.PathListSeparator)+os.Getenv("PATH"),
 		envMaxConnections+"=3", "KANDEV_TEST_RUN="+marker)
 	startRelay := func(name string) *soak.Proc {
-		p, err := soak.Start(name, bins.Relay, []string{"-addr", "127.0.0.1:0", "-sessions", sessionsFile, "-db", dsn,
+		return startProc(t, name, bins.Relay, []string{"-addr", "127.0.0.1:0", "-sessions", sessionsFile, "-db", dsn,
 			"-agent-binary", bins.Agent, "-agent-pass-env", "KANDEV_TEST_RUN", "-insecure-no-browser-auth", "-replica-id", name,
 			"-lease-ttl", testLeaseTTL.String(), "-lease-heartbeat", testHeartbeat.String()}, env)
-		require.NoError(t, err)
-		t.Cleanup(func() {
-			if !p.Exited() {
-				assert.NoError(t, p.Stop(20*time.Second))
-			}
-			if t.Failed() {
-				t.Logf("%s output:\n%s", name, p.Output())
-			}
-		})
-		return p
 	}
 	// Registered first, so it runs after the relays are stopped.
 	t.Cleanup(func() { assert.Empty(t, waitGone(marker, ""), "processes of the test left behind") })
@@ -145,6 +133,33 @@ func TestGlobalCapAcrossReplicas(t *testing.T) {
 	assert.Equal(t, 3.0, mb["kandev_relay_capacity_in_use_global"])
 	assert.Equal(t, 3.0, mb[`kandev_relay_capacity_in_use{replica="b"}`])
 	assert.NotContains(t, mb, `kandev_relay_capacity_in_use{replica="a"}`)
+}
+
+// rustFake puts the fake language server in a folder of dir as
+// rust-analyzer, for the agents' PATH, and returns the folder.
+func rustFake(t *testing.T, dir, fake string) string {
+	t.Helper()
+	d := filepath.Join(dir, "servers")
+	require.NoError(t, os.Mkdir(d, 0o755))
+	require.NoError(t, os.Symlink(fake, filepath.Join(d, "rust-analyzer")))
+	return d
+}
+
+// startProc starts one of the test's programs; cleanup stops it (SIGTERM)
+// unless it has exited, and shows its output when the test failed.
+func startProc(t *testing.T, name, bin string, args, env []string) *soak.Proc {
+	t.Helper()
+	p, err := soak.Start(name, bin, args, env)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		if !p.Exited() {
+			assert.NoError(t, p.Stop(20*time.Second))
+		}
+		if t.Failed() {
+			t.Logf("%s output:\n%s", name, p.Output())
+		}
+	})
+	return p
 }
 
 func scrape(t *testing.T, ctx context.Context, p *soak.Proc) map[string]float64 {

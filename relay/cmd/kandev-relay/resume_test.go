@@ -47,9 +47,7 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 	dir := t.TempDir()
 	bins, err := soak.Build(ctx, filepath.Join(dir, "bin"))
 	require.NoError(t, err)
-	fakeDir := filepath.Join(dir, "servers")
-	require.NoError(t, os.Mkdir(fakeDir, 0o755))
-	require.NoError(t, os.Symlink(bins.Fake, filepath.Join(fakeDir, "rust-analyzer")))
+	fakeDir := rustFake(t, dir, bins.Fake)
 	ws := filepath.Join(dir, "ws")
 	require.NoError(t, os.Mkdir(ws, 0o755))
 
@@ -57,19 +55,9 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 	agentToken := randomHex()
 	agentAddr := freeAddr(t)
 	startAgent := func() *soak.Proc {
-		p, err := soak.Start("agent", bins.Agent, []string{"-addr", agentAddr, "-workspace", ws, "-pass-env", "KANDEV_TEST_RUN"},
+		return startProc(t, "agent", bins.Agent, []string{"-addr", agentAddr, "-workspace", ws, "-pass-env", "KANDEV_TEST_RUN"},
 			soak.Env([]string{"PATH"}, "PATH="+fakeDir+string(os.PathListSeparator)+os.Getenv("PATH"),
 				"KANDEV_AGENT_TOKEN="+agentToken, "KANDEV_TEST_RUN="+marker))
-		require.NoError(t, err)
-		t.Cleanup(func() {
-			if !p.Exited() {
-				assert.NoError(t, p.Stop(20*time.Second))
-			}
-			if t.Failed() {
-				t.Logf("agent output:\n%s", p.Output())
-			}
-		})
-		return p
 	}
 	agent := startAgent()
 
@@ -80,18 +68,8 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 	require.NoError(t, os.WriteFile(sessionsFile, b, 0o600))
 	env := soak.Env([]string{envMaxConnections, envBrowserToken})
 	startRelay := func(name, addr string) *soak.Proc {
-		p, err := soak.Start(name, bins.Relay, []string{"-addr", addr, "-sessions", sessionsFile, "-db", dsn,
+		return startProc(t, name, bins.Relay, []string{"-addr", addr, "-sessions", sessionsFile, "-db", dsn,
 			"-insecure-no-browser-auth", "-replica-id", name}, env)
-		require.NoError(t, err)
-		t.Cleanup(func() {
-			if !p.Exited() {
-				assert.NoError(t, p.Stop(20*time.Second))
-			}
-			if t.Failed() {
-				t.Logf("%s output:\n%s", name, p.Output())
-			}
-		})
-		return p
 	}
 	t.Cleanup(func() { assert.Empty(t, waitGone(marker, ""), "processes of the test left behind") })
 
