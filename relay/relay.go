@@ -301,7 +301,8 @@ func user(r *http.Request) string { return access.User(r.Context()) }
 // soon as it is upgraded), closes every live stream — the browser with
 // wire.CloseServiceRestart, which tells lsp.wasm that nothing failed and
 // it may connect again at once, through a balancer to another replica;
-// the agent with wire.CloseGoingAway — and returns once every stream
+// the agent with the same code, on which it holds the language server for
+// that resume — and returns once every stream
 // handler has returned, or with ctx's error when ctx ends first. It does
 // not stop agents (Close does) and may be called more than once.
 func (rl *Relay) Shutdown(ctx context.Context) error {

@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 
 	"github.com/kandev/lsp/relay"
@@ -57,6 +59,17 @@ type Options struct {
 	// workspace copy (git init), since a repository cannot hold another's
 	// .git: a task laid out as several checked-out repositories.
 	Repositories []string
+	// Workspace, when set, is an existing task workspace served as it is
+	// (not copied from Sample, not removed).
+	Workspace string
+	// AgentURL and AgentToken, when set, name the page's session's agent,
+	// already running as a task host of its own: the demo starts none for
+	// that session, and one that lives on when the demo exits or is
+	// killed, as a task host outlives a relay (tests of resuming).
+	AgentURL, AgentToken string
+	// Secret is the browser credential; empty: a fresh one. A demo started
+	// again with the same one keeps its pages signed in.
+	Secret string
 	// Hosts are names the page is reached by besides its own address.
 	Hosts []string
 	// Logger receives the relay's and the demo's log; Logs the agents'
@@ -102,14 +115,19 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 		}
 	}()
 
-	if d.Workspace, err = NewWorkspace(opts.Sample); err != nil {
-		return nil, err
+	if opts.Workspace != "" {
+		d.Workspace = opts.Workspace
+	} else {
+		if d.Workspace, err = NewWorkspace(opts.Sample); err != nil {
+			return nil, err
+		}
+		workspace := d.Workspace
+		d.cleanup = append(d.cleanup, func() { os.RemoveAll(workspace) })
+		if err := InitRepositories(ctx, workspace, opts.Repositories); err != nil {
+			return nil, err
+		}
 	}
 	workspace := d.Workspace
-	d.cleanup = append(d.cleanup, func() { os.RemoveAll(workspace) })
-	if err := InitRepositories(ctx, workspace, opts.Repositories); err != nil {
-		return nil, err
-	}
 
 	env := os.Environ()
 	if opts.ToolPath != "" {
@@ -139,8 +157,14 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 	}
 	// The twin session's own task host over the same directory: its
 	// servers see the same file URIs as the demo session's.
-	agent, err := d.startAgent(ctx, opts.AgentBin, env, logs, "the agent exited")
-	if err != nil {
+	var agent *Agent
+	if opts.AgentURL != "" {
+		u, err := url.Parse(opts.AgentURL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("agent URL %q: want http://host:port", opts.AgentURL)
+		}
+		agent = &Agent{URL: u, Token: opts.AgentToken}
+	} else if agent, err = d.startAgent(ctx, opts.AgentBin, env, logs, "the agent exited"); err != nil {
 		return nil, err
 	}
 	twin, err := d.startAgent(ctx, opts.AgentBin, env, logs, "the twin session's agent exited")
@@ -189,7 +213,11 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 
 	// The browser credential: a fresh secret each run, shown only in the
 	// sign-in URL, which sets the page's cookie and opens the page.
-	d.signIn = access.NewToken(access.NewSecret(), settings.LocalUser, "/")
+	secret := opts.Secret
+	if secret == "" {
+		secret = access.NewSecret()
+	}
+	d.signIn = access.NewToken(secret, settings.LocalUser, "/")
 	guard := access.Config{Hosts: opts.Hosts, Authenticate: d.signIn.Authenticate, SignIn: d.signIn, Pages: true, Logger: logger}
 	d.relay = relay.New(relay.Config{
 		Hosts:        guard.Hosts,

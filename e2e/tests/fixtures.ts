@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
+import crypto from 'node:crypto';
 import { waitReady } from './editor';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -11,7 +12,13 @@ const root = path.resolve(__dirname, '..', '..');
 /** A running demo server: its URL, the task workspace its agent serves, the
  * sign-in URL it printed (it carries the browser token), and its Local Docker
  * task container when it has one. */
-export type Demo = { url: string; workspace: string; signIn: string; proc: ChildProcess; logs: string[]; container?: string };
+export type Demo = {
+  url: string; workspace: string; signIn: string; proc: ChildProcess; logs: string[]; container?: string;
+  /** With externalAgent: the page's session's agent, a process of its own. */
+  agent?: ChildProcess;
+  /** How the demo was launched, for restartDemo. */
+  launch: { cmd: string; args: string[]; env: NodeJS.ProcessEnv };
+};
 
 export type DemoOptions = {
   /** Put e2e/node_modules/.bin (typescript-language-server, pyright) on the agent's PATH. */
@@ -34,7 +41,40 @@ export type DemoOptions = {
   unlaunchable?: string[];
   /** Folders of the sample made Git repositories in the workspace copy. */
   repos?: string[];
+  /** Run the page's session's agent apart from the demo, as a task host
+   * of its own, on a workspace copy the test makes; the demo listens on a
+   * fixed port with a fixed browser secret, so restartDemo brings the
+   * relay back where the page expects it, with the page still signed in. */
+  externalAgent?: boolean;
 };
+
+// firstLine resolves with the first stdout line of proc matching re.
+function firstLine(proc: ChildProcess, re: RegExp, what: string, logs: string[]): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start:\n${logs.join('')}`)), 30_000);
+    proc.once('exit', (code) => reject(new Error(`${what} exited ${code}:\n${logs.join('')}`)));
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      const m = re.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+  });
+}
+
+// freeAddr is a loopback address nothing listens on now.
+async function freeAddr(): Promise<string> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(`127.0.0.1:${port}`));
+    });
+  });
+}
 
 // startDemo runs the built demo server (bin/webdemo, which starts its own
 // Local PC agent over a fresh copy of the sample workspace) on a free port
@@ -73,8 +113,45 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   // the others (taskset -c 0 npx playwright ...), the two sides do not take
   // each other's cores, as on separate machines (the browser benchmark).
   const demoCPUs = process.env.KANDEV_DEMO_CPUS;
+  let demoEnv: NodeJS.ProcessEnv = env;
+  let agent: ChildProcess | undefined;
+  if (opts.externalAgent) {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-ws-')));
+    fs.cpSync(path.join(root, opts.sample ?? 'webdemo/sample'), ws, { recursive: true });
+    const token = crypto.randomUUID();
+    const agentEnv: NodeJS.ProcessEnv = { ...env, KANDEV_AGENT_TOKEN: token };
+    if (toolDirs.length) agentEnv.PATH = [...toolDirs, env.PATH ?? ''].join(path.delimiter);
+    agent = spawn(path.join(root, 'bin', 'kandev-agent'), ['-addr', '127.0.0.1:0', '-workspace', ws],
+      { cwd: ws, env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const agentLogs: string[] = [];
+    agent.stderr!.on('data', (b) => agentLogs.push(String(b)));
+    const [, agentURL] = await firstLine(agent, /^listening on (http:\/\/\S+)$/, 'kandev-agent', agentLogs);
+    args[1] = await freeAddr();
+    args.push('-workspace', ws, '-agent-url', agentURL);
+    demoEnv = { ...env, KANDEV_DEMO_AGENT_TOKEN: token, KANDEV_DEMO_SECRET: crypto.randomUUID() };
+  }
   const bin = path.join(root, 'bin', 'webdemo');
   const [cmd, cmdArgs] = demoCPUs ? ['taskset', ['-c', demoCPUs, bin, ...args]] : [bin, args];
+  const demo = await launchDemo({ cmd, args: cmdArgs, env: demoEnv });
+  return { ...demo, agent };
+}
+
+// restartDemo kills the demo (SIGKILL: no drain, as a crashed relay) and
+// starts it again as it was launched; demo then names the new process.
+// With externalAgent its task host lives on throughout.
+export async function restartDemo(demo: Demo, down?: () => Promise<void>) {
+  if (demo.proc.exitCode === null) {
+    const exited = new Promise((r) => demo.proc.once('exit', r));
+    demo.proc.kill('SIGKILL');
+    await exited;
+  }
+  if (down) await down();
+  const next = await launchDemo(demo.launch);
+  Object.assign(demo, next, { agent: demo.agent });
+}
+
+async function launchDemo(launch: Demo['launch']): Promise<Demo> {
+  const { cmd, args: cmdArgs, env } = launch;
   const proc = spawn(cmd, cmdArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (b) => logs.push(String(b)));
@@ -99,14 +176,39 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       }
     });
   });
-  return { ...started, proc, logs };
+  return { ...started, proc, logs, launch };
 }
 
 export async function stopDemo(demo: Demo) {
-  if (demo.proc.exitCode !== null) return;
-  const exited = new Promise((r) => demo.proc.once('exit', r));
-  demo.proc.kill('SIGTERM');
-  await exited;
+  for (const p of [demo.proc, demo.agent]) {
+    if (!p || p.exitCode !== null) continue;
+    const exited = new Promise((r) => p.once('exit', r));
+    p.kill('SIGTERM');
+    await exited;
+  }
+}
+
+// goplsUnder lists the gopls processes descending from root (a task
+// host's agent, or the demo, whose agents run the servers), from /proc.
+export function goplsUnder(root: number): number[] {
+  const parent = new Map<number, number>();
+  const gopls: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(fs.readFileSync(`/proc/${d}/stat`, 'utf8'));
+      if (!m) continue;
+      parent.set(Number(d), Number(m[2]));
+      if (m[1] === 'gopls') gopls.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (p: number) => {
+    for (let q = p, n = 0; q > 1 && n < 64; q = parent.get(q) ?? 0, n++) if (q === root) return true;
+    return false;
+  };
+  return gopls.filter(under).sort();
 }
 
 /**

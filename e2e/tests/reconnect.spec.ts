@@ -1,28 +1,4 @@
-import fs from 'node:fs';
-import { test, expect, openDemo, markerMessages, view } from './fixtures';
-
-// goplsUnder lists the gopls processes descending from root (the demo,
-// whose agent runs the servers), from /proc.
-function goplsUnder(root: number): number[] {
-  const parent = new Map<number, number>();
-  const gopls: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(fs.readFileSync(`/proc/${d}/stat`, 'utf8'));
-      if (!m) continue;
-      parent.set(Number(d), Number(m[2]));
-      if (m[1] === 'gopls') gopls.push(Number(d));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const under = (p: number) => {
-    for (let q = p, n = 0; q > 1 && n < 64; q = parent.get(q) ?? 0, n++) if (q === root) return true;
-    return false;
-  };
-  return gopls.filter(under).sort();
-}
+import { test, expect, openDemo, markerMessages, view, goplsUnder } from './fixtures';
 
 // The relay freezes (SIGSTOP of the demo server, which serves the relay):
 // its sockets stay open while nothing moves, so only lsp.wasm's heartbeat,

@@ -23,6 +23,15 @@ import (
 	"github.com/kandev/lsp/webdemo"
 )
 
+// The variables that carry the demo's secrets, kept off its command line.
+const (
+	// envAgentToken is the bearer token of -agent-url's agent.
+	envAgentToken = "KANDEV_DEMO_AGENT_TOKEN"
+	// envSecret is the browser credential: a demo started again with the
+	// same one keeps its pages signed in. Default: a fresh one.
+	envSecret = "KANDEV_DEMO_SECRET"
+)
+
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "webdemo:", err)
@@ -44,6 +53,8 @@ func run() error {
 	toolPath := flag.String("path", "", "folders (list-separated) put first on the agent's PATH, e.g. e2e/node_modules/.bin for the npm language servers")
 	dockerImage := flag.String("docker-image", "", "the task image (task docker:image) for a Local Docker session; without a Docker engine or the image, the demo runs without it")
 	unlaunchable := flag.String("unlaunchable", "", "commands (comma-separated, e.g. rust-analyzer) planted first on the agent's PATH as files that cannot run, to show a server's start failure (tests)")
+	workspace := flag.String("workspace", "", "an existing task workspace to serve as it is, instead of a copy of -sample")
+	agentURL := flag.String("agent-url", "", "the page's session's agent, already running (its token in $"+envAgentToken+"); default: the demo starts one")
 	repos := flag.String("repos", "", "folders of the sample (comma-separated) made Git repositories in the workspace copy: a task of several repositories")
 	flag.Parse()
 	maxConns, err := webdemo.MaxConnectionsFromEnv(os.Getenv(webdemo.EnvMaxConnections))
@@ -61,6 +72,7 @@ func run() error {
 		DBPath: *dbPath, FakeLSP: *fakeLSP, ToolPath: *toolPath, DockerImage: *dockerImage,
 		MaxConnections: maxConns, Unlaunchable: access.SplitList(*unlaunchable), Repositories: access.SplitList(*repos),
 		Hosts: access.SplitList(*hosts), Logger: logger, Logs: os.Stderr,
+		Workspace: *workspace, AgentURL: *agentURL, AgentToken: os.Getenv(envAgentToken), Secret: os.Getenv(envSecret),
 	})
 	if err != nil {
 		return err

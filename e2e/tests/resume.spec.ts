@@ -1,0 +1,52 @@
+import { demoTest, expect, openDemo, markerMessages, view, goplsUnder, restartDemo } from './fixtures';
+
+// The task host runs apart from the relay, as in production: killing the
+// demo (which serves the page and the relay) leaves the agent and its gopls
+// running.
+const test = demoTest({ npmServers: true, externalAgent: true });
+test.use({
+  expectedPageErrors: [{
+    pattern: /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/lsp\/demo\?[^']*' failed: /,
+    why: 'the relay is down on purpose: Chromium logs each attempt to reach it meanwhile',
+  }],
+});
+
+// The relay is killed (SIGKILL: no drain, no close frame) and comes back on
+// its port. lsp.wasm shows reconnecting, keeps the marker, takes the fix
+// typed during the outage, and once the relay is back resumes by itself —
+// no click — on the same gopls process, which the agent held: nothing is
+// started or indexed again, and the fix reached it (no marker).
+test('the relay killed and started again: the editor resumes the same gopls by itself, with the text typed meanwhile', async ({ page, demo }) => {
+  test.setTimeout(120_000);
+  await openDemo(page);
+  await page.getByRole('button', { name: 'main.go' }).click();
+  const status = page.locator('#lsp-status');
+  await expect(status).toHaveAttribute('data-state', 'ready');
+  const error = expect.stringContaining('cannot use "three" (untyped string constant) as int value');
+  await expect.poll(() => markerMessages(page)).toContainEqual(error);
+  const agentPid = demo.agent!.pid!;
+  const servers = goplsUnder(agentPid);
+  expect(servers.length, 'gopls runs under the task host\'s agent').toBeGreaterThan(0);
+
+  let back = 0;
+  await restartDemo(demo, async () => {
+    await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 15_000 });
+    expect((await view(page, 'go')).reconnect.attempt).toBeGreaterThanOrEqual(1);
+    expect(await markerMessages(page), 'the marker stays while reconnecting').toContainEqual(error);
+    await page.evaluate(() => {
+      const { editor } = (window as any).demo;
+      const model = editor.getModel();
+      const match = model.findMatches('"three"', false, false, true, null, false)[0];
+      editor.setSelection(match.range);
+      editor.focus();
+    });
+    await page.keyboard.type('3');
+    back = Date.now();
+  });
+
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  console.log(`relay killed and restarted: Ready ${Date.now() - back} ms after the relay was started again`);
+  expect(goplsUnder(agentPid), 'the same gopls, held through the outage').toEqual(servers);
+  await expect.poll(() => markerMessages(page)).toEqual([]);
+  expect((await view(page, 'go')).reconnect).toBeNull();
+});
