@@ -191,15 +191,21 @@ export async function stopDemo(demo: Demo) {
 // goplsUnder lists the gopls processes descending from root (a task
 // host's agent, or the demo, whose agents run the servers), from /proc.
 export function goplsUnder(root: number): number[] {
+  return serversUnder(root, (comm) => comm === 'gopls');
+}
+
+// serversUnder lists the processes descending from root whose name (comm)
+// and command line match, from /proc.
+export function serversUnder(root: number, match: (comm: string, cmdline: string) => boolean): number[] {
   const parent = new Map<number, number>();
-  const gopls: number[] = [];
+  const found: number[] = [];
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(fs.readFileSync(`/proc/${d}/stat`, 'utf8'));
       if (!m) continue;
       parent.set(Number(d), Number(m[2]));
-      if (m[1] === 'gopls') gopls.push(Number(d));
+      if (match(m[1], fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' '))) found.push(Number(d));
     } catch {
       // gone meanwhile
     }
@@ -208,7 +214,7 @@ export function goplsUnder(root: number): number[] {
     for (let q = p, n = 0; q > 1 && n < 64; q = parent.get(q) ?? 0, n++) if (q === root) return true;
     return false;
   };
-  return gopls.filter(under).sort();
+  return found.filter(under).sort();
 }
 
 /**

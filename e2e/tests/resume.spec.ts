@@ -1,4 +1,5 @@
-import { demoTest, expect, openDemo, markerMessages, view, goplsUnder, restartDemo } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, markerMessages, view, goplsUnder, serversUnder, restartDemo } from './fixtures';
+import { hoverUntil, waitReady } from './editor';
 
 // The task host runs apart from the relay, as in production: killing the
 // demo (which serves the page and the relay) leaves the agent and its gopls
@@ -49,4 +50,33 @@ test('the relay killed and started again: the editor resumes the same gopls by i
   expect(goplsUnder(agentPid), 'the same gopls, held through the outage').toEqual(servers);
   await expect.poll(() => markerMessages(page)).toEqual([]);
   expect((await view(page, 'go')).reconnect).toBeNull();
+});
+
+// The same with the TypeScript server: the relay killed while a .ts file
+// is open comes back on the same typescript-language-server, which answers
+// a hover with what it had loaded before.
+test('the relay killed and started again: a TypeScript file resumes on the same typescript-language-server', async ({ page, demo }) => {
+  test.setTimeout(120_000);
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'], lsp_server_configs: {} });
+  await page.reload();
+  await openDemo(page);
+  await openFile(page, 'ts/main.ts');
+  await waitReady(page);
+  await hoverUntil(page, 'greeter =', 'const greeter: Greeter');
+  await page.keyboard.press('Escape');
+  const tsServer = (comm: string, cmd: string) => comm.startsWith('node') && cmd.includes('typescript-language-server');
+  const servers = serversUnder(demo.agent!.pid!, tsServer);
+  expect(servers.length, 'typescript-language-server runs under the task host\'s agent').toBeGreaterThan(0);
+  const status = page.locator('#lsp-status');
+
+  let back = 0;
+  await restartDemo(demo, async () => {
+    await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 15_000 });
+    back = Date.now();
+  });
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  console.log(`relay killed and restarted (TypeScript): Ready ${Date.now() - back} ms after the relay was started again`);
+  expect(serversUnder(demo.agent!.pid!, tsServer), 'the same typescript-language-server').toEqual(servers);
+  await hoverUntil(page, 'greeter =', 'const greeter: Greeter');
 });
