@@ -14,8 +14,10 @@ const root = path.resolve(__dirname, '..', '..');
  * task container when it has one. */
 export type Demo = {
   url: string; workspace: string; signIn: string; proc: ChildProcess; logs: string[]; container?: string;
-  /** With externalAgent: the page's session's agent, a process of its own. */
+  /** With externalAgent: the page's session's agent, a process of its own,
+   * and how it was launched, for restartAgent. */
   agent?: ChildProcess;
+  agentLaunch?: { args: string[]; env: NodeJS.ProcessEnv; cwd: string };
   /** How the demo was launched, for restartDemo. */
   launch: { cmd: string; args: string[]; env: NodeJS.ProcessEnv };
 };
@@ -115,17 +117,18 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const demoCPUs = process.env.KANDEV_DEMO_CPUS;
   let demoEnv: NodeJS.ProcessEnv = env;
   let agent: ChildProcess | undefined;
+  let agentLaunch: Demo['agentLaunch'];
   if (opts.externalAgent) {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-ws-')));
     fs.cpSync(path.join(root, opts.sample ?? 'webdemo/sample'), ws, { recursive: true });
     const token = crypto.randomUUID();
     const agentEnv: NodeJS.ProcessEnv = { ...env, KANDEV_AGENT_TOKEN: token };
     if (toolDirs.length) agentEnv.PATH = [...toolDirs, env.PATH ?? ''].join(path.delimiter);
-    agent = spawn(path.join(root, 'bin', 'kandev-agent'), ['-addr', '127.0.0.1:0', '-workspace', ws],
-      { cwd: ws, env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    const agentLogs: string[] = [];
-    agent.stderr!.on('data', (b) => agentLogs.push(String(b)));
-    const [, agentURL] = await firstLine(agent, /^listening on (http:\/\/\S+)$/, 'kandev-agent', agentLogs);
+    // A fixed port, so that restartAgent brings it back where the relay
+    // expects it.
+    agentLaunch = { args: ['-addr', await freeAddr(), '-workspace', ws], env: agentEnv, cwd: ws };
+    let agentURL: string;
+    [agent, agentURL] = await launchAgent(agentLaunch);
     args[1] = await freeAddr();
     args.push('-workspace', ws, '-agent-url', agentURL);
     demoEnv = { ...env, KANDEV_DEMO_AGENT_TOKEN: token, KANDEV_DEMO_SECRET: crypto.randomUUID() };
@@ -133,7 +136,29 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const bin = path.join(root, 'bin', 'webdemo');
   const [cmd, cmdArgs] = demoCPUs ? ['taskset', ['-c', demoCPUs, bin, ...args]] : [bin, args];
   const demo = await launchDemo({ cmd, args: cmdArgs, env: demoEnv });
-  return { ...demo, agent };
+  return { ...demo, agent, agentLaunch };
+}
+
+async function launchAgent(l: NonNullable<Demo['agentLaunch']>): Promise<[ChildProcess, string]> {
+  const agent = spawn(path.join(root, 'bin', 'kandev-agent'), l.args, { cwd: l.cwd, env: l.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  agent.stderr!.on('data', (b) => logs.push(String(b)));
+  const [, url] = await firstLine(agent, /^listening on (http:\/\/\S+)$/, 'kandev-agent', logs);
+  return [agent, url];
+}
+
+// restartAgent kills the externalAgent demo's task-host agent (SIGKILL: its
+// servers go with it) and starts it again on its port, as a task host
+// whose agent restarted; down runs while it is gone.
+export async function restartAgent(demo: Demo, down?: () => Promise<void>) {
+  const old = demo.agent!;
+  if (old.exitCode === null) {
+    const exited = new Promise((r) => old.once('exit', r));
+    old.kill('SIGKILL');
+    await exited;
+  }
+  if (down) await down();
+  [demo.agent] = await launchAgent(demo.agentLaunch!);
 }
 
 // restartDemo kills the demo (SIGKILL: no drain, as a crashed relay) and
@@ -147,7 +172,7 @@ export async function restartDemo(demo: Demo, down?: () => Promise<void>) {
   }
   if (down) await down();
   const next = await launchDemo(demo.launch);
-  Object.assign(demo, next, { agent: demo.agent });
+  Object.assign(demo, next, { agent: demo.agent, agentLaunch: demo.agentLaunch });
 }
 
 async function launchDemo(launch: Demo['launch']): Promise<Demo> {

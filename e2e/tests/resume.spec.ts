@@ -1,4 +1,4 @@
-import { demoTest, expect, openDemo, openFile, putSettings, markerMessages, view, goplsUnder, serversUnder, restartDemo } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, markerMessages, view, goplsUnder, serversUnder, restartDemo, restartAgent } from './fixtures';
 import { hoverUntil, waitReady } from './editor';
 
 // The task host runs apart from the relay, as in production: killing the
@@ -79,4 +79,42 @@ test('the relay killed and started again: a TypeScript file resumes on the same 
   console.log(`relay killed and restarted (TypeScript): Ready ${Date.now() - back} ms after the relay was started again`);
   expect(serversUnder(demo.agent!.pid!, tsServer), 'the same typescript-language-server').toEqual(servers);
   await hoverUntil(page, 'greeter =', 'const greeter: Greeter');
+});
+
+// The task host's agent killed and started again: its servers went with
+// it, so nothing can be resumed. lsp.wasm reads the lost agent as a lost
+// path (not a server crash), finds the held server gone (4009) and connects
+// afresh by itself: a new gopls, the document opened again with the text
+// typed during the outage, markers that match it.
+test('the agent killed and started again: the editor connects afresh by itself, with the text typed meanwhile', async ({ page, demo }) => {
+  test.setTimeout(120_000);
+  await openDemo(page);
+  await page.getByRole('button', { name: 'main.go' }).click();
+  const status = page.locator('#lsp-status');
+  await expect(status).toHaveAttribute('data-state', 'ready');
+  const error = expect.stringContaining('cannot use "three" (untyped string constant) as int value');
+  await expect.poll(() => markerMessages(page)).toContainEqual(error);
+  const before = goplsUnder(demo.agent!.pid!);
+  expect(before.length).toBeGreaterThan(0);
+
+  let back = 0;
+  await restartAgent(demo, async () => {
+    await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 15_000 });
+    expect(await markerMessages(page), 'the marker stays while reconnecting').toContainEqual(error);
+    await page.evaluate(() => {
+      const { editor } = (window as any).demo;
+      const model = editor.getModel();
+      const match = model.findMatches('"three"', false, false, true, null, false)[0];
+      editor.setSelection(match.range);
+      editor.focus();
+    });
+    await page.keyboard.type('3');
+    back = Date.now();
+  });
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  console.log(`agent killed and restarted: Ready ${Date.now() - back} ms after the agent was started again`);
+  const after = goplsUnder(demo.agent!.pid!);
+  expect(after.length, 'a new gopls under the new agent').toBeGreaterThan(0);
+  expect(after.filter((p) => before.includes(p))).toEqual([]);
+  await expect.poll(() => markerMessages(page)).toEqual([]);
 });

@@ -145,8 +145,8 @@ func (r *resumable) Write(ctx ctxlite.Context, msg []byte) error {
 		err = t.Write(ctx, wire.AppendAck(nil, in))
 	}
 	r.wmu.Unlock()
-	if err != nil && ctx.Err() == nil && !hb && r.lost(err) {
-		return nil // kept: the resume sends it again
+	if err != nil && ctx.Err() == nil && r.lost(err) {
+		return nil // a data frame is kept for the resume; a heartbeat goes with the socket
 	}
 	return err
 }

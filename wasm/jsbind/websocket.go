@@ -126,6 +126,9 @@ func (s *webSocket) unhook() {
 	s.fns.release()
 }
 
+// errSocketClosed is a write to a socket that is closing or closed.
+var errSocketClosed = errors.New("jsbind: websocket closed")
+
 // Read returns the next text frame, or *transport.CloseError with the code.
 func (s *webSocket) Read(ctx ctxlite.Context) ([]byte, error) { return s.inbox.Read(ctx) }
 
@@ -133,8 +136,16 @@ func (s *webSocket) Read(ctx ctxlite.Context) ([]byte, error) { return s.inbox.R
 func (s *webSocket) Write(_ ctxlite.Context, msg []byte) error {
 	select {
 	case <-s.inbox.Done():
-		return errors.New("jsbind: websocket closed")
+		return errSocketClosed
 	default:
+	}
+	// Closing or closed before its close event reached Go: send would only
+	// log "WebSocket is already in CLOSING or CLOSED state" and drop msg.
+	// The error lets a resumable stream keep msg for its resume.
+	if st, err := s.ws.Get("readyState"); err == nil {
+		if n, err := st.Int(); err == nil && n != 1 { // WebSocket.OPEN
+			return errSocketClosed
+		}
 	}
 	if _, err := s.ws.Call("send", string(msg)); err != nil {
 		return wrap("jsbind: websocket send", err)
