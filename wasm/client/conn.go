@@ -55,7 +55,8 @@ type connection struct {
 
 	// docMu orders the opening and closing of server documents, so a
 	// didClose always leaves before the next didOpen of the same file.
-	// Lock order: Document.mu, docMu, Client.mu, mu.
+	// Lock order: Document.mu, docMu, Client.mu, mu, then a resumable's
+	// mu and wmu (resume.go), which never wait for any of the others.
 	docMu sync.Mutex
 
 	mu        sync.Mutex
