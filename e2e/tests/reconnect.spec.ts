@@ -1,4 +1,5 @@
-import { test, expect, openDemo, markerMessages, view, goplsUnder } from './fixtures';
+import { test, expect, markerMessages, view, goplsUnder } from './fixtures';
+import { openMainGo, threeError, typeFix } from './outage';
 
 // The relay freezes (SIGSTOP of the demo server, which serves the relay):
 // its sockets stay open while nothing moves, so only lsp.wasm's heartbeat,
@@ -8,12 +9,9 @@ import { test, expect, openDemo, markerMessages, view, goplsUnder } from './fixt
 // agent held it and the stream resumed), and no marker.
 test('a frozen relay is noticed by the heartbeat, and the editor resumes the same server by itself with the text typed meanwhile', async ({ page, demo }) => {
   test.setTimeout(180_000);
-  await openDemo(page);
-  await page.getByRole('button', { name: 'main.go' }).click();
+  await openMainGo(page);
   const status = page.locator('#lsp-status');
-  await expect(status).toHaveAttribute('data-state', 'ready');
-  const error = expect.stringContaining('cannot use "three" (untyped string constant) as int value');
-  await expect.poll(() => markerMessages(page)).toContainEqual(error);
+  const error = threeError;
 
   const pid = demo.proc.pid!;
   const servers = goplsUnder(pid);
@@ -30,14 +28,7 @@ test('a frozen relay is noticed by the heartbeat, and the editor resumes the sam
     expect(await markerMessages(page), 'the marker stays while reconnecting').toContainEqual(error);
 
     // The user fixes the error while the relay is frozen.
-    await page.evaluate(() => {
-      const { editor } = (window as any).demo;
-      const model = editor.getModel();
-      const match = model.findMatches('"three"', false, false, true, null, false)[0];
-      editor.setSelection(match.range);
-      editor.focus();
-    });
-    await page.keyboard.type('3');
+    await typeFix(page);
   } finally {
     process.kill(pid, 'SIGCONT');
   }

@@ -1,5 +1,6 @@
 import { demoTest, expect, openDemo, openFile, putSettings, markerMessages, view, goplsUnder, serversUnder, restartDemo, restartAgent } from './fixtures';
 import { hoverUntil, waitReady } from './editor';
+import { openMainGo, threeError, typeFix } from './outage';
 
 // The task host runs apart from the relay, as in production: killing the
 // demo (which serves the page and the relay) leaves the agent and its gopls
@@ -19,12 +20,9 @@ test.use({
 // started or indexed again, and the fix reached it (no marker).
 test('the relay killed and started again: the editor resumes the same gopls by itself, with the text typed meanwhile', async ({ page, demo }) => {
   test.setTimeout(120_000);
-  await openDemo(page);
-  await page.getByRole('button', { name: 'main.go' }).click();
+  await openMainGo(page);
   const status = page.locator('#lsp-status');
-  await expect(status).toHaveAttribute('data-state', 'ready');
-  const error = expect.stringContaining('cannot use "three" (untyped string constant) as int value');
-  await expect.poll(() => markerMessages(page)).toContainEqual(error);
+  const error = threeError;
   const agentPid = demo.agent!.pid!;
   const servers = goplsUnder(agentPid);
   expect(servers.length, 'gopls runs under the task host\'s agent').toBeGreaterThan(0);
@@ -34,14 +32,7 @@ test('the relay killed and started again: the editor resumes the same gopls by i
     await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 15_000 });
     expect((await view(page, 'go')).reconnect.attempt).toBeGreaterThanOrEqual(1);
     expect(await markerMessages(page), 'the marker stays while reconnecting').toContainEqual(error);
-    await page.evaluate(() => {
-      const { editor } = (window as any).demo;
-      const model = editor.getModel();
-      const match = model.findMatches('"three"', false, false, true, null, false)[0];
-      editor.setSelection(match.range);
-      editor.focus();
-    });
-    await page.keyboard.type('3');
+    await typeFix(page);
     back = Date.now();
   });
 
@@ -88,12 +79,9 @@ test('the relay killed and started again: a TypeScript file resumes on the same 
 // typed during the outage, markers that match it.
 test('the agent killed and started again: the editor connects afresh by itself, with the text typed meanwhile', async ({ page, demo }) => {
   test.setTimeout(120_000);
-  await openDemo(page);
-  await page.getByRole('button', { name: 'main.go' }).click();
+  await openMainGo(page);
   const status = page.locator('#lsp-status');
-  await expect(status).toHaveAttribute('data-state', 'ready');
-  const error = expect.stringContaining('cannot use "three" (untyped string constant) as int value');
-  await expect.poll(() => markerMessages(page)).toContainEqual(error);
+  const error = threeError;
   const before = goplsUnder(demo.agent!.pid!);
   expect(before.length).toBeGreaterThan(0);
 
@@ -101,14 +89,7 @@ test('the agent killed and started again: the editor connects afresh by itself, 
   await restartAgent(demo, async () => {
     await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 15_000 });
     expect(await markerMessages(page), 'the marker stays while reconnecting').toContainEqual(error);
-    await page.evaluate(() => {
-      const { editor } = (window as any).demo;
-      const model = editor.getModel();
-      const match = model.findMatches('"three"', false, false, true, null, false)[0];
-      editor.setSelection(match.range);
-      editor.focus();
-    });
-    await page.keyboard.type('3');
+    await typeFix(page);
     back = Date.now();
   });
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
