@@ -19,9 +19,7 @@ test('a German page shows the German action label', async ({ page }) => {
 });
 
 test('dispose() then configure() leaves exactly one set of providers', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'] });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'main.go');
   await waitReady(page);

@@ -49,9 +49,7 @@ test('a pending initialize shows increasing elapsed time in German units, with S
 
 test('with auto-install on, a missing server is installed on the task host and comes up ready', async ({ page }) => {
   test.setTimeout(180_000);
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['python'], lsp_auto_install_languages: ['python'] });
-  await page.reload();
   await openDemo(page);
   await page.evaluate(() => {
     const d = (window as any).demo;

@@ -12,9 +12,7 @@ test('a cancelled completion sends $/cancelRequest', async ({ page, demo }, test
     capabilities: { textDocumentSync: { openClose: true, change: 2 }, completionProvider: { triggerCharacters: ['.'] } },
     stall: ['textDocument/completion'],
   });
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'src/main.rs');
   await waitReady(page);

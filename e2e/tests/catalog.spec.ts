@@ -12,9 +12,7 @@ const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/catalog' });
 const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c'];
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_server_configs: {}, lsp_language_servers: {} });
-  await page.reload();
   await openDemo(page);
 });
 

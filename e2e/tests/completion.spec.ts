@@ -18,9 +18,7 @@ test('an item without textEdit accepted mid-word replaces the current word', asy
     capabilities: { textDocumentSync: { openClose: true, change: 2 }, completionProvider: {} },
     answers: { 'textDocument/completion': { isIncomplete: false, items: [{ label: 'alphabet', kind: 6 }] } },
   });
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'src/main.rs');
   await waitReady(page);

@@ -14,9 +14,7 @@ test.afterEach(async ({ page }) => {
 });
 
 test('the diff view of unsaved changes shows no LSP status item or action; back in the editor they return', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_status_location: 'status_bar' });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'main.go');
   await expect(item(page)).toBeVisible();

@@ -23,9 +23,7 @@ test('the Local Docker session: a gopls diagnostic and completion from the task 
   const container = demo.container!;
   expect(docker('container', 'inspect', '--format', '{{.State.Running}}', container)).toBe('false');
 
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'] });
-  await page.reload();
   await openDemo(page);
   await expect(page.locator('#session option[value="docker"]')).toHaveText('docker (Local Docker)');
   await page.locator('#session').selectOption('docker');

@@ -8,10 +8,7 @@ import { LONG_URL, longProgress, fits, fullText, pageFits } from './longtext';
 
 test.beforeEach(async ({ page, demo }) => {
   writeScript(demo, longProgress);
-  await openDemo(page);
-  await page.evaluate(() => localStorage.clear());
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_status_location: 'status_bar' });
-  await page.reload();
   await openDemo(page);
 });
 

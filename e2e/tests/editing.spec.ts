@@ -17,12 +17,10 @@ const modelText = (page: Page, uri: string) => page.evaluate((uri) => {
 }, uri);
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, {
     lsp_auto_start_languages: ['go', 'typescript', 'python'],
     lsp_server_configs: { go: { gopls: { hints: { parameterNames: true } } } },
   });
-  await page.reload();
   await openDemo(page);
 });
 

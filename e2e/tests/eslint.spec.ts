@@ -12,12 +12,10 @@ const test = demoTest({ npmServers: true });
 const file = 'ts/banner.js';
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, {
     lsp_auto_start_languages: ['typescript'], lsp_auto_install_languages: ['typescript'],
     lsp_language_servers: { typescript: ['typescript-language-server', 'eslint'] },
   });
-  await page.reload();
   await openDemo(page);
 });
 

@@ -18,9 +18,7 @@ async function metric(page: Page, name: string) {
 }
 
 test('an SSH session shows the unsupported task host; no agent starts and no action is offered', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'] });
-  await page.reload();
   await openDemo(page);
   const refused = await metric(page, 'kandev_relay_stream_refusals_total{code="4004"}');
   await expect(page.locator('#session option[value="ssh"]')).toHaveText('ssh (SSH)');
@@ -46,9 +44,7 @@ const capTest = demoTest({ npmServers: true, docker: true, maxConnections: 1 });
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 
 capTest('with a cap of one, a second language says too many language servers, and the stopped Docker task is not resumed', async ({ page, demo }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go', 'python'] });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'main.go');
   await waitReady(page);

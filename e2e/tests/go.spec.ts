@@ -5,11 +5,9 @@ import { action, activeModel, cursorAt, cursorLine, hover, newLineAfter, semanti
 // registers for what gopls advertises.
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   // gopls sends semantic tokens only when asked to (its "semanticTokens"
   // setting), answered through workspace/configuration.
   await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'], lsp_server_configs: { go: { gopls: { semanticTokens: true } } } });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'main.go');
   await waitReady(page);

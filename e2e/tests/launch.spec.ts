@@ -83,9 +83,7 @@ fakeTest('with the fake server standing in as kotlin-lsp, .kt and .kts files rea
     capabilities: { textDocumentSync: { openClose: true, change: 2 }, hoverProvider: true },
     hover: 'fun main(): Unit — from the server standing in for kotlin-lsp',
   });
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['kotlin'] });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'App.kt');
   await waitReady(page);

@@ -15,10 +15,7 @@ test.afterEach(async ({ page }) => {
 for (const location of ['toolbar', 'status_bar']) {
   test(`the ${location} popover wraps a long URL and path in full`, async ({ page, demo }) => {
     writeScript(demo, longProgress);
-    await openDemo(page);
-    await page.evaluate(() => localStorage.clear());
     await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_status_location: location });
-    await page.reload();
     await openDemo(page);
     await openFile(page, 'src/main.rs');
     const trigger = page.locator(location === 'toolbar' ? '#lsp-status' : '#status-bar-lsp');

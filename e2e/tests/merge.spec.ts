@@ -35,12 +35,10 @@ function requests(page: Page) {
 }
 
 async function settingsFor(page: Page, servers: string[]) {
-  await openDemo(page);
   await putSettings(page, {
     lsp_auto_start_languages: ['typescript'], lsp_auto_install_languages: ['typescript'],
     lsp_language_servers: { typescript: servers }, lsp_formatters: {}, lsp_server_configs: {},
   });
-  await page.reload();
   await openDemo(page);
 }
 

@@ -14,9 +14,7 @@ test('a showMessage appears as a notice; a showMessageRequest is answered with t
       { on: 'didOpen', type: 3, message: 'Reload the workspace?', actions: ['Reload', 'Later'] },
     ],
   });
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'src/main.rs');
   await waitReady(page);

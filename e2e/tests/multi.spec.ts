@@ -5,9 +5,7 @@ import { newLineAfter, semanticSpans } from './editor';
 // real gopls: each model keeps what its own connection gives it.
 
 test('two sessions of Go side by side keep their semantic colours', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_server_configs: { go: { gopls: { semanticTokens: true } } } });
-  await page.reload();
   await openDemo(page);
 
   const functions = async () => (await semanticSpans(page, '#b5179e')).filter((s) => s === 'Hello').length;
@@ -29,9 +27,7 @@ test('two sessions of Go side by side keep their semantic colours', async ({ pag
 });
 
 test('a second editor on the same file shows the same diagnostics', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'] });
-  await page.reload();
   await openDemo(page);
   await openIn(page, 'demo', 'main.go');
   const first = 'kandev://demo/main.go', second = 'kandev://demo/main.go?editor=2';

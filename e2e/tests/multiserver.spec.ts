@@ -19,12 +19,10 @@ const row = (page: Page, server: string) => popover(page).locator(`.lsp-server[d
 const savedSettings = async (page: Page) => (await page.request.get('/api/v1/user/settings')).json();
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, {
     lsp_auto_start_languages: ['typescript'], lsp_auto_install_languages: [],
     lsp_language_servers: {}, lsp_formatters: {}, lsp_server_configs: {},
   });
-  await page.reload();
   await openDemo(page);
 });
 

@@ -10,9 +10,7 @@ const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/eslint' });
 const tsServer = 'typescript-language-server';
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['typescript'], lsp_language_servers: { typescript: [tsServer, 'eslint'] } });
-  await page.reload();
   await openDemo(page);
 });
 

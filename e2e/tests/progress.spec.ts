@@ -10,9 +10,7 @@ const status = (page: Page) => page.locator('#lsp-status');
 const popover = (page: Page) => page.locator('#lsp-popover');
 
 async function openKotlin(page: Page) {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['kotlin'] });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'App.kt');
 }

@@ -11,9 +11,7 @@ import { action, cursorAt, waitReady } from './editor';
 // linked editing, VS Code's reference lenses and semantic-token deltas.
 
 async function openGo(page: Page) {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'tools/tools.go');
   await waitReady(page);
@@ -101,9 +99,7 @@ fakeTest('a scripted server\'s colors, linked editing, lenses and semantic-token
       'textDocument/semanticTokens/full/delta': { resultId: '2', edits: [] },
     },
   });
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'src/main.rs');
   await waitReady(page);
@@ -156,9 +152,7 @@ fakeTest('a scripted server\'s colors, linked editing, lenses and semantic-token
 const lensTest = demoTest({ npmServers: true, sample: 'e2e/workspaces/golens' });
 
 lensTest('gopls code lens in a test file: run test, turned on in its configuration', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_server_configs: { go: { gopls: { codelenses: { test: true } } } } });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'lens_test.go');
   await waitReady(page);

@@ -29,9 +29,7 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   // The page's timers run on a clock the test can run forward (it flows
   // as usual until then): see the semantic tokens below.
   await page.clock.install();
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'src/main.rs');
   await waitReady(page);

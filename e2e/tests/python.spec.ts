@@ -5,9 +5,7 @@ import { action, cursorAt, cursorLine, hover, hoverUntil, newLineAfter, suggestR
 // (e2e/node_modules/.bin).
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
 });
 

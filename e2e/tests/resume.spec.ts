@@ -48,9 +48,7 @@ test('the relay killed and started again: the editor resumes the same gopls by i
 // a hover with what it had loaded before.
 test('the relay killed and started again: a TypeScript file resumes on the same typescript-language-server', async ({ page, demo }) => {
   test.setTimeout(120_000);
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, 'ts/main.ts');
   await waitReady(page);

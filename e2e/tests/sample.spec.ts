@@ -10,9 +10,7 @@ const test = demoTest({ npmServers: true });
 const languages = ['css', 'shell', 'c', 'json', 'yaml', 'dockerfile', 'markdown', 'html'];
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages.filter((l) => l !== 'c') });
-  await page.reload();
   await openDemo(page);
 });
 

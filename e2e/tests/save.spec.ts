@@ -13,9 +13,7 @@ const saveState = (page: any) => page.locator('#save-state');
 async function setUp(page: any, demo: Demo, record: string, sync: object) {
   fs.writeFileSync(path.join(demo.workspace, FILE), 'fn main() {\n}\n');
   writeScript(demo, { recordFile: record, capabilities: { textDocumentSync: sync } });
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
   await openFile(page, FILE);
   await waitReady(page);

@@ -6,9 +6,7 @@ import { action, cursorAt, hover } from './editor';
 // processes over the same directory, so both servers see the same file URIs.
 
 test('two sessions with the same task-host path keep their own models, content and servers; stopping one leaves the other working', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'] });
-  await page.reload();
   await openDemo(page);
 
   await openIn(page, 'demo', 'main.go');

@@ -76,9 +76,7 @@ test('the language cards show the task host installer command, prerequisites and
 });
 
 test('a bad JSON configuration is refused next to its field, naming it, and nothing is saved', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
-  await page.reload();
   await openDemo(page);
   const puts: string[] = [];
   page.on('request', (r) => { if (r.method() === 'PUT' && r.url().endsWith('/api/v1/user/settings')) puts.push(r.postData() ?? ''); });
@@ -117,9 +115,7 @@ test('a bad JSON configuration is refused next to its field, naming it, and noth
 });
 
 test('auto-start and auto-install save one control at a time', async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_auto_install_languages: [] });
-  await page.reload();
   await openDemo(page);
   await openSettings(page);
   await expect(page.locator('#auto-start-go')).toBeChecked();

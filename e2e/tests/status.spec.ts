@@ -14,9 +14,7 @@ async function openStatus(page: any) {
 
 test.beforeEach(async ({ page, demo }) => {
   writeScript(demo, {});
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
 });
 

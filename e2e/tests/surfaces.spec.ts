@@ -22,10 +22,7 @@ async function savedLocation(page: Page) {
 }
 
 async function start(page: Page, location: string) {
-  await openDemo(page);
-  await page.evaluate(() => localStorage.clear());
   await putSettings(page, { lsp_auto_start_languages: ['go', 'python'], lsp_status_location: location });
-  await page.reload();
   await openDemo(page);
 }
 

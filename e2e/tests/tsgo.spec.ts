@@ -11,9 +11,7 @@ const test = demoTest({ npmServers: true, path: ['e2e/servers/tsgo'], sample: 'e
 const typeError = "Type 'string' is not assignable to type 'number'.";
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
 });
 

@@ -5,9 +5,7 @@ import { action, activeModel, cursorAt, cursorLine, hover, hoverUntil, newLineAf
 // PATH (e2e/node_modules/.bin), and Monaco's own TypeScript worker beside it.
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go', 'typescript', 'python'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
 });
 

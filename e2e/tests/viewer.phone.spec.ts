@@ -14,9 +14,7 @@ const starts = (logs: string[]) => {
 test('a phone opens a .go file with no control and no language server', async ({ page, demo }) => {
   const sockets: string[] = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_auto_install_languages: ['go'], lsp_status_location: 'toolbar' });
-  await page.reload();
   await openDemo(page);
   const before = starts(demo.logs);
   await pageFits(page);

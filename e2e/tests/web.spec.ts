@@ -9,9 +9,7 @@ import type { Page } from '@playwright/test';
 const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/web' });
 
 test.beforeEach(async ({ page }) => {
-  await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['css', 'html'], lsp_server_configs: {} });
-  await page.reload();
   await openDemo(page);
 });
 
