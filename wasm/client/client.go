@@ -182,6 +182,12 @@ type pair struct {
 	attempts int
 	lostAt   int64
 	retry    Timer
+	// replacing: the current episode's connection replaces one this
+	// client ended itself (a server change, a reopen after idle): a 4005
+	// is then likely the old one's place under the cap, not yet freed
+	// while its server stops, and is tried again on the reconnect
+	// schedule rather than shown with Retry.
+	replacing bool
 }
 
 // Client owns this window's pairs, connections and documents.
@@ -505,6 +511,7 @@ func (c *Client) reopen(p *pair) {
 	}
 	c.mu.Lock()
 	if p.conn == nil && len(p.docs) > 0 && p.st.State == StateOff && !c.closed {
+		p.replacing = true
 		c.connectLocked(p)
 	}
 	c.mu.Unlock()
@@ -537,7 +544,7 @@ func (c *Client) Restart(lang wire.Language) {
 		case p.key.slot >= len(list):
 			p.reopen = false
 			conns = append(conns, p.conn)
-		case p.conn.server != list[p.key.slot]:
+		case !sameServer(lang, p.conn.server, list[p.key.slot]):
 			p.reopen = true
 			conns = append(conns, p.conn)
 		}
@@ -549,6 +556,18 @@ func (c *Client) Restart(lang wire.Language) {
 	for _, d := range leads {
 		d.resize(len(list))
 	}
+}
+
+// sameServer reports whether two entries of a language's server list
+// name the same server: "" stands for the language's default, so adding a
+// second server to a language that had none chosen (["", …] becoming
+// ["typescript-language-server", "eslint"]) leaves the first one running.
+func sameServer(lang wire.Language, a, b string) bool {
+	if a == b {
+		return true
+	}
+	def, ok := wire.DefaultServer(lang)
+	return ok && ((a == "" && b == def) || (b == "" && a == def))
 }
 
 // Reconnect ends every live connection of a language on purpose and

@@ -60,12 +60,16 @@ func reconnectDelay(n int, seed uint64) clock.Duration {
 }
 
 // canReconnect reports whether p may connect again by itself after its
-// generation ended with endErr/code: it was ready in this episode, a
-// document still needs it, attempts are left, and the end was a lost path.
+// generation ended with endErr/code: a document still needs it, attempts
+// are left, and either it was ready in this episode and the end was a lost
+// path, or it replaces a connection this client ended and was refused at
+// the cap (4005), whose place the ended one still held.
 // c.mu must be held.
 func (c *Client) canReconnectLocked(p *pair, endErr error, code int) bool {
-	return p.wasReady && len(p.docs) > 0 && !c.closed &&
-		p.attempts < len(reconnectDelays) && !errors.Is(endErr, errResumeGaveUp) && lostPath(endErr, code)
+	if len(p.docs) == 0 || c.closed || p.attempts >= len(reconnectDelays) || errors.Is(endErr, errResumeGaveUp) {
+		return false
+	}
+	return (p.wasReady && lostPath(endErr, code)) || (p.replacing && code == int(wire.CloseCapacity))
 }
 
 // scheduleReconnectLocked arms the next automatic attempt of p, whose
@@ -98,6 +102,7 @@ func (c *Client) endEpisodeLocked(p *pair) {
 	}
 	p.attempts, p.lostAt = 0, 0
 	p.st.Attempt, p.st.LostAt = 0, 0
+	p.replacing = false
 }
 
 // Nudge makes every reconnecting pair's next attempt now instead of at its
