@@ -61,6 +61,7 @@ var englishStatus = []kv{
 	{"work.incomplete", "Cross-file results may be incomplete while the server reports work."},
 	{"work.finished", "Server-reported work finished: {title}"},
 	{"work.finished.msg", "Server-reported work finished: {title} ({message})"},
+	{"work.finished.untitled", "Server-reported work finished."},
 	{"work.finished.note", "This only means the reported work item ended; not every reference or module is guaranteed to be resolved."},
 	{"stopping.detail", "Shutting down the language server."},
 
@@ -152,6 +153,7 @@ var germanStatus = []kv{
 	{"work.incomplete", "Dateiübergreifende Ergebnisse können unvollständig sein, solange der Server Arbeit meldet."},
 	{"work.finished", "Vom Server gemeldete Arbeit beendet: {title}"},
 	{"work.finished.msg", "Vom Server gemeldete Arbeit beendet: {title} ({message})"},
+	{"work.finished.untitled", "Vom Server gemeldete Arbeit beendet."},
 	{"work.finished.note", "Das bedeutet nur, dass der gemeldete Vorgang endete; nicht jede Referenz und jedes Modul ist zwingend aufgelöst."},
 	{"stopping.detail", "Der Sprachserver wird heruntergefahren."},
 

@@ -376,10 +376,20 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 		case work != nil:
 		case f != nil:
 			v.Finished = &Finished{Title: f.Title, Message: f.Message}
-			a[titleAt], a[messageAt] = f.Title, f.Message
-			if f.Message != "" {
+			// Servers may end work that began with an empty title: the
+			// message stands in for it, and with neither the sentence
+			// ends without a colon rather than with nothing after it.
+			title, message := f.Title, f.Message
+			if title == "" {
+				title, message = message, ""
+			}
+			a[titleAt], a[messageAt] = title, message
+			switch {
+			case title == "":
+				keys += "|work.finished.untitled|work.finished.note|ready.investigate"
+			case message != "":
 				keys += "|work.finished.msg|work.finished.note|ready.investigate"
-			} else {
+			default:
 				keys += "|work.finished|work.finished.note|ready.investigate"
 			}
 		default:
