@@ -293,6 +293,8 @@ const tabs = new Map(); // id -> { id, sessionId, path, view, model, doc, langua
 /** @type {Tab | null} */
 let current = null; // the active tab
 /** @type {Tab | null} */
+let scrolledTo = null; // the active tab the tab strip last scrolled to
+/** @type {Tab | null} */
 let shown = null; // the tab whose model the editor holds
 const tabId = (/** @type {string} */ session, /** @type {string} */ path) => `${session}:${path}`;
 const fileURL = (/** @type {string} */ path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
@@ -516,6 +518,13 @@ function renderTabs() {
     b.addEventListener('click', () => { if (t.sessionId !== sessionId) switchSession(t.sessionId); activate(t); });
     return b;
   }));
+  // The strip scrolls to a tab that became active (opened, chosen in the
+  // tree, reached by a definition), never on other repaints: a strip the
+  // user scrolled stays put while they type.
+  if (current !== scrolledTo) {
+    scrolledTo = current;
+    $('tabs').querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
 }
 
 function modelURI(/** @type {string} */ session, /** @type {string} */ path) {
