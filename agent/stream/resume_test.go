@@ -210,8 +210,20 @@ func TestAcksBothWays(t *testing.T) {
 		}
 		got++
 	}
+	// The unasked ack is written when the 64th frame arrives, the echoes
+	// by another goroutine as the server answers: it may come after the
+	// last echo, so acks are collected up to the heartbeat's answer too.
 	send(t, c, string(wire.AppendHeartbeat(nil, 1)))
-	require.Equal(t, `{"heartbeat":1}`, readData(t, c))
+	for {
+		_, b, err := c.Read(ctx)
+		require.NoError(t, err)
+		if n, ok := wire.AckNumber(b); ok {
+			acks = append(acks, n)
+			continue
+		}
+		require.Equal(t, `{"heartbeat":1}`, string(b))
+		break
+	}
 	_, b, err := c.Read(ctx)
 	require.NoError(t, err)
 	n, ok := wire.AckNumber(b)
