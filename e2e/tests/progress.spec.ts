@@ -60,30 +60,53 @@ test('after 60 s without an initialize answer Kotlin says it may be importing Gr
   expect(started()).toBe(before + 1);
 });
 
-test('two work items: the oldest leads with the count, ending it leaves the other as it was, an indeterminate one shows no percentage, and the last end is only work finished', async ({ page, demo }) => {
+test('two work items: the oldest leads with the count, a report on one leaves the other as it was, an indeterminate one shows its elapsed time and no percentage, and the last end is only work finished', async ({ page, demo }) => {
   writeScript(demo, {
     progress: [
       { on: 'initialized', token: 'import', create: true, kind: 'begin', title: 'Importing', percentage: 10 },
       { on: 'initialized', token: 7, create: true, kind: 'begin', title: 'Indexing' },
-      { on: 'initialized', delayMs: 1500, token: 7, kind: 'report', message: 'module :core' },
-      { on: 'initialized', delayMs: 1500, token: 'import', kind: 'end' },
-      { on: 'initialized', delayMs: 1500, token: 7, kind: 'end', message: 'done' },
+      { on: 'initialized', delayMs: 2500, token: 7, kind: 'report', message: 'module :core' },
+      { on: 'initialized', delayMs: 5000, token: 'import', kind: 'end' },
+      { on: 'initialized', delayMs: 7500, token: 7, kind: 'end', message: 'done' },
     ],
   });
   await openKotlin(page);
+  // Every text the control shows, in order: what happened between two
+  // reads is not lost.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as any).statusTexts = []);
+    const read = () => ['lsp-status', 'lsp-popover'].map((id) => document.getElementById(id)?.textContent ?? '').join(' | ');
+    seen.push(read());
+    new MutationObserver(() => { const t = read(); if (seen[seen.length - 1] !== t) seen.push(t); })
+      .observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await expect(status(page)).toHaveAttribute('data-state', 'ready');
   await openStatus(page);
   await expect(status(page)).toContainText('Importing 10%');
   await expect(popover(page)).toContainText('1 other work item is active.');
-  // The first ends: the indeterminate one leads, with no percentage.
+  // The first ends: the indeterminate one leads, with the message its own
+  // report gave it while the other led, its elapsed time and no
+  // percentage or time remaining.
   await expect(status(page)).toContainText('Indexing');
+  await expect(popover(page)).toContainText('module :core');
   await expect(status(page)).not.toContainText('%');
   await expect(popover(page)).toContainText('In progress; the server reports no percentage.');
+  await expect(popover(page)).toContainText(/Running for \d+ s/);
+  await expect(popover(page)).not.toContainText(/remaining|ETA/i);
   await expect(popover(page)).not.toContainText('other work item');
   // The last ends: recorded as work finished, nothing more claimed.
   await expect(popover(page)).toContainText('Server-reported work finished: Indexing (done)');
   await expect(popover(page)).toContainText('not every reference or module is guaranteed to be resolved');
   expect((await view(page, 'kotlin')).state).toBe('ready');
+  // While Importing led, the report on the other item changed neither
+  // its percentage nor its message (the control and the popover).
+  const texts: string[] = await page.evaluate(() => (window as any).statusTexts);
+  const importing = texts.filter((t) => t.includes('Importing'));
+  expect(importing.length).toBeGreaterThan(0);
+  for (const t of importing) {
+    expect(t).toContain('Importing 10%');
+    expect(t).not.toContain('module :core');
+  }
 });
 
 test('a server that reports no work says so after initialize instead of claiming indexing', async ({ page, demo }) => {

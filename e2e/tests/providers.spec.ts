@@ -92,3 +92,52 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   await barrier();
   expect(requests('textDocument/semanticTokens/full').length).toBe(settled);
 });
+
+test('completion asks only on the characters the server advertised; signature help keeps its trigger and retrigger characters', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  writeScript(demo, {
+    recordFile: record,
+    capabilities: {
+      textDocumentSync: { openClose: true, change: 2 },
+      completionProvider: { triggerCharacters: ['.'] },
+      signatureHelpProvider: { triggerCharacters: ['('], retriggerCharacters: [','] },
+    },
+    answers: {
+      'textDocument/completion': { isIncomplete: false, items: [{ label: 'alphabet', kind: 3 }] },
+      'textDocument/signatureHelp': {
+        signatures: [{ label: 'pair(a: i32, b: i32)', parameters: [{ label: 'a: i32' }, { label: 'b: i32' }] }],
+        activeSignature: 0, activeParameter: 0,
+      },
+    },
+  });
+  await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
+  await openDemo(page);
+  await openFile(page, 'src/main.rs');
+  await waitReady(page);
+  const requests = (method: string) => readRecord(record).filter((r) => r.kind === 'request' && r.method === method).map((r) => r.message.params);
+  const completions = () => requests('textDocument/completion');
+
+  // Characters the server did not advertise, typed where no word is
+  // (Monaco's quick suggestions follow word characters only): no request.
+  // The barrier, a completion asked for by hand, is recorded after
+  // anything they would have sent; it must be the only new request.
+  await newLineAfter(page, 'fn main() {');
+  const before = completions().length;
+  await page.keyboard.type(':-> ');
+  await page.keyboard.press('Control+Space');
+  await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  expect(completions().slice(before).map((p) => p.context)).toEqual([{ triggerKind: 1 }]);
+
+  // Signature help opens on its trigger character and is asked again as
+  // a retrigger on its retrigger character while it shows.
+  await page.keyboard.type('pair(');
+  const hints = page.locator('.parameter-hints-widget.visible');
+  await expect(hints).toContainText('pair(a: i32, b: i32)');
+  await expect.poll(() => requests('textDocument/signatureHelp').map((p) => p.context))
+    .toContainEqual(expect.objectContaining({ triggerKind: 2, triggerCharacter: '(', isRetrigger: false }));
+  await page.keyboard.type('1,');
+  await expect.poll(() => requests('textDocument/signatureHelp').map((p) => p.context))
+    .toContainEqual(expect.objectContaining({ triggerKind: 2, triggerCharacter: ',', isRetrigger: true }));
+  await expect(hints).toBeVisible();
+});

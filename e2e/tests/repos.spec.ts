@@ -30,8 +30,15 @@ async function readyFrames(page: Page) {
 async function definitionAt(page: Page, path: string, text: string) {
   await expect.poll(async () => {
     if ((await page.locator('#current-file').innerText()) !== path) return 'left';
-    await cursorAt(page, text, 1);
-    await action(page, 'editor.action.revealDefinition');
+    try {
+      await cursorAt(page, text, 1);
+      await action(page, 'editor.action.revealDefinition');
+    } catch (err) {
+      // The previous attempt's navigation switched tabs meanwhile: the
+      // editor holds no model while the target loads.
+      if ((await page.locator('#current-file').innerText()) !== path) return 'left';
+      throw err;
+    }
     return (await page.locator('#current-file').innerText()) !== path ? 'left' : 'stayed';
   }, { timeout: 60_000, intervals: [500, 1000, 2000] }).toBe('left');
 }
