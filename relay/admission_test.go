@@ -544,7 +544,7 @@ func TestBrokenSettingsStore(t *testing.T) {
 // unreachableCap is a shared cap whose database cannot be reached.
 type unreachableCap struct{}
 
-func (unreachableCap) Acquire(context.Context, capacity.Holder) (func(), int, bool, error) {
+func (unreachableCap) Acquire(context.Context, capacity.Holder) (*capacity.Slot, int, bool, error) {
 	return nil, 0, false, errors.New("test: connection refused")
 }
 

@@ -106,13 +106,14 @@ func (p *blackhole) copy(dst, src net.Conn, count *atomic.Int64) {
 }
 
 // A browser whose connection silently disappears (no close frame, no FIN)
-// stops answering pings: the relay closes its stream — the agent sees 1001
-// — and frees the capacity slot, so the next browser gets in.
+// stops answering pings: the relay closes its stream — the agent sees 4010
+// — and frees the capacity slot, so the next browser gets in. (With no
+// resume grace: a held slot is TestLostStreamHoldsItsSlotForItsResume.)
 func TestVanishedBrowserFreesSlot(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
 	srv, rl := newRelay(t, Config{Sessions: testSessions(a), MaxConnections: 1,
-		PingInterval: testPingInterval, PingTimeout: testPingTimeout})
+		PingInterval: testPingInterval, PingTimeout: testPingTimeout, ResumeGrace: -1})
 	net := newBlackhole(t, srv.Listener.Addr().String())
 
 	b, _, err := dialBrowser(testCtx(t), "ws://"+net.addr()+wire.RelayStreamPrefix+"pc?language=go", nil)

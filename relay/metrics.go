@@ -31,6 +31,8 @@ const MetricsPath = "/metrics"
 //	kandev_relay_capacity_in_use_global             slots in use by every replica sharing the cap
 //	                                                (this process's alone without a shared database)
 //	kandev_relay_capacity_in_use{replica}           slots in use by each replica holding any
+//	kandev_relay_capacity_held                      of the global slots, those of lost streams held
+//	                                                for their resume (servers the agents hold)
 type metrics struct {
 	active  *prometheus.GaugeVec
 	refused *prometheus.CounterVec
@@ -72,6 +74,8 @@ var (
 		"Connection cap slots in use by every replica sharing the cap (this process's alone without a shared database).", nil, nil)
 	capReplicaDesc = prometheus.NewDesc("kandev_relay_capacity_in_use",
 		"Connection cap slots in use, by replica holding any.", []string{"replica"}, nil)
+	capHeldDesc = prometheus.NewDesc("kandev_relay_capacity_held",
+		"Of the global slots in use, those of lost streams held for their resume.", nil, nil)
 )
 
 // capCollector reads the cap at each scrape, so the figures are the
@@ -83,6 +87,7 @@ func (c capCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- capMaxDesc
 	ch <- capGlobalDesc
 	ch <- capReplicaDesc
+	ch <- capHeldDesc
 }
 
 func (c capCollector) Collect(ch chan<- prometheus.Metric) {
@@ -94,6 +99,7 @@ func (c capCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(capMaxDesc, prometheus.GaugeValue, float64(u.Max))
 	ch <- prometheus.MustNewConstMetric(capGlobalDesc, prometheus.GaugeValue, float64(u.Global))
+	ch <- prometheus.MustNewConstMetric(capHeldDesc, prometheus.GaugeValue, float64(u.Held))
 	for replica, n := range u.Replicas {
 		ch <- prometheus.MustNewConstMetric(capReplicaDesc, prometheus.GaugeValue, float64(n), replica)
 	}

@@ -130,6 +130,14 @@ type Config struct {
 	// within 2×PingInterval + PingTimeout.
 	PingInterval, PingTimeout time.Duration
 
+	// ResumeGrace is how long the capacity slot of a stream whose
+	// browser was lost stays counted, waiting for the browser to resume
+	// (DefaultResumeGrace when zero; negative: given back at once). Set
+	// it to the task hosts' agents' -resume-grace: they hold the server
+	// that long, and a held server must count against the cap like a
+	// live one.
+	ResumeGrace time.Duration
+
 	// AgentOutput receives the stdout (after its listening line) and
 	// stderr of agents the relay starts; nil discards them.
 	AgentOutput io.Writer
@@ -160,6 +168,11 @@ const (
 	DefaultPingInterval = 20 * time.Second
 	DefaultPingTimeout  = 10 * time.Second
 )
+
+// DefaultResumeGrace is the agents' default resume grace
+// (agent/stream.DefaultResumeGrace): how long a lost stream's slot is
+// held by default.
+const DefaultResumeGrace = time.Minute
 
 // defaultDialTimeout bounds connecting to an agent and its HTTP upgrade. A
 // local agent answers in milliseconds; anything slower is unavailable.
@@ -231,6 +244,9 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.PingTimeout <= 0 {
 		cfg.PingTimeout = DefaultPingTimeout
+	}
+	if cfg.ResumeGrace == 0 {
+		cfg.ResumeGrace = DefaultResumeGrace
 	}
 	if cfg.Settings == nil {
 		cfg.Settings = settings.NewMemory()
@@ -366,4 +382,11 @@ func (rl *Relay) Close(ctx context.Context) error {
 func (rl *Relay) slotsInUse() int64 {
 	u, _ := rl.capacity.Usage(context.Background())
 	return int64(u.Global)
+}
+
+// streamsBridged is the cap's count of streams still bridged: in use and
+// not held for a resume (0 when it cannot be read).
+func (rl *Relay) streamsBridged() int64 {
+	u, _ := rl.capacity.Usage(context.Background())
+	return int64(u.Global - u.Held)
 }

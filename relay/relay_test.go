@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/capacity"
 	"github.com/kandev/lsp/relay/internal/bridge"
 )
 
@@ -104,9 +105,9 @@ func requireClose(t testing.TB, c *websocket.Conn, want wire.CloseCode) {
 func waitIdle(t testing.TB, h *Relay) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
-	for h.slotsInUse() != 0 {
+	for h.streamsBridged() != 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("relay still has %d active streams", h.slotsInUse())
+			t.Fatalf("relay still has %d active streams", h.streamsBridged())
 		}
 		time.Sleep(5 * time.Millisecond) // polling a condition, with a deadline
 	}
@@ -406,4 +407,49 @@ func TestResumeIsAdmittedAtTheCap(t *testing.T) {
 	_, _, err = resumed.Read(ctx)
 	require.NoError(t, err, "the resume is admitted")
 	assert.Equal(t, "0a1b", a.next(t).query.Get(wire.ParamResume))
+}
+
+// A lost browser's slot stays counted while the agent holds its server:
+// a new stream at the cap is refused, the resume takes the slot over
+// (admitted, counted once), and a browser that closes gives it back.
+func TestLostStreamHoldsItsSlotForItsResume(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, rl := newRelay(t, Config{Sessions: StaticSessions(a.session("s")), MaxConnections: 1})
+	ctx := testCtx(t)
+	usage := func() capacity.Usage {
+		u, err := rl.capacity.Usage(ctx)
+		require.NoError(t, err)
+		return u
+	}
+	first, _, err := dialBrowser(ctx, streamURL(srv, "s", "go"), nil)
+	require.NoError(t, err)
+	_, _, err = first.Read(ctx)
+	require.NoError(t, err)
+	ac := a.next(t)
+	_ = first.CloseNow() // lost: no close frame
+	assert.Equal(t, websocket.StatusCode(wire.ClosePathLost), websocket.CloseStatus(ac.ended(t)))
+	require.Eventually(t, func() bool { return usage().Held == 1 }, 10*time.Second, 10*time.Millisecond)
+	m := scrape(t, srv)
+	assert.Equal(t, 1.0, m["kandev_relay_capacity_held"])
+	assert.Equal(t, 1.0, m["kandev_relay_capacity_in_use_global"])
+
+	fresh, _, err := dialBrowser(ctx, streamURL(srv, "s", "go"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = fresh.CloseNow() })
+	_, _, err = fresh.Read(ctx)
+	assert.Equal(t, websocket.StatusCode(wire.CloseCapacity), websocket.CloseStatus(err), "the held server counts")
+
+	resumed, _, err := dialBrowser(ctx, streamURL(srv, "s", "go")+"&resume=0a1b&received=3", nil)
+	require.NoError(t, err)
+	_, _, err = resumed.Read(ctx)
+	require.NoError(t, err, "the resume is admitted")
+	ac = a.next(t)
+	assert.Equal(t, capacity.Usage{Max: 1, Global: 1, Replicas: map[string]int{"local": 1}}, usage(), "in the slot it held")
+
+	require.NoError(t, resumed.Close(websocket.StatusNormalClosure, ""))
+	assert.Equal(t, websocket.StatusNormalClosure, websocket.CloseStatus(ac.ended(t)))
+	require.Eventually(t, func() bool { return usage().Global == 0 }, 10*time.Second, 10*time.Millisecond, "a closed stream gives its slot back at once")
+	assert.Zero(t, usage().Held)
+	assert.Zero(t, scrape(t, srv)["kandev_relay_capacity_held"])
 }

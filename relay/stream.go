@@ -120,7 +120,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	// cannot be asked (the shared database is down) admits nothing: the
 	// backend is unavailable, which is not the cap being reached.
 	// A resume keeps its place: it had a slot before its path was lost.
-	release, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server, User: user(r),
+	slot, n, ok, err := rl.capacity.Acquire(ctx, capacity.Holder{Session: sessionID, Language: lang, Server: server, User: user(r),
 		Resuming: q.Get(wire.ParamResume) != ""})
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -134,7 +134,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		reject(wire.CloseCapacity, "connection cap reached", "active", n)
 		return
 	}
-	defer release()
+	defer slot.Release()
 	log.Debug("lsp stream: admitted", "active", n)
 
 	// 4. Resolve or restore the execution.
@@ -197,9 +197,30 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 		Relayed:         rl.metrics.relayed,
 	})
 	active.Dec()
+	if heldForResume(out) {
+		// The agent holds the server for the browser's resume: its slot
+		// stays counted until the resume takes it over or the grace ends.
+		slot.Hold(rl.cfg.ResumeGrace)
+	}
 	rl.metrics.closed.WithLabelValues(codeLabel(int(out.BrowserCode))).Inc()
 	log.Info("lsp stream: closed", "ended", out.Ended.String(),
 		"browserCode", int(out.BrowserCode), "agentCode", int(out.AgentCode), "err", out.Err)
+}
+
+// heldForResume reports whether a stream that ended so left its server
+// held on the task host for a resume: the browser's path was lost (the
+// agent was told wire.ClosePathLost) or the relay drained for a restart.
+// A stream that never reached ready has no resume token, and its slot is
+// held for nothing until the grace ends; that is the price of not
+// reading the agent's frames.
+func heldForResume(out bridge.Outcome) bool {
+	switch out.Ended {
+	case bridge.Browser:
+		return out.AgentCode == websocket.StatusCode(wire.ClosePathLost)
+	case bridge.Shutdown:
+		return out.AgentCode == websocket.StatusCode(wire.CloseServiceRestart)
+	}
+	return false
 }
 
 // badStreamRequest says why a stream request is refused before the

@@ -20,7 +20,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // takeAll asks for n slots at once and returns the releases of those
 // granted and how many were refused.
-func takeAll(t *testing.T, c Cap, n int) (granted []func(), refused int) {
+func takeAll(t *testing.T, c Cap, n int) (granted []*Slot, refused int) {
 	t.Helper()
 	var (
 		mu      sync.Mutex
@@ -55,12 +55,12 @@ func TestLocal(t *testing.T) {
 	u, err := c.Usage(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, Usage{Max: 3, Global: 3, Replicas: map[string]int{"r": 3}}, u)
-	granted[0]()
-	granted[0]() // idempotent
+	granted[0].Release()
+	granted[0].Release() // idempotent
 	u, _ = c.Usage(context.Background())
 	assert.Equal(t, 2, u.Global)
 	for _, r := range granted[1:] {
-		r()
+		r.Release()
 	}
 	u, _ = c.Usage(context.Background())
 	assert.Equal(t, Usage{Max: 3, Replicas: map[string]int{}}, u)
@@ -87,7 +87,7 @@ func TestLeasesGlobalCap(t *testing.T) {
 	b := replica(t, dsn, "b", 0, 0)
 	var (
 		wg     sync.WaitGroup
-		ga, gb []func()
+		ga, gb []*Slot
 		ra, rb int
 	)
 	wg.Go(func() { ga, ra = takeAll(t, a, 10) })
@@ -103,7 +103,7 @@ func TestLeasesGlobalCap(t *testing.T) {
 	assert.Equal(t, len(gb), u.Replicas["b"])
 
 	for _, r := range append(ga, gb...) {
-		r()
+		r.Release()
 	}
 	u, err = b.Usage(t.Context())
 	require.NoError(t, err)
@@ -185,7 +185,7 @@ func TestLeasesRowsSayWhoHoldsThem(t *testing.T) {
 		extract(epoch FROM expires_at - heartbeat_at) FROM kandev_lsp_slot_leases`).Scan(&replica, &session, &lang, &server, &ttl))
 	assert.Equal(t, []string{"r1", "demo", "typescript", "tsgo"}, []string{replica, session, lang, server})
 	assert.InDelta(t, DefaultLeaseTTL.Seconds(), ttl, 0.01)
-	release()
+	release.Release()
 	var n int
 	require.NoError(t, pool.QueryRow(t.Context(), `SELECT count(*) FROM kandev_lsp_slot_leases`).Scan(&n))
 	assert.Zero(t, n)
@@ -200,7 +200,7 @@ func TestLeasesConfigErrors(t *testing.T) {
 }
 
 // takeAs asks for n slots for user, one after the other.
-func takeAs(t *testing.T, c Cap, user string, n int) (granted []func(), refused int) {
+func takeAs(t *testing.T, c Cap, user string, n int) (granted []*Slot, refused int) {
 	t.Helper()
 	for range n {
 		release, _, ok, err := c.Acquire(t.Context(), Holder{Session: "s-" + user, Language: "go", User: user})
@@ -226,8 +226,8 @@ func shareHolds(t *testing.T, alice, bob Cap) {
 	assert.Zero(t, rb)
 	_, rc := takeAs(t, bob, "carol", 1)
 	assert.Equal(t, 1, rc, "the global cap still holds")
-	ga[0]()
-	ga[0]() // idempotent
+	ga[0].Release()
+	ga[0].Release() // idempotent
 	g, _ := takeAs(t, alice, "alice", 2)
 	assert.Len(t, g, 1, "alice's released slot is hers again, and only that one")
 }
@@ -259,7 +259,7 @@ func TestLeasesPerUserShare(t *testing.T) {
 	assert.Len(t, g, 1, "alice's second slot through the other replica, and no third")
 	assert.Equal(t, 2, r)
 	for _, rel := range append(first, g...) {
-		rel()
+		rel.Release()
 	}
 	shareHolds(t, a, b)
 }
@@ -288,10 +288,129 @@ func TestResumeIsAdmittedAtTheCap(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, ok, "a resume at the cap")
 			assert.Equal(t, held+1, n, "and counted")
-			release()
+			release.Release()
 			u, err := c.Usage(t.Context())
 			require.NoError(t, err)
 			assert.Equal(t, held, u.Global)
 		})
 	}
+}
+
+// A held slot counts like a live one until its resume takes it over —
+// without counting a second time — or its grace ends.
+func TestHeldSlotCountsUntilItsResumeTakesItOver(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	for name, c := range map[string]Cap{
+		"local":  NewLocal(3, 0, "r"),
+		"leases": replica(t, dsn, "r", time.Minute, time.Second),
+	} {
+		t.Run(name, func(t *testing.T) {
+			lost := Holder{Session: "s", Language: "go", User: "u"}
+			slot, _, ok, err := c.Acquire(t.Context(), lost)
+			require.NoError(t, err)
+			require.True(t, ok)
+			slot.Hold(time.Minute)
+			slot.Release() // the handler's deferred release: too late to matter
+			others, refused := takeAll(t, c, 3)
+			assert.Len(t, others, 2, "the held slot is not free")
+			assert.Equal(t, 1, refused)
+			u, err := c.Usage(t.Context())
+			require.NoError(t, err)
+			assert.Equal(t, 3, u.Global)
+			assert.Equal(t, 1, u.Held)
+
+			resumed := lost
+			resumed.Resuming = true
+			again, n, ok, err := c.Acquire(t.Context(), resumed)
+			require.NoError(t, err)
+			require.True(t, ok, "the resume takes its slot back")
+			assert.Equal(t, 3, n, "counted once")
+			u, _ = c.Usage(t.Context())
+			assert.Equal(t, 3, u.Global)
+			assert.Zero(t, u.Held)
+
+			// Not another user's, nor another language's held slot.
+			again.Hold(time.Minute)
+			for _, h := range []Holder{{Session: "s", Language: "go", User: "mallory", Resuming: true}, {Session: "s", Language: "python", User: "u", Resuming: true}} {
+				s, _, ok, err := c.Acquire(t.Context(), h)
+				require.NoError(t, err)
+				require.True(t, ok, "a resume is admitted at the cap")
+				u, _ = c.Usage(t.Context())
+				assert.Equal(t, 1, u.Held, "%s/%s took nothing over", h.User, h.Language)
+				s.Release()
+			}
+			for _, s := range others {
+				s.Release()
+			}
+			u, _ = c.Usage(t.Context())
+			assert.Equal(t, Usage{Max: 3, Global: 1, Held: 1, Replicas: map[string]int{"r": 1}}, u)
+		})
+	}
+}
+
+// An untaken held slot comes back when its grace ends.
+func TestHeldSlotComesBackAfterItsGrace(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	for name, c := range map[string]Cap{
+		"local":  NewLocal(1, 1, "r"),
+		"leases": replica(t, dsn, "r", time.Minute, time.Second),
+	} {
+		t.Run(name, func(t *testing.T) {
+			slot, _, ok, err := c.Acquire(t.Context(), Holder{Session: "s", Language: "go", User: "u"})
+			require.NoError(t, err)
+			require.True(t, ok)
+			slot.Hold(200 * time.Millisecond)
+			require.Eventually(t, func() bool {
+				u, err := c.Usage(t.Context())
+				return err == nil && u.Global == 0 && u.Held == 0
+			}, 10*time.Second, 20*time.Millisecond)
+			_, _, ok, err = c.Acquire(t.Context(), Holder{Session: "s2", Language: "go", User: "u"})
+			require.NoError(t, err)
+			assert.True(t, ok, "the slot is free again")
+		})
+	}
+}
+
+// The lease follows the stream, not the replica: a slot held by a replica
+// that then stops is taken over by the resume through another, which then
+// owns it — renews it, and gives it back when its stream ends.
+func TestHeldLeaseFollowsItsStreamToAnotherReplica(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Database(t)
+	a := replica(t, dsn, "a", 2*time.Second, 200*time.Millisecond)
+	b := replica(t, dsn, "b", 2*time.Second, 200*time.Millisecond)
+	lost := Holder{Session: "s", Language: "go", User: "u"}
+	slot, _, ok, err := a.Acquire(t.Context(), lost)
+	require.NoError(t, err)
+	require.True(t, ok)
+	live, _, ok, err := a.Acquire(t.Context(), Holder{Session: "s2", Language: "go", User: "u"})
+	require.NoError(t, err)
+	require.True(t, ok)
+	slot.Hold(time.Minute)
+	defer live.Release()
+	require.NoError(t, a.Close(t.Context()), "a deploy stops replica a")
+	u, err := b.Usage(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, Usage{Max: 3, Global: 1, Held: 1, Replicas: map[string]int{"a": 1}}, u, "a's live lease is gone, its held one stays")
+
+	lost.Resuming = true
+	var took time.Time
+	require.NoError(t, b.pool.QueryRow(t.Context(), `SELECT clock_timestamp()`).Scan(&took))
+	resumed, n, ok, err := b.Acquire(t.Context(), lost)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, 1, n)
+	// b renews the lease past a whole TTL after it took it over.
+	require.Eventually(t, func() bool {
+		var beat time.Time
+		err := b.pool.QueryRow(t.Context(), `SELECT heartbeat_at FROM kandev_lsp_slot_leases WHERE replica = 'b'`).Scan(&beat)
+		return err == nil && beat.Sub(took) > 2*time.Second
+	}, 10*time.Second, 50*time.Millisecond)
+	u, _ = b.Usage(t.Context())
+	assert.Equal(t, Usage{Max: 3, Global: 1, Replicas: map[string]int{"b": 1}}, u)
+	resumed.Release()
+	u, _ = b.Usage(t.Context())
+	assert.Equal(t, Usage{Max: 3, Replicas: map[string]int{}}, u)
 }

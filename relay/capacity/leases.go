@@ -128,8 +128,10 @@ func (l *Leases) Replica() string { return l.replica }
 func (l *Leases) TTL() time.Duration { return l.ttl }
 
 // Acquire implements Cap. A user at their share is refused like a full
-// cap, with inUse their own count.
-func (l *Leases) Acquire(ctx context.Context, h Holder) (func(), int, bool, error) {
+// cap, with inUse their own count. A resume takes over a held lease of
+// its session, language and user, whichever replica held it: the row
+// becomes this replica's.
+func (l *Leases) Acquire(ctx context.Context, h Holder) (*Slot, int, bool, error) {
 	id := randomHex(12)
 	var (
 		n  int
@@ -142,6 +144,21 @@ func (l *Leases) Acquire(ctx context.Context, h Holder) (func(), int, bool, erro
 		}
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM kandev_lsp_slot_leases WHERE expires_at > clock_timestamp()`).Scan(&n); err != nil {
 			return err
+		}
+		if h.Resuming {
+			err := tx.QueryRow(ctx, `UPDATE kandev_lsp_slot_leases
+				SET replica = $1, held = false, heartbeat_at = clock_timestamp(), expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+				WHERE id = (SELECT id FROM kandev_lsp_slot_leases
+					WHERE held AND session_id = $3 AND language = $4 AND user_id = $5 AND expires_at > clock_timestamp()
+					ORDER BY acquired_at LIMIT 1)
+				RETURNING id`, l.replica, l.ttl.Milliseconds(), h.Session, h.Language, h.User).Scan(&id)
+			switch {
+			case err == nil:
+				ok = true
+				return nil
+			case !errors.Is(err, pgx.ErrNoRows):
+				return err
+			}
 		}
 		if n >= l.max && !h.Resuming {
 			return nil
@@ -175,8 +192,10 @@ func (l *Leases) Acquire(ctx context.Context, h Holder) (func(), int, bool, erro
 	l.mu.Lock()
 	l.held[id] = struct{}{}
 	l.mu.Unlock()
-	var once sync.Once
-	return func() { once.Do(func() { l.release(id) }) }, n, true, nil
+	return &Slot{
+		release: func() { l.release(id) },
+		hold:    func(grace time.Duration) { l.hold(id, grace) },
+	}, n, true, nil
 }
 
 // release deletes a lease. Not the stream's context: it has ended.
@@ -188,6 +207,24 @@ func (l *Leases) release(id string) {
 	defer cancel()
 	if _, err := l.pool.Exec(ctx, `DELETE FROM kandev_lsp_slot_leases WHERE id = $1`, id); err != nil {
 		l.log.Warn("capacity: lease not released; it expires on its own", "lease", id, "ttl", l.ttl, "err", err)
+	}
+}
+
+// hold marks a lease held for grace: no longer renewed, it expires by
+// itself when grace ends unless a resume takes it over first, on this
+// replica or another. A replica that stops meanwhile leaves it so, and
+// Close does not delete it. Should the mark fail, the lease is not
+// renewed either and expires within the TTL.
+func (l *Leases) hold(id string, grace time.Duration) {
+	l.mu.Lock()
+	delete(l.held, id)
+	l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	if _, err := l.pool.Exec(ctx, `UPDATE kandev_lsp_slot_leases
+		SET held = true, expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+		WHERE id = $1 AND replica = $3`, id, grace.Milliseconds(), l.replica); err != nil {
+		l.log.Warn("capacity: lease not held; it expires on its own", "lease", id, "ttl", l.ttl, "err", err)
 	}
 }
 
@@ -238,7 +275,7 @@ func (l *Leases) renew() error {
 
 // Usage implements Cap: the live leases of every replica.
 func (l *Leases) Usage(ctx context.Context) (Usage, error) {
-	rows, err := l.pool.Query(ctx, `SELECT replica, count(*) FROM kandev_lsp_slot_leases
+	rows, err := l.pool.Query(ctx, `SELECT replica, count(*), count(*) FILTER (WHERE held) FROM kandev_lsp_slot_leases
 		WHERE expires_at > clock_timestamp() GROUP BY replica`)
 	if err != nil {
 		return Usage{}, fmt.Errorf("capacity: usage: %w", err)
@@ -247,14 +284,15 @@ func (l *Leases) Usage(ctx context.Context) (Usage, error) {
 	for rows.Next() {
 		var (
 			replica string
-			n       int
+			n, held int
 		)
-		if err := rows.Scan(&replica, &n); err != nil {
+		if err := rows.Scan(&replica, &n, &held); err != nil {
 			rows.Close()
 			return Usage{}, fmt.Errorf("capacity: usage: %w", err)
 		}
 		u.Replicas[replica] = n
 		u.Global += n
+		u.Held += held
 	}
 	if err := rows.Err(); err != nil {
 		return Usage{}, fmt.Errorf("capacity: usage: %w", err)
@@ -262,9 +300,10 @@ func (l *Leases) Usage(ctx context.Context) (Usage, error) {
 	return u, nil
 }
 
-// Close stops the heartbeat and deletes the leases this replica still
-// holds (a graceful stop gives its slots back at once). It does not close
-// the pool.
+// Close stops the heartbeat and deletes the leases of this replica's live
+// streams (a graceful stop gives their slots back at once); held leases
+// stay for their resumes, through another replica. It does not close the
+// pool.
 func (l *Leases) Close(ctx context.Context) error {
 	l.once.Do(func() { close(l.stop) })
 	<-l.done

@@ -22,7 +22,8 @@ import (
 //	1  kandev_lsp_user_settings: one row per user, the settings document
 //	2  kandev_lsp_slot_leases: one row per admitted stream of any replica
 //	3  kandev_lsp_slot_leases.user_id: whose stream, for a user's share
-const SchemaVersion = 3
+//	4  kandev_lsp_slot_leases.held: a lost stream's lease kept for its resume
+const SchemaVersion = 4
 
 // migrations[i] brings a database from version i to i+1. Append only: a
 // shipped step never changes, since databases out there ran it.
@@ -53,6 +54,11 @@ var migrations = []string{
 	// replicas like the global cap. Leases of an older replica (rolling
 	// upgrade) count for the empty user until they end.
 	`ALTER TABLE kandev_lsp_slot_leases ADD COLUMN user_id text NOT NULL DEFAULT ''`,
+	// 4. A lease whose browser was lost, kept (not renewed, expiring at
+	// the end of the resume grace) so the held server still counts and
+	// its resume, on any replica, takes the row over. Older replicas
+	// count such rows and never hold one.
+	`ALTER TABLE kandev_lsp_slot_leases ADD COLUMN held boolean NOT NULL DEFAULT false`,
 }
 
 // schemaLock is the advisory lock key migrations hold: replicas that start

@@ -22,6 +22,7 @@ import (
 	"github.com/kandev/lsp/internal/soak"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/relay/pgdb"
 )
 
 // A stream survives what happens to the path while its language server
@@ -107,8 +108,12 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 	c.send(t, ctx, "kandev/unknown", `{}`)
 	require.NoError(t, a.Stop(20*time.Second))
 	assert.Equal(t, wire.CloseServiceRestart, c.closeCode(ctx), "a draining relay says it restarts")
+	assert.Equal(t, map[string]string{"a2": "held"}, leasesOf(t, ctx, dsn, "a2", "a3"),
+		"the drained stream's lease outlives its relay, held for the resume")
 	a = startRelay("a3", addrA)
 	check("relay stopped (SIGTERM) and started again", a.URL, time.Now())
+	assert.Equal(t, map[string]string{"a3": "live"}, leasesOf(t, ctx, dsn, "a2", "a3"),
+		"the resume took the held lease over: the stream is counted once, by the relay that carries it")
 
 	// 3. Two replicas; the one in use is killed, the other is up all along.
 	bb := startRelay("b", addrB)
@@ -129,6 +134,29 @@ func TestStreamsSurviveTheRelay(t *testing.T) {
 	t.Logf("agent killed and restarted: ready on a fresh server %v after the agent came back", time.Since(cameBack).Round(time.Millisecond))
 	assert.NotEqual(t, server, serverPid(t, marker), "a new server")
 	fresh.c.Close(websocket.StatusNormalClosure, "")
+}
+
+// leasesOf returns the live slot leases of the named replicas: replica →
+// "live" or "held" (one stream each here).
+func leasesOf(t *testing.T, ctx context.Context, dsn string, replicas ...string) map[string]string {
+	t.Helper()
+	pool, err := pgdb.Open(ctx, dsn)
+	require.NoError(t, err)
+	defer pool.Close()
+	rows, err := pool.Query(ctx, `SELECT replica, held FROM kandev_lsp_slot_leases
+		WHERE replica = ANY($1) AND expires_at > clock_timestamp()`, replicas)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for rows.Next() {
+		var (
+			replica string
+			held    bool
+		)
+		require.NoError(t, rows.Scan(&replica, &held))
+		out[replica] = map[bool]string{false: "live", true: "held"}[held]
+	}
+	require.NoError(t, rows.Err())
+	return out
 }
 
 // resumingClient speaks the browser's side of the resume protocol: it
