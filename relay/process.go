@@ -44,6 +44,11 @@ type ProcessStarter struct {
 	// its language servers besides its allowlist (its -pass-env), and
 	// which a nil Env keeps.
 	PassEnv []string
+	// ResumeGrace, when not zero, is the agent's -resume-grace (negative:
+	// 0, none): the relay holds a lost stream's slot as long as the agent
+	// holds its server, so the two are given the same. Zero: the agent's
+	// default, which is the relay's.
+	ResumeGrace time.Duration
 	// Output receives the agent's stderr and the rest of its stdout; nil
 	// discards them.
 	Output io.Writer
@@ -94,6 +99,9 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 	args := []string{"-addr", "127.0.0.1:0", "-workspace", sess.Workspace}
 	if len(p.PassEnv) > 0 {
 		args = append(args, "-pass-env", strings.Join(p.PassEnv, ","))
+	}
+	if p.ResumeGrace != 0 {
+		args = append(args, "-resume-grace", max(p.ResumeGrace, 0).String())
 	}
 	cmd := exec.Command(p.Binary, args...)
 	cmd.Env = append(withoutVar(env, agentTokenEnv), agentTokenEnv+"="+token)

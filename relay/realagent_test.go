@@ -396,3 +396,17 @@ func TestServerParamRealAgent(t *testing.T) {
 	started, _ := os.ReadFile(filepath.Join(r.pids, "started"))
 	assert.Equal(t, "started\n", string(started), "one server started, for the first stream only")
 }
+
+// An agent the relay starts holds a lost stream's server exactly as long
+// as the relay holds its slot: it is given the relay's resume grace.
+func TestStartedAgentIsGivenTheResumeGrace(t *testing.T) {
+	t.Parallel()
+	r := newRealAgentRelay(t, "exec cat")
+	r.process.ResumeGrace = 1500 * time.Millisecond
+	b := r.open(t)
+	echo(t, b, 1)
+	require.NoError(t, b.CloseNow())
+	require.Eventually(t, func() bool { return strings.Contains(r.out.String(), "server held for a resume") }, 15*time.Second, 10*time.Millisecond)
+	assert.Contains(t, r.out.String(), "resume-grace=1.5s")
+	assert.Regexp(t, `server held for a resume".*grace=1.5s`, r.out.String())
+}

@@ -135,7 +135,7 @@ type Config struct {
 	// (DefaultResumeGrace when zero; negative: given back at once). Set
 	// it to the task hosts' agents' -resume-grace: they hold the server
 	// that long, and a held server must count against the cap like a
-	// live one.
+	// live one. Agents the relay starts itself are given it.
 	ResumeGrace time.Duration
 
 	// AgentOutput receives the stdout (after its listening line) and
@@ -262,7 +262,7 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.Starter == nil {
 		cfg.Starter = NewStarter(StarterConfig{
-			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentPassEnv: cfg.AgentPassEnv,
+			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentPassEnv: cfg.AgentPassEnv, ResumeGrace: cfg.ResumeGrace,
 			AgentOutput: cfg.AgentOutput, Logger: cfg.Logger,
 		})
 	}

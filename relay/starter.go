@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 )
 
 // Starter starts or resumes the task-host agent of a session. The relay
@@ -53,6 +54,8 @@ type StarterConfig struct {
 	AgentEnv []string
 	// AgentPassEnv: see ProcessStarter.PassEnv.
 	AgentPassEnv []string
+	// ResumeGrace: see ProcessStarter.ResumeGrace.
+	ResumeGrace time.Duration
 	// AgentOutput receives started agents' stdout (after the listening
 	// line) and stderr; nil discards them.
 	AgentOutput io.Writer
@@ -72,7 +75,8 @@ func NewStarter(cfg StarterConfig) Starter {
 	}
 	return byExecutor{
 		ExecutorLocalPC: &ProcessStarter{
-			Binary: cfg.AgentBinary, Env: cfg.AgentEnv, PassEnv: cfg.AgentPassEnv, Output: cfg.AgentOutput, Logger: cfg.Logger,
+			Binary: cfg.AgentBinary, Env: cfg.AgentEnv, PassEnv: cfg.AgentPassEnv, ResumeGrace: cfg.ResumeGrace,
+			Output: cfg.AgentOutput, Logger: cfg.Logger,
 		},
 		ExecutorLocalDocker: &DockerStarter{CLI: cfg.DockerCLI, Logger: cfg.Logger},
 	}

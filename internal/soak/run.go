@@ -439,7 +439,7 @@ func (r *round) kill() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	held := map[string]int{}
-	rows, err := r.pool.Query(ctx, `SELECT replica, count(*) FROM kandev_lsp_slot_leases WHERE expires_at > clock_timestamp() GROUP BY replica`)
+	rows, err := r.pool.Query(ctx, `SELECT replica, count(*) FROM kandev_lsp_slot_leases WHERE NOT held AND expires_at > clock_timestamp() GROUP BY replica`)
 	if err == nil {
 		for rows.Next() {
 			var name string
@@ -485,7 +485,10 @@ func (r *round) watchFreed(killAt time.Time) {
 	defer cancel()
 	for ctx.Err() == nil {
 		var n int
-		err := r.pool.QueryRow(ctx, `SELECT count(*) FROM kandev_lsp_slot_leases WHERE replica = $1 AND expires_at > clock_timestamp()`, r.rep.Killed).Scan(&n)
+		// Held leases (browsers that vanished before the kill) end with
+		// their resume grace, not the TTL: only the live ones are bounded
+		// by the TTL.
+		err := r.pool.QueryRow(ctx, `SELECT count(*) FROM kandev_lsp_slot_leases WHERE replica = $1 AND NOT held AND expires_at > clock_timestamp()`, r.rep.Killed).Scan(&n)
 		if err == nil && n == 0 {
 			r.count(func(rep *Report) { rep.Freed = time.Since(killAt) })
 			return
