@@ -268,11 +268,16 @@ func (d *Demo) SignInURL(base string) string { return d.signIn.SignInURL(base) }
 // use without it.
 func (d *Demo) Exited() <-chan error { return d.exited }
 
-// Close stops the agents — which closes their streams from the task-host
-// side with 1001, since hijacked WebSockets are not tracked by
-// http.Server.Shutdown — removes the container, closes the relay and the
-// settings, and removes the workspace copy.
+// Close drains the relay as a deploy does — every stream closes with 1012,
+// so the page reconnects at once and an agent of its own (-agent-url)
+// holds the servers for that resume; hijacked WebSockets are not tracked
+// by http.Server.Shutdown — then stops the demo's own agents, removes the
+// container, closes the relay and the settings, and removes the workspace
+// copy.
 func (d *Demo) Close(ctx context.Context) {
+	if d.relay != nil {
+		_ = d.relay.Shutdown(ctx)
+	}
 	for _, a := range d.agents {
 		a.Stop()
 	}

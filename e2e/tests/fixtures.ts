@@ -161,13 +161,14 @@ export async function restartAgent(demo: Demo, down?: () => Promise<void>) {
   [demo.agent] = await launchAgent(demo.agentLaunch!);
 }
 
-// restartDemo kills the demo (SIGKILL: no drain, as a crashed relay) and
-// starts it again as it was launched; demo then names the new process.
+// restartDemo kills the demo (SIGKILL: no drain, as a crashed relay; or
+// signal, e.g. SIGTERM as a deploy stops it) and starts it again as it was
+// launched; demo then names the new process.
 // With externalAgent its task host lives on throughout.
-export async function restartDemo(demo: Demo, down?: () => Promise<void>) {
+export async function restartDemo(demo: Demo, down?: () => Promise<void>, signal: NodeJS.Signals = 'SIGKILL') {
   if (demo.proc.exitCode === null) {
     const exited = new Promise((r) => demo.proc.once('exit', r));
-    demo.proc.kill('SIGKILL');
+    demo.proc.kill(signal);
     await exited;
   }
   if (down) await down();
@@ -202,6 +203,16 @@ async function launchDemo(launch: Demo['launch']): Promise<Demo> {
     });
   });
   return { ...started, proc, logs, launch };
+}
+
+// startReplica starts a second demo beside an externalAgent demo, as a
+// second relay replica: its own port and settings, the same task host and
+// the same browser secret, so a page signed in on one is signed in on both.
+export async function startReplica(demo: Demo): Promise<Demo> {
+  const args = [...demo.launch.args];
+  args[args.indexOf('-addr') + 1] = await freeAddr();
+  args[args.indexOf('-db') + 1] = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-')), 'settings.db');
+  return launchDemo({ ...demo.launch, args });
 }
 
 export async function stopDemo(demo: Demo) {

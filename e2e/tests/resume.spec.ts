@@ -1,6 +1,6 @@
-import { demoTest, expect, openDemo, openFile, putSettings, markerMessages, view, goplsUnder, serversUnder, restartDemo, restartAgent } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings, markerMessages, view, goplsUnder, serversUnder, restartDemo, restartAgent, startReplica, stopDemo } from './fixtures';
 import { hoverUntil, waitReady } from './editor';
-import { openMainGo, threeError, typeFix } from './outage';
+import { balance, openMainGo, threeError, typeFix } from './outage';
 
 // The task host runs apart from the relay, as in production: killing the
 // demo (which serves the page and the relay) leaves the agent and its gopls
@@ -17,8 +17,9 @@ test.use({
 // its port. lsp.wasm shows reconnecting, keeps the marker, takes the fix
 // typed during the outage, and once the relay is back resumes by itself —
 // no click — on the same gopls process, which the agent held: nothing is
-// started or indexed again, and the fix reached it (no marker).
-test('the relay killed and started again: the editor resumes the same gopls by itself, with the text typed meanwhile', async ({ page, demo }) => {
+// started or indexed again, and the fix reached it (no marker). Then the
+// same through a deploy's SIGTERM.
+test('the relay killed, then stopped as a deploy stops it: each time the editor resumes the same gopls by itself, with the text typed meanwhile', async ({ page, demo }) => {
   test.setTimeout(120_000);
   await openMainGo(page);
   const status = page.locator('#lsp-status');
@@ -41,6 +42,64 @@ test('the relay killed and started again: the editor resumes the same gopls by i
   expect(goplsUnder(agentPid), 'the same gopls, held through the outage').toEqual(servers);
   await expect.poll(() => markerMessages(page)).toEqual([]);
   expect((await view(page, 'go')).reconnect).toBeNull();
+
+  // Then a deploy: SIGTERM drains the relay — the page is told 1012, the
+  // relay is restarting — and the new one is up right after.
+  await restartDemo(demo, async () => {
+    await expect(status).toHaveAttribute('data-state', 'reconnecting', { timeout: 15_000 });
+    back = Date.now();
+  }, 'SIGTERM');
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  console.log(`relay stopped with SIGTERM and started again: Ready ${Date.now() - back} ms after the relay was started again`);
+  expect(goplsUnder(agentPid), 'the same gopls through the deploy').toEqual(servers);
+  expect(await markerMessages(page)).toEqual([]);
+});
+
+// Two relays before one task host, behind a balancer, as replicas run:
+// the one carrying the page's stream is killed — right after a fix was
+// typed, so its change may be cut in flight — while the other is up all
+// along. The page goes reconnecting, never to an error, and the balancer
+// takes its next attempt to the live relay, where it resumes the same
+// gopls, which then has the fix: no marker.
+test('two relays behind a balancer, the one in use killed: the editor resumes through the other, on the same gopls', async ({ page, demo }) => {
+  test.setTimeout(120_000);
+  const other = await startReplica(demo);
+  const lb = await balance([new URL(demo.url).host, new URL(other.url).host]);
+  try {
+    await page.goto(`http://${lb.addr}/`);
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+    await page.getByRole('button', { name: 'main.go' }).click();
+    const status = page.locator('#lsp-status');
+    await expect(status).toHaveAttribute('data-state', 'ready');
+    await expect.poll(() => markerMessages(page)).toContainEqual(threeError);
+    const agentPid = demo.agent!.pid!;
+    const servers = goplsUnder(agentPid);
+    expect(servers.length).toBeGreaterThan(0);
+    await page.evaluate(() => {
+      const w = window as any;
+      w.seenStates = [];
+      new MutationObserver(() => w.seenStates.push(document.getElementById('lsp-status')!.dataset.state))
+        .observe(document.getElementById('lsp-status')!, { attributes: true, attributeFilter: ['data-state'] });
+    });
+
+    await typeFix(page);
+    let killed = 0;
+    await restartDemo(demo, async () => {
+      killed = Date.now();
+      await expect.poll(() => page.evaluate(() => (window as any).seenStates as string[])).toContain('reconnecting');
+      await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+      console.log(`replica in use killed, the other up: Ready ${Date.now() - killed} ms after the kill`);
+    });
+    const seen: string[] = await page.evaluate(() => (window as any).seenStates);
+    expect(seen.filter((s) => s !== 'reconnecting' && s !== 'ready'), `no error on the way (${seen.join(' → ')})`).toEqual([]);
+    expect(other.logs.join(''), 'the stream now runs through the other relay').toContain('lsp stream: open');
+    expect(goplsUnder(agentPid), 'the same gopls, resumed through the other relay').toEqual(servers);
+    await expect.poll(() => markerMessages(page)).toEqual([]);
+  } finally {
+    await page.close();
+    await lb.close();
+    await stopDemo(other);
+  }
 });
 
 // The same with the TypeScript server: the relay killed while a .ts file
