@@ -25,6 +25,8 @@ const MetricsPath = "/metrics"
 //	                                                session or agent unavailable, 4004, 4005,
 //	                                                1001 at shutdown); 400 for an unknown language
 //	kandev_relay_stream_closes_total{code}          relayed streams ended, by the code the browser got
+//	kandev_relay_reconnects_total{kind}             streams lsp.wasm opened by itself after losing one:
+//	                                                resume (a token) or fresh (a new server)
 //	kandev_relay_relayed_bytes_total{direction}     message bytes, browser_to_agent and agent_to_browser
 //	kandev_relay_agents_running                     agent processes the relay started, alive now
 //	kandev_relay_capacity_max                       the connection cap
@@ -37,7 +39,12 @@ type metrics struct {
 	active  *prometheus.GaugeVec
 	refused *prometheus.CounterVec
 	closed  *prometheus.CounterVec
-	bytes   [2]prometheus.Counter // by bridge.Side of origin
+	// reconnects counts streams opened by lsp.wasm by itself after it
+	// lost one: kind resume (a resume token; the agent's
+	// kandev_agent_resumes_total says whether the server was still held)
+	// or fresh (a new server for the same editor).
+	reconnects *prometheus.CounterVec
+	bytes      [2]prometheus.Counter // by bridge.Side of origin
 }
 
 func newMetrics(reg prometheus.Registerer, execs *executions, cap capacity.Cap) *metrics {
@@ -51,6 +58,9 @@ func newMetrics(reg prometheus.Registerer, execs *executions, cap capacity.Cap) 
 		closed: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "kandev_relay_stream_closes_total", Help: "Relayed browser LSP streams that ended, by the close code the browser got.",
 		}, []string{"code"}),
+		reconnects: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kandev_relay_reconnects_total", Help: "Streams opened by lsp.wasm by itself after it lost one: resume (with a resume token) or fresh (a new server).",
+		}, []string{"kind"}),
 	}
 	relayed := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "kandev_relay_relayed_bytes_total", Help: "Message bytes relayed, by direction.",
@@ -60,7 +70,7 @@ func newMetrics(reg prometheus.Registerer, execs *executions, cap capacity.Cap) 
 	agents := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "kandev_relay_agents_running", Help: "Agent processes the relay started (local_pc sessions without agent.url), alive now.",
 	}, func() float64 { return float64(execs.running()) })
-	reg.MustRegister(m.active, m.refused, m.closed, relayed, agents, capCollector{cap})
+	reg.MustRegister(m.active, m.refused, m.closed, m.reconnects, relayed, agents, capCollector{cap})
 	return m
 }
 

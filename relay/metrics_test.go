@@ -144,3 +144,25 @@ func TestMetricsBehindTheGuard(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 }
+
+// Streams lsp.wasm opens by itself after losing one are counted by kind:
+// a resume token is a resume, reconnect=1 a fresh server for the same
+// editor, and a first stream neither. The agent never sees the marker.
+func TestReconnectsAreCountedByKind(t *testing.T) {
+	t.Parallel()
+	a := newFakeAgent(t)
+	srv, _ := newRelay(t, Config{Sessions: StaticSessions(a.session("s"))})
+	ctx := testCtx(t)
+	for _, q := range []string{"", "&" + wire.ParamReconnect + "=1", "&resume=0a1b&received=3"} {
+		b, _, err := dialBrowser(ctx, streamURL(srv, "s", "go")+q, nil)
+		require.NoError(t, err, q)
+		t.Cleanup(func() { _ = b.CloseNow() })
+		_, _, err = b.Read(ctx)
+		require.NoError(t, err, q)
+		ac := a.next(t)
+		require.False(t, ac.query.Has(wire.ParamReconnect), "the agent never sees the marker: %v", ac.query)
+	}
+	got := scrape(t, srv)
+	require.Equal(t, 1.0, got[`kandev_relay_reconnects_total{kind="fresh"}`])
+	require.Equal(t, 1.0, got[`kandev_relay_reconnects_total{kind="resume"}`])
+}

@@ -182,6 +182,12 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	agent.SetReadLimit(wire.MaxMessageSize)
 	log.Info("lsp stream: open", "autoInstall", autoInstall)
+	switch {
+	case q.Has(wire.ParamResume):
+		rl.metrics.reconnects.WithLabelValues("resume").Inc()
+	case q.Get(wire.ParamReconnect) == "1":
+		rl.metrics.reconnects.WithLabelValues("fresh").Inc()
+	}
 	active := rl.metrics.active.WithLabelValues(lang)
 	active.Inc()
 

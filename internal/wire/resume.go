@@ -37,6 +37,11 @@ const (
 	// ParamReceived carries, with ParamResume, how many data frames the
 	// browser received from the agent.
 	ParamReceived = "received"
+	// ParamReconnect, "1", marks a stream request lsp.wasm made by itself
+	// after it lost a stream and could not resume it: a fresh server for
+	// the same editor. The relay counts such reconnects; the agent never
+	// sees the parameter.
+	ParamReconnect = "reconnect"
 
 	// StatusResumed answers a resume request that re-attached to a held
 	// server; its Received and Resume fields are set.

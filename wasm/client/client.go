@@ -679,6 +679,7 @@ func (c *Client) connectLocked(p *pair) *connection {
 	p.st = Status{State: StateConnecting}
 	if p.attempts > 0 {
 		p.st = Status{State: StateReconnecting, Attempt: p.attempts, LostAt: p.lostAt}
+		conn.again = true
 	}
 	c.recordLocked(p)
 	go conn.run()

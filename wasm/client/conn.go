@@ -38,6 +38,9 @@ type connection struct {
 	// server is the catalog id asked for ("" for the language's default);
 	// set before run starts, then read-only.
 	server string
+	// again marks an automatic reconnect after a lost stream (set with
+	// server, then read-only).
+	again bool
 	// name is the catalog id the task host named; guarded by cl.mu.
 	name string
 	// mask is what the server is used for: its catalog entry's features
@@ -121,7 +124,11 @@ func (c *connection) run() {
 	)
 	defer func() { c.finish(endErr, detail) }()
 
-	sock, err := c.cl.cfg.Dial(c.ctx, ServerStreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language), c.server))
+	u := ServerStreamURL(c.cl.cfg.RelayURL, c.p.key.sessionID, string(c.p.key.language), c.server)
+	if c.again {
+		u += "&" + wire.ParamReconnect + "=1" // counted by the relay
+	}
+	sock, err := c.cl.cfg.Dial(c.ctx, u)
 	if err != nil {
 		endErr = err
 		return
