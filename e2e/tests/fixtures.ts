@@ -17,6 +17,8 @@ export type Demo = {
   /** With externalAgent: the page's session's agent, a process of its own,
    * and how it was launched, for restartAgent. */
   agent?: ChildProcess;
+  /** What the current agent process wrote to stderr (its log). */
+  agentLogs?: string[];
   agentLaunch?: { args: string[]; env: NodeJS.ProcessEnv; cwd: string };
   /** How the demo was launched, for restartDemo. */
   launch: { cmd: string; args: string[]; env: NodeJS.ProcessEnv };
@@ -117,6 +119,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const demoCPUs = process.env.KANDEV_DEMO_CPUS;
   let demoEnv: NodeJS.ProcessEnv = env;
   let agent: ChildProcess | undefined;
+  let agentLogs: string[] | undefined;
   let agentLaunch: Demo['agentLaunch'];
   if (opts.externalAgent) {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'kandev-e2e-ws-')));
@@ -128,7 +131,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     // expects it.
     agentLaunch = { args: ['-addr', await freeAddr(), '-workspace', ws], env: agentEnv, cwd: ws };
     let agentURL: string;
-    [agent, agentURL] = await launchAgent(agentLaunch);
+    [agent, agentURL, agentLogs] = await launchAgent(agentLaunch);
     args[1] = await freeAddr();
     args.push('-workspace', ws, '-agent-url', agentURL);
     demoEnv = { ...env, KANDEV_DEMO_AGENT_TOKEN: token, KANDEV_DEMO_SECRET: crypto.randomUUID() };
@@ -136,15 +139,15 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
   const bin = path.join(root, 'bin', 'webdemo');
   const [cmd, cmdArgs] = demoCPUs ? ['taskset', ['-c', demoCPUs, bin, ...args]] : [bin, args];
   const demo = await launchDemo({ cmd, args: cmdArgs, env: demoEnv });
-  return { ...demo, agent, agentLaunch };
+  return { ...demo, agent, agentLogs, agentLaunch };
 }
 
-async function launchAgent(l: NonNullable<Demo['agentLaunch']>): Promise<[ChildProcess, string]> {
+async function launchAgent(l: NonNullable<Demo['agentLaunch']>): Promise<[ChildProcess, string, string[]]> {
   const agent = spawn(path.join(root, 'bin', 'kandev-agent'), l.args, { cwd: l.cwd, env: l.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   agent.stderr!.on('data', (b) => logs.push(String(b)));
   const [, url] = await firstLine(agent, /^listening on (http:\/\/\S+)$/, 'kandev-agent', logs);
-  return [agent, url];
+  return [agent, url, logs];
 }
 
 // restartAgent kills the externalAgent demo's task-host agent (SIGKILL: its
@@ -158,7 +161,7 @@ export async function restartAgent(demo: Demo, down?: () => Promise<void>) {
     await exited;
   }
   if (down) await down();
-  [demo.agent] = await launchAgent(demo.agentLaunch!);
+  [demo.agent, , demo.agentLogs] = await launchAgent(demo.agentLaunch!);
 }
 
 // restartDemo kills the demo (SIGKILL: no drain, as a crashed relay; or
@@ -173,7 +176,7 @@ export async function restartDemo(demo: Demo, down?: () => Promise<void>, signal
   }
   if (down) await down();
   const next = await launchDemo(demo.launch);
-  Object.assign(demo, next, { agent: demo.agent, agentLaunch: demo.agentLaunch });
+  Object.assign(demo, next, { agent: demo.agent, agentLogs: demo.agentLogs, agentLaunch: demo.agentLaunch });
 }
 
 async function launchDemo(launch: Demo['launch']): Promise<Demo> {

@@ -55,6 +55,44 @@ test('the relay killed, then stopped as a deploy stops it: each time the editor 
   expect(await markerMessages(page)).toEqual([]);
 });
 
+// A burst of changes cut mid-way: "three" is retyped letter by letter, one
+// didChange frame a key (gopls syncs incrementally), and the relay is
+// killed while the burst goes on, so frames are cut in flight and the rest
+// typed while it is down. Once it is back the same gopls must hold exactly
+// the editor's text — a frame lost or applied twice would show in the
+// marker's message, which quotes the constant — and the agent's log says
+// how many frames it sent again and how many of the browser's it had.
+test('a burst of changes cut mid-way by a relay kill reaches the same gopls whole, each change once', async ({ page, demo }) => {
+  test.setTimeout(120_000);
+  await openMainGo(page);
+  const status = page.locator('#lsp-status');
+  const servers = goplsUnder(demo.agent!.pid!);
+  const word = 'abcdefghijklmnopqrstuvwxyz';
+  await page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    const match = editor.getModel().findMatches('three', false, false, true, null, false)[0];
+    editor.setSelection(match.range);
+    editor.focus();
+  });
+  const typing = page.keyboard.type(word, { delay: 40 });
+  const typed = () => page.evaluate(() => (window as any).demo.editor.getModel().getValue() as string);
+  await expect.poll(typed, { intervals: [10] }).toContain('"abcdefgh');
+  let back = 0;
+  await restartDemo(demo, async () => {
+    await typing;
+    expect(await typed(), 'the editor has every key').toContain(`"${word}"`);
+    back = Date.now();
+  });
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  console.log(`burst cut by a relay kill: Ready ${Date.now() - back} ms after the relay was started again`);
+  expect(goplsUnder(demo.agent!.pid!), 'the same gopls').toEqual(servers);
+  await expect.poll(() => markerMessages(page), { timeout: 15_000 })
+    .toEqual([expect.stringContaining(`cannot use "${word}" (untyped string constant) as int value`)]);
+  const resumed = demo.agentLogs!.join('').match(/msg=resumed .*?replayed=(\d+) received=(\d+)/);
+  expect(resumed, 'the agent resumed the held gopls').not.toBeNull();
+  console.log(`burst cut by a relay kill: the agent sent ${resumed![1]} frames again and had ${resumed![2]} of the browser's`);
+});
+
 // Two relays before one task host, behind a balancer, as replicas run:
 // the one carrying the page's stream is killed — right after a fix was
 // typed, so its change may be cut in flight — while the other is up all
