@@ -23,6 +23,7 @@ import { createProblemsPanel } from './problems.js';
 import { createSymbolPicker } from './symbols.js';
 import { createHierarchyPanel } from './hierarchy.js';
 import { createSearchPanel } from './search.js';
+import { loadTabs, saveTabs } from './tabstore.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -280,7 +281,7 @@ registerActions();
  * diff and diffOriginal the diff view's.
  * @typedef {{ id: string, sessionId: string, path: string, view: 'loading' | 'monaco' | 'phone' | 'binary' | 'failed',
  *   model: import('monaco-editor').editor.ITextModel | null, doc: import('@kandev/lsp').DocumentHandle | null,
- *   language: string | null, text?: string, size?: number, savedVersion?: number, savedText?: string,
+ *   language: string | null, text?: string, size?: number, savedVersion?: number, savedAlt?: number, savedText?: string,
  *   state: string, loaded?: Promise<void>, diff?: boolean, diffOriginal?: import('monaco-editor').editor.ITextModel,
  *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null }} Tab
  */
@@ -532,21 +533,35 @@ function modelURI(/** @type {string} */ session, /** @type {string} */ path) {
   return monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
 }
 
-const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && (t.state === 'failed' || /** @type {ITextModel} */ (t.model).getVersionId() !== t.savedVersion);
+// A tab is dirty when its model is not at the saved text. Monaco's
+// alternative version id comes back to the saved one when the user undoes
+// to it (the version id only grows); a tab adopted from a workspace edit
+// has no saved alternative id and compares versions.
+const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && (t.state === 'failed' || (t.savedAlt !== undefined
+  ? /** @type {ITextModel} */ (t.model).getAlternativeVersionId() !== t.savedAlt
+  : /** @type {ITextModel} */ (t.model).getVersionId() !== t.savedVersion));
 
 // openFile opens path in the active session, or activates its tab. The tab
 // shows its loading view at once; the promise resolves once its content is
 // shown.
 /** @param {string} path @param {string} [session] @returns {Promise<Tab>} */
 async function openFile(path, session = sessionId) {
+  const t = tabFor(path, session);
+  activate(t);
+  await t.loaded;
+  return t;
+}
+
+// tabFor returns path's tab in session, opening one (which starts loading)
+// when there is none.
+/** @param {string} path @param {string} session @returns {Tab} */
+function tabFor(path, session) {
   let t = tabs.get(tabId(session, path));
   if (!t) {
     t = /** @type {Tab} */ ({ id: tabId(session, path), sessionId: session, path, view: 'loading', model: null, doc: null, language: null, state: 'saved' });
     tabs.set(t.id, t);
     t.loaded = load(t);
   }
-  activate(t);
-  await t.loaded;
   return t;
 }
 
@@ -596,7 +611,7 @@ function mount(t, text) {
   const model = monaco.editor.getModel(modelURI(t.sessionId, t.path)) ||
     monaco.editor.createModel(text, undefined, modelURI(t.sessionId, t.path));
   const doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model }) : null;
-  Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), savedText: text });
+  Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), savedAlt: model.getAlternativeVersionId(), savedText: text });
   model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
 }
 
@@ -626,7 +641,27 @@ function activate(/** @type {Tab} */ t) {
   markActiveFile(t.path);
   renderAll();
   if (t.view === 'monaco') editor.focus();
+  rememberTabs();
 }
+
+// rememberTabs keeps the open tabs, the active one and the shown one's
+// cursor for the next load of the page (tabstore.js).
+let restoring = false;
+function rememberTabs() {
+  if (restoring) return;
+  if (shown && shown.model && shown.model === editor.getModel()) shown.viewState = editor.saveViewState();
+  saveTabs({
+    tabs: [...tabs.values()].map((t) => ({ session: t.sessionId, path: t.path, viewState: t.viewState || null })),
+    active: current ? { session: current.sessionId, path: current.path } : null,
+  });
+}
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let rememberLater;
+editor.onDidChangeCursorPosition(() => {
+  clearTimeout(rememberLater);
+  rememberLater = setTimeout(rememberTabs, 300);
+});
+addEventListener('pagehide', rememberTabs);
 
 function showNothing() {
   current = null;
@@ -701,6 +736,7 @@ function closeFile() {
   if (t.model) t.model.dispose();
   const next = [...tabs.values()].find((x) => x.sessionId === sessionId);
   if (next) activate(next); else showNothing();
+  rememberTabs();
 }
 $('close-file').addEventListener('click', closeFile);
 
@@ -825,6 +861,9 @@ async function save() {
   const outcome = lsp.saved({ model, ok, persistedVersion, liveVersion: model.getVersionId(), text });
   if (ok) {
     t.savedVersion = persistedVersion;
+    // The alternative id of the text written: the model may have moved on
+    // while the write was under way.
+    t.savedAlt = persistedVersion === model.getVersionId() ? model.getAlternativeVersionId() : undefined;
     t.savedText = text;
     if (t.diffOriginal) t.diffOriginal.setValue(text);
   }
@@ -917,12 +956,37 @@ narrowMQ.addEventListener('change', () => setFilesOpen(false));
 
 // --- start-up ---------------------------------------------------------------
 
+// restoreTabs opens the tabs the last load of the page had, in their
+// order, where their session and file still exist, each with its cursor
+// and scroll; it returns the tab that was active, if it is in the session
+// shown now.
+/** @param {Set<string>} files the workspace's files @returns {Tab | undefined} */
+function restoreTabs(files) {
+  const saved = loadTabs();
+  restoring = true;
+  try {
+    for (const s of saved.tabs) {
+      if (!sessions.some((x) => x.id === s.session) || !files.has(s.path)) continue;
+      const t = tabFor(s.path, s.session);
+      if (s.viewState) t.viewState = s.viewState;
+    }
+  } finally {
+    restoring = false;
+  }
+  const active = saved.active ? tabs.get(tabId(saved.active.session, saved.active.path)) : undefined;
+  return active && active.sessionId === sessionId ? active : undefined;
+}
+
 const list = await (await fetch('/api/v1/workspace/files')).json();
-for (const path of (Array.isArray(list) ? list : list.files)) addToTree(path);
+/** @type {string[]} */
+const workspaceFiles = Array.isArray(list) ? list : list.files;
+for (const path of workspaceFiles) addToTree(path);
 repositories = new Set(await fetch('/api/v1/workspace/repositories').then((r) => (r.ok ? r.json() : [])).catch(() => []));
 renderLevel($('files'), treeRoot);
 applyTexts();
+const restored = restoreTabs(new Set(workspaceFiles));
 switchSession(sessionId);
+if (restored) activate(restored);
 
 // For tests and the curious: the page's handles (any: no type of the page's declares them).
 /** @type {any} */ (window).demo = {

@@ -11,7 +11,7 @@ import { noticeElement } from './notices.js';
 /**
  * The fields of an open tab (app.js) read and moved here.
  * @typedef {{ model: import('monaco-editor').editor.ITextModel | null, doc: import('@kandev/lsp').DocumentHandle | null,
- *   path: string, savedVersion?: number, state: string }} Tab
+ *   path: string, savedVersion?: number, savedAlt?: number, state: string }} Tab
  */
 
 // mountDiskNotices handles lsp's disk changes: tabs() gives the open tabs
@@ -33,6 +33,8 @@ export function mountDiskNotices(lsp, container, { tabs, t, changed }) {
     open.delete(c.model);
     if (c.reloaded) {
       tab.savedVersion = c.versionId;
+      // The reload is the saved text: undoing back to it is clean again.
+      tab.savedAlt = tab.model && tab.model.getVersionId() === c.versionId ? tab.model.getAlternativeVersionId() : undefined;
       if (tab.state === 'failed') tab.state = 'saved';
       changed(tab);
       return;
