@@ -49,7 +49,7 @@ func BenchmarkAgentRoundTrip(b *testing.B) {
 // and MB/s), then the echo agent alone for as many round trips, and
 // reports both per round trip and their ratio (x-agent; the design's
 // budget for relay + agent is 2× the agent alone, in the table of
-// internal/bridgebench).
+// tools/bridgebench).
 func BenchmarkRelayOverhead(b *testing.B) {
 	for _, bs := range benchSizes {
 		b.Run(bs.name, func(b *testing.B) {

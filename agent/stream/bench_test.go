@@ -24,7 +24,7 @@ var benchSizes = []int{200, 1 << 20}
 // (grown to 1 MiB), without the socket.
 //
 // These are one message in flight, in process: a profile target. The
-// bridge budgets are stated in the table of internal/bridgebench
+// bridge budgets are stated in the table of tools/bridgebench
 // (task bench:table), which runs the real binaries beside a minimal bridge.
 func BenchmarkBridge(b *testing.B) {
 	for _, size := range benchSizes {

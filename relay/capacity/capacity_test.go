@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/internal/pgtest"
 	"github.com/kandev/lsp/relay/pgdb"
+	"github.com/kandev/lsp/tools/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/internal/pgtest"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/pgdb"
+	"github.com/kandev/lsp/tools/pgtest"
 )
 
 // TestMain stops the PostgreSQL server the store tests start.

@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/internal/pgtest"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/tools/pgtest"
 )
 
 // TestMain stops the PostgreSQL server the tests of -db postgres:// start.

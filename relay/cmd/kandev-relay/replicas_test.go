@@ -18,10 +18,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/internal/pgtest"
-	"github.com/kandev/lsp/internal/soak"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/tools/pgtest"
+	"github.com/kandev/lsp/tools/soak"
 )
 
 // The lease bound of the replica test: short, so that a killed replica's

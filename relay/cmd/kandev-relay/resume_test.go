@@ -18,11 +18,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/internal/pgtest"
-	"github.com/kandev/lsp/internal/soak"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/pgdb"
+	"github.com/kandev/lsp/tools/pgtest"
+	"github.com/kandev/lsp/tools/soak"
 )
 
 // A stream survives what happens to the path while its language server

@@ -8,7 +8,7 @@
 // prints "listening on http://HOST:PORT" and serves any path: each WebSocket
 // starts SERVER, sends a ready frame, then carries one text frame to one
 // Content-Length framed stdin message and back. It exists only to be
-// measured against (internal/bridgebench); nothing ships it.
+// measured against (tools/bridgebench); nothing ships it.
 package main
 
 import (

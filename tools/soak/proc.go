@@ -5,7 +5,7 @@
 // server — and drives them the way a fleet of browsers does, to show what
 // an operator would see: the global cap held, crashes reported, slots of a
 // killed replica coming back, and nothing leaking (descriptors, goroutines,
-// memory, processes). Run prints a table; cmd/kandev-soak is its main.
+// memory, processes). Run prints a table; tools/cmd/kandev-soak is its main.
 //
 // Its process helpers (Build, Start, Marked, Stat) are also what the
 // replica tests of kandev-relay use.

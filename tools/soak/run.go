@@ -23,9 +23,9 @@ import (
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/kandev/lsp/internal/pgtest"
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay"
+	"github.com/kandev/lsp/tools/pgtest"
 )
 
 // Config is one soak round.

@@ -1,6 +1,6 @@
 //go:build linux
 
-// Command kandev-soak runs the soak of package internal/soak: three
+// Command kandev-soak runs the soak of package tools/soak: three
 // kandev-relay replicas on one PostgreSQL it starts itself, agents with the
 // scripted fake language server, a client opening streams across the
 // replicas (servers that crash or stall, clients that vanish, settings
@@ -36,7 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kandev/lsp/internal/soak"
+	"github.com/kandev/lsp/tools/soak"
 )
 
 func main() {

@@ -64,7 +64,7 @@ func (p *paths) list(t testing.TB) []path {
 // run. It asserts nothing — timings are never test conditions — and runs
 // only when asked (task bench:table):
 //
-//	KANDEV_BENCH_TABLE=1 go test -count=1 -run TestBridgeTable -v ./internal/bridgebench
+//	KANDEV_BENCH_TABLE=1 go test -count=1 -run TestBridgeTable -v ./tools/bridgebench
 //
 // KANDEV_BENCH_AGENT=/path/to/kandev-agent runs another build of the agent
 // in its place, to compare before and after a change.

@@ -31,7 +31,7 @@ func build(t testing.TB) built {
 		minbridge: filepath.Join(dir, "minbridge"),
 	}
 	for out, pkg := range map[string]string{
-		b.agent: "./agent/cmd/kandev-agent", b.relay: "./relay/cmd/kandev-relay", b.minbridge: "./internal/bridgebench/minbridge",
+		b.agent: "./agent/cmd/kandev-agent", b.relay: "./relay/cmd/kandev-relay", b.minbridge: "./tools/bridgebench/minbridge",
 	} {
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		cmd.Dir = filepath.Join("..", "..")
