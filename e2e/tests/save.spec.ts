@@ -42,6 +42,29 @@ async function afterNextChange(page: any, record: string) {
   await typeAtEnd(page, ' ');
   await expect.poll(changes).toBeGreaterThan(before);
 }
+/**
+ * serverText is the document as the server holds it after the recorded
+ * traffic: didOpen's text with every didChange applied, whole texts and
+ * ranges (UTF-16 line and character) alike.
+ */
+function serverText(record: string): string {
+  let text = '';
+  for (const r of readRecord(record)) {
+    if (r.method === 'textDocument/didOpen') text = r.message.params.textDocument.text;
+    if (r.method !== 'textDocument/didChange') continue;
+    for (const c of r.message.params.contentChanges) {
+      if (!c.range) { text = c.text; continue; }
+      const offset = (p: { line: number, character: number }) => {
+        let at = 0;
+        for (let l = 0; l < p.line; l++) at = text.indexOf('\n', at) + 1;
+        return at + p.character;
+      };
+      text = text.slice(0, offset(c.range.start)) + c.text + text.slice(offset(c.range.end));
+    }
+  }
+  return text;
+}
+
 /** sync is the document traffic after didOpen: [method, params] pairs. */
 const sync = (record: string) => readRecord(record)
   .filter((r) => r.method === 'textDocument/didChange' || r.method === 'textDocument/didSave')
@@ -67,6 +90,40 @@ test('a save sends the final didChange, then didSave with the persisted text to 
   expect(last.contentChanges.every((c: any) => c.range)).toBe(true);
   expect(seq[save][1]).toEqual({ textDocument: { uri: last.textDocument.uri }, text });
   expect(seq.length).toBe(save + 1);
+  expect(serverText(record), 'the server holds the saved file').toBe(text);
+});
+
+// A full-text server's changes wait for the typing to pause (200 ms): an
+// edit saved in the same moment is still held back when the save starts.
+// The save sends it first, then didSave, and the server's text is the file.
+test('a change still held back for a full-text server goes out before didSave; the server then holds the saved file', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  await setUp(page, demo, record, { openClose: true, change: 1, save: { includeText: false } });
+  const changes = () => methods(record).filter((m) => m === 'textDocument/didChange').length;
+  const before = changes();
+
+  // The edit and the save in one task of the page: no timer can run between.
+  await page.evaluate(() => {
+    const { editor, save } = (window as any).demo;
+    const m = editor.getModel();
+    const end = m.getFullModelRange().getEndPosition();
+    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: '// held' }]);
+    save();
+  });
+  await expect(saveState(page)).toHaveAttribute('data-state', 'saved');
+  const text = await liveText(page);
+  expect(fs.readFileSync(path.join(demo.workspace, FILE), 'utf8')).toBe(text);
+  await expect.poll(() => methods(record)).toContain('textDocument/didSave');
+  const seq = sync(record);
+  const save = seq.findIndex(([m]) => m === 'textDocument/didSave');
+  expect(seq[save - 1]).toEqual(['textDocument/didChange', expect.objectContaining({ contentChanges: [{ text }] })]);
+  expect(seq[save][1].text).toBeUndefined();
+  expect(changes() - before, 'one change, flushed by the save').toBe(1);
+  // Barrier: a later edit's change is recorded after anything the save
+  // could still have sent; the held change was not sent twice.
+  await afterNextChange(page, record);
+  expect(sync(record).filter(([m, p]) => m === 'textDocument/didChange' && p.contentChanges[0].text === text)).toHaveLength(1);
+  expect(serverText(record)).toBe(await liveText(page));
 });
 
 test('typing during an in-flight save keeps the newer buffer dirty and omits the stale text', async ({ page, demo }, testInfo) => {
