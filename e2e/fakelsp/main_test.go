@@ -523,3 +523,26 @@ func TestLateRegistrationsAndMessages(t *testing.T) {
 	}
 	require.Equal(t, []string{"client/registerCapability", "client/unregisterCapability", "window/showMessageRequest"}, answered)
 }
+
+// A request step on a client method runs once, after the first such
+// request was answered: the refresh a server sends makes the client ask
+// again, which must not send it again.
+func TestRequestStepAfterFirstAnswer(t *testing.T) {
+	t.Parallel()
+	c := startFake(t, script.Script{
+		Answers:  map[string]json.RawMessage{"textDocument/semanticTokens/full": json.RawMessage(`{"data":[]}`)},
+		Requests: []script.RequestStep{{On: "textDocument/semanticTokens/full", Method: "workspace/semanticTokens/refresh"}},
+	})
+	c.initialize(nil)
+	full := map[string]any{"textDocument": map[string]string{"uri": "file:///w/src/main.rs"}}
+	c.request(2, "textDocument/semanticTokens/full", full)
+	require.JSONEq(t, `{"data":[]}`, string(c.next().Result))
+	refresh := c.next()
+	require.Equal(t, "workspace/semanticTokens/refresh", refresh.Method)
+	require.Empty(t, refresh.Params, "a refresh carries no params")
+	c.send(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(refresh.ID), "result": nil})
+	c.request(3, "textDocument/semanticTokens/full", full)
+	require.Equal(t, "3", string(c.next().ID))
+	c.request(4, "shutdown", nil)
+	require.Equal(t, "4", string(c.next().ID), "no second refresh before the shutdown's answer")
+}

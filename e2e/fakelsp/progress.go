@@ -41,6 +41,37 @@ func (sv *server) fire(trigger string) {
 		}
 	}
 	runInOrder(steps)
+	steps = nil
+	for _, st := range sv.s.Requests {
+		if st.On == trigger {
+			steps = append(steps, func() {
+				delay(st.DelayMs)
+				var params any
+				if len(st.Params) > 0 {
+					params = st.Params
+				}
+				<-sv.call(st.Method, params)
+			})
+		}
+	}
+	runInOrder(steps)
+}
+
+// firstRequest fires method as a trigger the first time a client request
+// of that method has been answered: a step on it runs once, however often
+// the client asks again (a refresh that makes the client ask again would
+// otherwise loop).
+func (sv *server) firstRequest(method string) {
+	sv.mu.Lock()
+	if sv.asked == nil {
+		sv.asked = make(map[string]bool)
+	}
+	first := !sv.asked[method]
+	sv.asked[method] = true
+	sv.mu.Unlock()
+	if first {
+		sv.fire(method)
+	}
 }
 
 // runInOrder runs steps in order on a goroutine of their own.

@@ -49,6 +49,7 @@ type server struct {
 	nextID      int
 	pending     map[string]pendingCall // our requests awaiting an answer, by id
 	stalled     map[string]struct{}    // the client's requests left unanswered (Script.Stall), by id
+	asked       map[string]bool        // client request methods answered at least once (Script.Requests)
 	initialized bool                   // initialize was received
 	shutdown    bool                   // shutdown was answered
 	workToken   json.RawMessage        // initialize's workDoneToken
@@ -187,9 +188,10 @@ func (sv *server) request(m message) {
 	default:
 		if ans, ok := sv.s.Answers[m.Method]; ok {
 			sv.reply(m.ID, ans, nil)
-			return
+		} else {
+			sv.reply(m.ID, nil, errMethodNotFound)
 		}
-		sv.reply(m.ID, nil, errMethodNotFound)
+		sv.firstRequest(m.Method)
 	}
 }
 
@@ -276,7 +278,11 @@ func (sv *server) call(method string, params any) <-chan struct{} {
 	done := make(chan struct{})
 	sv.pending[string(id)] = pendingCall{method: method, done: done}
 	sv.mu.Unlock()
-	sv.send(message{ID: id, Method: method, Params: mustJSON(params)})
+	var raw json.RawMessage // none: LSP's refresh requests carry no params
+	if params != nil {
+		raw = mustJSON(params)
+	}
+	sv.send(message{ID: id, Method: method, Params: raw})
 	return done
 }
 

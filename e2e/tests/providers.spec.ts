@@ -93,6 +93,39 @@ test('completion trigger kinds 2, 3 and 1; no request for unadvertised features;
   expect(requests('textDocument/semanticTokens/full').length).toBe(settled);
 });
 
+// A server that asks for a semantic-token refresh (workspace/semanticTokens/
+// refresh, here after its first answer) is answered, and Monaco asks for
+// the file's tokens again: the empty answers above schedule no retries, yet
+// the server can still have its tokens asked for when it knows better.
+test('a semantic-token refresh the server requests makes Monaco ask for the tokens again', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  writeScript(demo, {
+    recordFile: record,
+    capabilities: {
+      textDocumentSync: { openClose: true, change: 2 },
+      semanticTokensProvider: { legend: { tokenTypes: ['function'], tokenModifiers: [] }, full: true },
+    },
+    answers: { 'textDocument/semanticTokens/full': { data: [] } },
+    requests: [{ on: 'textDocument/semanticTokens/full', delayMs: 100, method: 'workspace/semanticTokens/refresh' }],
+  });
+  await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
+  await openDemo(page);
+  await openFile(page, 'src/main.rs');
+  await waitReady(page);
+
+  const seq = () => readRecord(record)
+    .filter((r) => r.method === 'textDocument/semanticTokens/full' || r.method === 'workspace/semanticTokens/refresh')
+    .map((r) => `${r.kind} ${r.method}`);
+  await expect.poll(seq, { timeout: 15_000 }).toEqual([
+    'request textDocument/semanticTokens/full',
+    'answer workspace/semanticTokens/refresh',
+    'request textDocument/semanticTokens/full',
+  ]);
+  const answer = readRecord(record).find((r) => r.kind === 'answer' && r.method === 'workspace/semanticTokens/refresh');
+  expect(answer.message.result ?? null, 'answered with null, no error').toBeNull();
+  expect(answer.message.error).toBeUndefined();
+});
+
 test('completion asks only on the characters the server advertised; signature help keeps its trigger and retrigger characters', async ({ page, demo }, testInfo) => {
   const record = testInfo.outputPath('record.jsonl');
   writeScript(demo, {

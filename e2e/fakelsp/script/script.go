@@ -109,6 +109,13 @@ type Script struct {
 	// window/showMessageRequest requests when they have actions, sent on
 	// a trigger; a request's answer (the chosen action) is recorded.
 	Messages []MessageStep `json:"messages,omitempty"`
+	// Requests are other server-to-client requests (such as
+	// workspace/semanticTokens/refresh) sent on a trigger; each waits for
+	// the client's answer, which is recorded. Besides the triggers above,
+	// On may name a client request method the fake answers from Answers
+	// (or refuses as unknown): the step runs once, after the first such
+	// request was answered.
+	Requests []RequestStep `json:"requests,omitempty"`
 	// SpawnChildIgnoringTERM forks, at start, a child in the fake's process
 	// group that ignores SIGTERM and sleeps, as a server's helper might.
 	// Its pid is recorded as a "child" event.
@@ -180,6 +187,17 @@ type MessageStep struct {
 	Actions []string `json:"actions,omitempty"`
 	// Request sends showMessageRequest even without actions.
 	Request bool `json:"request,omitempty"`
+}
+
+// RequestStep is one server-to-client request.
+type RequestStep struct {
+	// On and DelayMs are as for ProgressStep; On may also be a client
+	// request method (see Script.Requests).
+	On      string `json:"on"`
+	DelayMs int    `json:"delayMs,omitempty"`
+	// Method and Params are the request's.
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // Record is one line of the record file.
