@@ -173,4 +173,20 @@ test('completion asks only on the characters the server advertised; signature he
   await expect.poll(() => requests('textDocument/signatureHelp').map((p) => p.context))
     .toContainEqual(expect.objectContaining({ triggerKind: 2, triggerCharacter: ',', isRetrigger: true }));
   await expect(hints).toBeVisible();
+
+  // A retrigger character alone, with no hints on screen, asks for
+  // nothing: after Escape and a new line, a ',' sends no signatureHelp.
+  // The barrier is again a completion asked for by hand.
+  await page.keyboard.press('Escape');
+  await expect(hints).toBeHidden();
+  await newLineAfter(page, 'pair(1,');
+  const asked = requests('textDocument/signatureHelp').length;
+  const completionsBefore = completions().length;
+  await page.keyboard.type(',');
+  await page.keyboard.press('Control+Space');
+  await expect(suggestRows(page).filter({ hasText: 'alphabet' })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  expect(completions().length).toBe(completionsBefore + 1);
+  expect(requests('textDocument/signatureHelp').slice(asked), 'a retrigger character alone asks nothing').toEqual([]);
+  await expect(hints).toBeHidden();
 });
