@@ -25,6 +25,7 @@ const (
 	envMaxPerUser     = "KANDEV_LSP_MAX_CONNECTIONS_PER_USER"
 	envBrowserToken   = "KANDEV_RELAY_BROWSER_TOKEN"
 	envCatalog        = "KANDEV_RELAY_CATALOG"
+	envResumeGrace    = "KANDEV_RELAY_RESUME_GRACE"
 )
 
 // options are the command line with the environment read in, checked:
@@ -51,6 +52,9 @@ type options struct {
 	leaseBeat    time.Duration
 	// catalogFile is -catalog, else its variable; empty: none.
 	catalogFile string
+	// resumeGrace is -resume-grace, else its variable, as the agent
+	// takes it: 0 is no hold.
+	resumeGrace time.Duration
 	maxConns    int
 	perUser     int
 	verbose     bool
@@ -79,6 +83,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.DurationVar(&o.leaseTTL, "lease-ttl", capacity.DefaultLeaseTTL, "with -db postgres://: how long after its last heartbeat a dead replica's\nconnection slots come back")
 	fs.DurationVar(&o.leaseBeat, "lease-heartbeat", capacity.DefaultHeartbeat, "with -db postgres://: how often this replica renews its slot leases\n(well below -lease-ttl)")
 	fs.StringVar(&o.catalogFile, "catalog", "", "the operator catalog its task hosts' agents are given (kandev-agent -catalog), so users\nmay choose its servers in their settings; default $"+envCatalog)
+	fs.DurationVar(&o.resumeGrace, "resume-grace", relay.DefaultResumeGrace, "how long the connection slot of a stream whose browser was lost stays counted, waiting for\nits resume (agents it starts hold their servers as long); give task hosts' agents the same\n-resume-grace; 0: none (env "+envResumeGrace+")")
 	fs.BoolVar(&o.verbose, "v", false, "debug logging")
 	fs.StringVar(&o.logFormat, "log-format", logging.Text, logging.Usage)
 	if err := fs.Parse(args); err != nil {
@@ -95,6 +100,9 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.catalogFile == "" {
 		o.catalogFile = getenv(envCatalog)
+	}
+	if err := o.resumeGraceFromEnv(fs, getenv(envResumeGrace)); err != nil {
+		return nil, err
 	}
 	var err error
 	if o.maxConns, err = maxConnections(envMaxConnections, getenv(envMaxConnections), relay.DefaultMaxConnections); err != nil {
@@ -136,6 +144,7 @@ func (o *options) relayConfig(environ []string) relay.Config {
 		MaxConnections:        o.maxConns,
 		MaxConnectionsPerUser: o.perUser,
 		Replica:               o.replicaID,
+		ResumeGrace:           o.configResumeGrace(),
 		// Started agents get the relay's environment as their task
 		// environment, through the task-environment allowlist: the
 		// relay's own secrets (the browser token, PGPASSWORD, cloud keys)
@@ -146,6 +155,34 @@ func (o *options) relayConfig(environ []string) relay.Config {
 		// browser token like every route (a scraper sends it as a bearer
 		// token).
 	}
+}
+
+// resumeGraceFromEnv reads v, the variable, unless -resume-grace was
+// given, and refuses a negative grace either way.
+func (o *options) resumeGraceFromEnv(fs *flag.FlagSet, v string) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "resume-grace" })
+	if v = strings.TrimSpace(v); v != "" && !given {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%s=%q: want a duration such as 1m", envResumeGrace, v)
+		}
+		o.resumeGrace = d
+	}
+	if o.resumeGrace < 0 {
+		return fmt.Errorf("-resume-grace (or $%s) must not be negative; 0 holds nothing", envResumeGrace)
+	}
+	return nil
+}
+
+// configResumeGrace is -resume-grace as relay.Config takes it: there 0 is
+// the default and a negative grace none, where the flag's 0 is none, as
+// the agent's -resume-grace is.
+func (o *options) configResumeGrace() time.Duration {
+	if o.resumeGrace == 0 {
+		return -1
+	}
+	return o.resumeGrace
 }
 
 // lookupEnv is os.Getenv over environ (os.Environ form): the last entry

@@ -7,21 +7,24 @@
 //	             [-hosts NAME,...] [-origins HOST,...]
 //	             [-browser-token TOKEN | -insecure-no-browser-auth]
 //	             [-replica-id ID] [-lease-ttl 30s] [-lease-heartbeat 10s]
-//	             [-catalog FILE]
+//	             [-catalog FILE] [-resume-grace 1m]
 //	             [-log-format text|json] [-v]
 //
 // With -db postgres://... the relay is one of several replicas on that
 // database: settings live there, and the connection cap is global — each
 // admitted stream holds a slot lease row that this replica renews every
 // -lease-heartbeat; a replica that dies has its slots back -lease-ttl after
-// its last renewal.
+// its last renewal. -resume-grace is how long the slot of a stream whose
+// browser was lost stays held for its resume: give it the task hosts'
+// agents' -resume-grace (agents it starts get it); 0 holds nothing.
 //
 // Environment: KANDEV_LSP_MAX_CONNECTIONS caps active streams (default 8;
 // give every replica the same); KANDEV_LSP_MAX_CONNECTIONS_PER_USER caps one
 // user's share of them (default none; give every replica the same);
 // KANDEV_RELAY_BROWSER_TOKEN is the browser token when -browser-token is not
 // given (prefer it: a flag shows in the process list);
-// KANDEV_RELAY_CATALOG is the operator catalog when -catalog is not given.
+// KANDEV_RELAY_CATALOG is the operator catalog when -catalog is not given;
+// KANDEV_RELAY_RESUME_GRACE is the resume grace when -resume-grace is not.
 //
 // Every request must carry the browser token — the cookie the sign-in URL
 // sets, or "Authorization: Bearer TOKEN" — unless -insecure-no-browser-auth
