@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
@@ -166,4 +168,39 @@ func Example_embedding() {
 	// bob stops it: 404
 	// kandev_relay_stream_refusals_total 4002 1
 	// kandev_relay_stream_refusals_total 4004 1
+}
+
+// The relay as a program's whole server: Serve serves until the context
+// ends — in a program, signal.NotifyContext(ctx, os.Interrupt,
+// syscall.SIGTERM) — then drains: the server stops accepting, every
+// stream closes with 1012 (connect again, the agent holds the server for
+// the resume), and the agents the relay started are stopped.
+func ExampleRelay_Serve() {
+	rl := relay.New(relay.Config{
+		Sessions:      relay.StaticSessions(), // the program's task registry
+		ShutdownGrace: 10 * time.Second,       // within the container's stop timeout
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, stop := context.WithCancel(context.Background()) // the program's SIGTERM, here a call
+	srv := &http.Server{Handler: rl, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- rl.Serve(ctx, srv, ln) }()
+
+	resp, err := http.Get("http://" + ln.Addr().String() + "/api/v1/lsp/runtime")
+	if err == nil {
+		resp.Body.Close()
+		fmt.Println("runtime route:", resp.StatusCode)
+	}
+	stop()
+	fmt.Println("Serve returned:", <-served)
+	_, err = http.Get("http://" + ln.Addr().String() + "/api/v1/lsp/runtime")
+	fmt.Println("served after the drain:", err == nil)
+	// Output:
+	// runtime route: 200
+	// Serve returned: <nil>
+	// served after the drain: false
 }

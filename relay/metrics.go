@@ -23,7 +23,8 @@ const MetricsPath = "/metrics"
 //	kandev_relay_streams_active{language}           browser streams being relayed now
 //	kandev_relay_stream_refusals_total{code}        streams closed before relaying (4002 unknown
 //	                                                session or agent unavailable, 4004, 4005,
-//	                                                1001 at shutdown); 400 for an unknown language
+//	                                                1012 while draining, 1001 when the server's
+//	                                                BaseContext ends); 400 for an unknown language
 //	kandev_relay_stream_closes_total{code}          relayed streams ended, by the code the browser got
 //	kandev_relay_reconnects_total{kind}             streams lsp.wasm opened by itself after losing one:
 //	                                                resume (a token) or fresh (a new server)

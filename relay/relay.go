@@ -138,6 +138,11 @@ type Config struct {
 	// live one. Agents the relay starts itself are given it.
 	ResumeGrace time.Duration
 
+	// ShutdownGrace bounds Serve's drain: the streams' close handshakes,
+	// the server's plain requests and the stop of the agents the relay
+	// started (DefaultShutdownGrace when zero or negative).
+	ShutdownGrace time.Duration
+
 	// AgentOutput receives the stdout (after its listening line) and
 	// stderr of agents the relay starts; nil discards them.
 	AgentOutput io.Writer
@@ -218,11 +223,13 @@ type Relay struct {
 // built from Config (Hosts, Authenticate, SignIn, OriginPatterns).
 //
 // A stream lives as long as its request; http.Server.Shutdown neither
-// closes nor waits for it (the connection is hijacked). To stop, call
-// Shutdown beside the server's own Shutdown (it drains the streams), then
-// Close (it stops the agents the relay started). Cancelling the server's
-// BaseContext instead closes every stream with wire.CloseGoingAway on
-// both hops, without waiting.
+// closes nor waits for it (the connection is hijacked). Serve runs an
+// http.Server and drains both when its context ends. A backend that runs
+// its server otherwise calls Shutdown beside the server's own Shutdown (it
+// drains the streams), then Close (it stops the agents the relay started).
+// Cancelling the server's BaseContext instead closes every stream with
+// wire.CloseGoingAway on both hops, without waiting: the agents stop the
+// servers rather than hold them for a resume.
 func New(cfg Config) *Relay {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -247,6 +254,9 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.ResumeGrace == 0 {
 		cfg.ResumeGrace = DefaultResumeGrace
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = DefaultShutdownGrace
 	}
 	if cfg.Settings == nil {
 		cfg.Settings = settings.NewMemory()

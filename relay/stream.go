@@ -191,9 +191,9 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	active := rl.metrics.active.WithLabelValues(lang)
 	active.Inc()
 
-	// 6. Pump. The request context is cancelled when the server's
-	// BaseContext ends (shutdown); the bridge then closes both hops with
-	// 1001.
+	// 6. Pump. ctx ends when the server's BaseContext does (the bridge
+	// then closes both hops with 1001) or when Shutdown drains the relay
+	// (1012 on both: the agent holds the server for the resume).
 	out := bridge.Run(ctx, browser, agent.Conn, bridge.Options{
 		WriteTimeout:    rl.cfg.writeTimeout,
 		MaxMessageSize:  wire.MaxMessageSize,
