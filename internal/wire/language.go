@@ -76,7 +76,10 @@ var Languages = []LanguageInfo{
 		Servers: []string{"typescript-language-server", "tsgo", "eslint"}, AutoInstallable: true},
 	{Language: Python, Extensions: []string{".py", ".pyi"}, MonacoIDs: []string{"python"},
 		Servers: []string{"pyright", "basedpyright"}, AutoInstallable: true},
-	{Language: Go, Extensions: []string{".go"}, FileNames: []string{"go.mod", "go.work"}, MonacoIDs: []string{"go"},
+	// Monaco has no go.mod or go.work language: a page that registers
+	// them under these ids (VS Code's and gopls's) gets gopls's providers
+	// there too.
+	{Language: Go, Extensions: []string{".go"}, FileNames: []string{"go.mod", "go.work"}, MonacoIDs: []string{"go", "go.mod", "go.work"},
 		LanguageIDs: map[string]string{"go.mod": "go.mod", "go.work": "go.work"},
 		Servers:     []string{"gopls"}, AutoInstallable: true},
 	{Language: Rust, Extensions: []string{".rs"}, MonacoIDs: []string{"rust"}, Servers: []string{"rust-analyzer"}, AutoInstallable: true},

@@ -24,6 +24,7 @@ import { createSymbolPicker } from './symbols.js';
 import { createHierarchyPanel } from './hierarchy.js';
 import { createSearchPanel } from './search.js';
 import { loadTabs, saveTabs } from './tabstore.js';
+import { registerGoModules } from './gomod.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -147,6 +148,7 @@ const layout = () => ({ phone: phoneMQ.matches, coarse: coarseMQ.matches, status
 // Semantic tokens get their own colours, so they are visible (and testable)
 // next to Monaco's syntax colouring.
 // Monaco's theme service reads semanticHighlighting; its IStandaloneThemeData type lacks it.
+registerGoModules(monaco);
 monaco.editor.defineTheme('kandev', /** @type {import('monaco-editor').editor.IStandaloneThemeData & { semanticHighlighting: boolean }} */ ({
   base: 'vs',
   inherit: true,
