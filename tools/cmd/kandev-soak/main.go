@@ -22,6 +22,7 @@
 //	SOAK_REPLICAS=3        relay replicas
 //	SOAK_LEASE_TTL=30s     the relays' -lease-ttl
 //	SOAK_HEARTBEAT=10s     the relays' -lease-heartbeat
+//	SOAK_RESUME_GRACE=5s   the agents' and relays' -resume-grace
 //
 // It needs the Go toolchain (it builds the programs) and PostgreSQL.
 package main
@@ -72,6 +73,7 @@ func run(ctx context.Context) error {
 		{"SOAK_DURATION", 4 * time.Minute, &cfg.Duration},
 		{"SOAK_LEASE_TTL", 30 * time.Second, &cfg.LeaseTTL},
 		{"SOAK_HEARTBEAT", 10 * time.Second, &cfg.Heartbeat},
+		{"SOAK_RESUME_GRACE", 5 * time.Second, &cfg.ResumeGrace},
 	}
 	for _, v := range durs {
 		if *v.dst, err = envDuration(v.env, v.def); err != nil {
