@@ -47,9 +47,9 @@ func BenchmarkAgentRoundTrip(b *testing.B) {
 
 // BenchmarkRelayOverhead times relay + echo agent (the benchmark's ns/op
 // and MB/s), then the echo agent alone for as many round trips, and
-// reports both per round trip and their ratio (x-agent; the design's
-// budget for relay + agent is 2× the agent alone, in the table of
-// tools/bridgebench).
+// reports both per round trip and their ratio (x-agent; the budget for
+// relay + agent is 2× the agent alone, in the table of tools/bridgebench
+// and docs/design.md).
 func BenchmarkRelayOverhead(b *testing.B) {
 	for _, bs := range benchSizes {
 		b.Run(bs.name, func(b *testing.B) {
