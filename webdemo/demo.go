@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"time"
 
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
@@ -267,6 +269,35 @@ func (d *Demo) SignInURL(base string) string { return d.signIn.SignInURL(base) }
 // Exited reports a task host that stopped on its own: the demo is of no
 // use without it.
 func (d *Demo) Exited() <-chan error { return d.exited }
+
+// Serve serves srv, whose Handler is d.Handler, on ln until ctx ends or
+// the task host exits, drains it as kandev-relay does (relay.Relay.Serve:
+// every stream closes with 1012, so the page reconnects at once and an
+// agent of its own holds the servers for that resume), then closes the
+// demo. It returns the server's failure or the task host's exit, nil when
+// ctx ended.
+func (d *Demo) Serve(ctx context.Context, srv *http.Server, ln net.Listener) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case err := <-d.exited:
+			if err == nil {
+				err = errors.New("the task host exited")
+			}
+			cancel(err)
+		case <-ctx.Done():
+		}
+	}()
+	err := d.relay.Serve(ctx, srv, ln)
+	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		err = cause
+	}
+	cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer stop()
+	d.Close(cctx)
+	return err
+}
 
 // Close drains the relay as a deploy does — every stream closes with 1012,
 // so the page reconnects at once and an agent of its own (-agent-url)

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -77,14 +78,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	shutdown := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		demo.Close(ctx)
-	}
 	raw, err := net.Listen("tcp", *addr)
 	if err != nil {
-		shutdown()
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		demo.Close(cctx)
 		return err
 	}
 	// As kandev-relay: a bound per client address and an idle timeout, so
@@ -99,20 +97,11 @@ func run() error {
 	fmt.Printf("workspace %s\n", demo.Workspace)
 	fmt.Printf("open %s in a browser\n", demo.SignInURL("http://"+ln.Addr().String()))
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err = <-errc:
-	case err = <-demo.Exited():
-	case <-ctx.Done():
-	}
-	// Close first: the agents end the hijacked WebSockets, which
-	// Shutdown does not track.
-	shutdown()
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if serr := srv.Shutdown(sctx); err == nil && serr != nil && serr != http.ErrServerClosed {
-		err = serr
+	// Until SIGTERM, SIGINT or the task host's exit; then the relay
+	// drains (1012 to every stream) and the demo closes.
+	err = demo.Serve(ctx, srv, ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
 	}
 	return err
 }
