@@ -1,4 +1,4 @@
-import { fakeTest as test, expect, openDemo, writeScript, putSettings, view, openFile } from './fixtures';
+import { fakeTest as test, expect, openDemo, writeScript, readRecord, putSettings, view, openFile } from './fixtures';
 import type { Page } from '@playwright/test';
 
 // Kotlin's status as the user reads it, with the fake server standing in
@@ -127,4 +127,52 @@ test('an initialize refused with a JSON-RPC error shows the server\'s message', 
   await expect(popover(page)).toContainText('Gradle JVM is not configured');
   await expect(popover(page)).not.toContainText('[object Object]');
   await expect(page.locator('#lsp-action')).toHaveText('Retry');
+});
+
+// Work in progress when the server goes: it was on screen, and after the
+// crash (its process killed, as the kernel's OOM killer would), after Stop
+// and after each new start, none of it comes back — the new server's own
+// work alone shows.
+test('progress on screen, then a crash, Stop and Start: no item of the gone server comes back', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  const working = { recordFile: record, progress: [{ on: 'initialized', kind: 'begin', title: 'Indexing Gradle modules', percentage: 40 }] };
+  writeScript(demo, working);
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect(status(page)).toContainText('Indexing Gradle modules');
+  await openStatus(page);
+  await expect(popover(page).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
+
+  // The crash: SIGKILL of the server process the agent started.
+  const started = () => readRecord(record).filter((r) => r.kind === 'event' && r.method === 'start');
+  const [{ pid }] = started();
+  process.kill(pid, 'SIGKILL');
+  await expect(status(page)).toHaveAttribute('data-state', 'error');
+  await expect(status(page)).toHaveAttribute('data-close-code', '4006');
+  await expect(popover(page)).toContainText('The language server exited.');
+  await expect(popover(page)).not.toContainText('Indexing Gradle modules');
+  expect((await view(page, 'kotlin')).progress).toBeNull();
+
+  // Retry starts a server that reports the same work again: it shows, as
+  // the new server's. Then Stop while it is in progress: nothing stays.
+  await page.locator('#lsp-action').click(); // Retry
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect.poll(() => started().length).toBe(2);
+  await expect(status(page)).toContainText('Indexing Gradle modules');
+  await page.locator('#lsp-action').click(); // Stop
+  await expect(status(page)).toHaveAttribute('data-state', 'off');
+  await expect(status(page)).not.toContainText('Indexing Gradle modules');
+  await expect(popover(page).locator('#lsp-progress')).toBeHidden();
+  expect((await view(page, 'kotlin')).progress).toBeNull();
+
+  // Start a server that reports nothing: no progress, none carried over.
+  writeScript(demo, { recordFile: record });
+  await page.locator('#lsp-action').click(); // Start
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect.poll(() => started().length).toBe(3);
+  await expect(status(page)).not.toContainText('Indexing Gradle modules');
+  await expect(popover(page).locator('#lsp-progress')).toBeHidden();
+  const v = await view(page, 'kotlin');
+  expect(v.progress).toBeNull();
+  expect(v.closeCode).toBeNull();
 });
