@@ -1,4 +1,5 @@
-import { test, expect, putSettings } from './fixtures';
+import { test, demoTest, expect, putSettings, writeScript, type Demo } from './fixtures';
+import type { Page } from '@playwright/test';
 
 // A page that gives configure a promise of Monaco and prepares its pair:
 // gopls starts and initializes on the workspace while Monaco is still
@@ -8,7 +9,7 @@ import { test, expect, putSettings } from './fixtures';
 // The page below holds Monaco back until the test releases it, so "ready
 // before Monaco" is a fact of the run, not a race.
 
-const page = `<!doctype html>
+const pageFor = (language: string, file: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <link rel="stylesheet" data-name="vs/editor/editor.main" href="/monaco/vs/editor/editor.main.css">
 </head><body><div id="editor" style="height: 400px"></div>
@@ -33,12 +34,12 @@ const lsp = globalThis.kandevLSP;
 lsp.onStatus((v) => early.states.push({ state: v.state, documents: v.documents, monaco: typeof window.monaco !== 'undefined' }));
 const settings = await (await fetch('/api/v1/user/settings')).json();
 early.configured = lsp.configure({ monaco: monacoLoaded, relayURL: 'ws://' + location.host + '/lsp', locale: 'en', settings });
-early.prepared = lsp.prepare('demo', 'go');
+early.prepared = lsp.prepare('demo', '${language}');
 early.lsp = lsp;
 early.opened = monacoLoaded.then(async (monaco) => {
-  const text = await (await fetch('/api/v1/workspace/file?path=main.go')).text();
-  const model = monaco.editor.createModel(text, undefined, monaco.Uri.from({ scheme: 'kandev', authority: 'demo', path: '/main.go' }));
-  early.doc = lsp.openDocument({ sessionId: 'demo', path: 'main.go', model });
+  const text = await (await fetch('/api/v1/workspace/file?path=${file}')).text();
+  const model = monaco.editor.createModel(text, undefined, monaco.Uri.from({ scheme: 'kandev', authority: 'demo', path: '/${file}' }));
+  early.doc = lsp.openDocument({ sessionId: 'demo', path: '${file}', model });
   early.editor = monaco.editor.create(document.getElementById('editor'), { model, wordBasedSuggestions: 'off' });
   early.monaco = monaco;
   return !!early.doc;
@@ -59,7 +60,7 @@ test('prepare() with a promise of Monaco: gopls is ready before Monaco, the docu
   // document keeps the server's origin and address space (a routed
   // response would have none, and its socket to 127.0.0.1 is refused).
   await p.goto('/config.json');
-  await p.setContent(page);
+  await p.setContent(pageFor('go', 'main.go'));
 
   await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 60_000 }).toBe(true);
   const before = await p.evaluate(() => {
@@ -103,4 +104,66 @@ test('prepare() with a promise of Monaco: gopls is ready before Monaco, the docu
   expect(after.sockets).toBe(1);
   expect(after.view.state).toBe('ready');
   expect(after.view.documents).toBe(1);
+});
+
+// The same with TypeScript, whose Monaco built-ins lsp.wasm wraps: the
+// TypeScript server (the fake, with hover and no completion, standing in
+// for typescript-language-server) is ready before Monaco loads; once it
+// has, the worker's hover yields to the server's on the document, and its
+// completion stays — the wrap covers what the server replaces, nothing else.
+const fakeTS = demoTest({ path: ['e2e/servers/fakets'] });
+fakeTS.use({
+  expectedPageErrors: [{
+    pattern: /^Failed to load resource: the server responded with a status of 404 \(Not Found\) \(http:\/\/127\.0\.0\.1:\d+\/favicon\.ico:0\)$/,
+    why: 'as above: the favicon of the /config.json document',
+  }],
+});
+
+fakeTS('prepare() with a promise of Monaco: the TypeScript server is ready before Monaco; the built-ins it replaces yield, the others stay', async ({ page: p, demo }: { page: Page, demo: Demo }) => {
+  writeScript(demo, { capabilities: { textDocumentSync: { openClose: true, change: 2 }, hoverProvider: true }, hover: 'hover from the server' });
+  await p.goto('/');
+  await putSettings(p, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {} });
+  await p.goto('/config.json');
+  await p.setContent(pageFor('typescript', 'ts/main.ts'));
+
+  await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 60_000 }).toBe(true);
+  expect(await p.evaluate(() => typeof (window as any).monaco)).toBe('undefined');
+  await p.evaluate(() => (window as any).early.release());
+  expect(await p.evaluate(() => (window as any).early.opened)).toBe(true);
+
+  const suppressed = (feature: string) => p.evaluate((feature) => {
+    const { monaco, editor } = (window as any).early;
+    return monaco.languages[Symbol.for('kandev.lsp.wrapped')].isSuppressed(editor.getModel(), feature) as boolean;
+  }, feature);
+  await expect.poll(() => suppressed('hover')).toBe(true);
+  expect(await suppressed('completion')).toBe(false);
+  expect(await suppressed('definition')).toBe(false);
+
+  // The hover shown is the server's alone; completion is the worker's.
+  const showHover = () => p.evaluate(async () => {
+    const { editor } = (window as any).early;
+    const m = editor.getModel().findMatches('message,', false, false, true, null, false)[0];
+    editor.setPosition({ lineNumber: m.range.startLineNumber, column: m.range.startColumn + 1 });
+    editor.focus();
+    editor.getAction('editor.action.showHover').run();
+  });
+  const hoverText = () => p.evaluate(() => (document.querySelector('.monaco-hover:not(.hidden)') as HTMLElement | null)?.innerText ?? '');
+  await expect.poll(async () => { await showHover(); return hoverText(); }, { timeout: 30_000, intervals: [500, 1000] }).toContain('hover from the server');
+  expect(await hoverText()).not.toContain('const message: string');
+
+  await p.keyboard.press('Escape');
+  await p.evaluate(() => {
+    const { editor } = (window as any).early;
+    const model = editor.getModel();
+    const end = model.getFullModelRange().getEndPosition();
+    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: '\nmessage.toUpp' }]);
+    editor.setPosition(model.getFullModelRange().getEndPosition());
+    editor.focus();
+  });
+  const rows = () => p.evaluate(() => [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].map((r) => r.textContent).join('\n'));
+  await expect.poll(async () => {
+    if (!(await rows())) await p.evaluate(() => (window as any).early.editor.getAction('editor.action.triggerSuggest').run());
+    return rows();
+  }, { timeout: 30_000, intervals: [500, 1000] }).toContain('toUpperCase');
+  expect(await p.evaluate(() => (window as any).early.sockets)).toBe(1);
 });
