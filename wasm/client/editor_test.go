@@ -1,6 +1,8 @@
 package client
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,14 +45,31 @@ func (r recordingEditor) Suppress(snapshot string) {
 }
 
 // providers collects the provider events queued now, by feature name.
+// Go's go.mod and go.work ids get the same events as go (see
+// TestProvidersFollowCapabilities); they are left out here.
 func (r recordingEditor) providers(t *testing.T) map[string]editorEvent {
 	t.Helper()
 	out := map[string]editorEvent{}
 	for {
 		select {
 		case e := <-r:
-			if e.kind == "provider" {
+			if e.kind == "provider" && e.lang != "go.mod" && e.lang != "go.work" {
 				out[e.feature.String()] = e
+			}
+		default:
+			return out
+		}
+	}
+}
+
+// providerEvents returns the provider events queued now, in order.
+func (r recordingEditor) providerEvents() []editorEvent {
+	var out []editorEvent
+	for {
+		select {
+		case e := <-r:
+			if e.kind == "provider" {
+				out = append(out, e)
 			}
 		default:
 			return out
@@ -136,11 +155,15 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 	ev := rec.next(t, "provider")
 	id := ev.connID
 	registered := map[string]string{ev.feature.String(): ev.opts}
-	for f, e := range rec.providers(t) {
+	byLang := map[string][]string{ev.lang: {ev.feature.String()}}
+	for _, e := range rec.providerEvents() {
 		require.Equal(t, id, e.connID)
-		require.Equal(t, "go", e.lang)
-		registered[f] = e.opts
+		registered[e.feature.String()] = e.opts
+		byLang[e.lang] = append(byLang[e.lang], e.feature.String())
 	}
+	// Go's Monaco ids: its files, go.mod and go.work alike.
+	require.ElementsMatch(t, []string{"go", "go.mod", "go.work"}, slices.Collect(maps.Keys(byLang)))
+	require.ElementsMatch(t, byLang["go"], byLang["go.mod"])
 	require.Equal(t, map[string]string{
 		"completion": `{"triggerCharacters":["."],"resolve":false}`,
 		"hover":      "{}", "definition": "{}", "references": "{}",
