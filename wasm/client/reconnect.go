@@ -10,14 +10,18 @@ import (
 
 // reconnectDelays are the waits before each automatic attempt after a
 // ready connection lost its path: the first at once (a relay restarting
-// behind a balancer is usually there already), then doubling up to a few
-// seconds; after the last one the pair shows the error with Retry. In all
-// about 18 s plus the attempts themselves — long enough for a relay
-// restart or a deploy, short enough that a task host that is really gone
-// says so.
+// behind a balancer is usually there already), then doubling up to 2 s
+// and staying there; after the last one the pair shows the error with
+// Retry. In all about 18 s plus the attempts themselves — long enough for
+// a relay restart or a deploy, short enough that a task host that is
+// really gone says so. The cap is low so that an editor is back within
+// about 2 s of its path, whenever in the schedule the path returns (with
+// gaps of 4 and 5 s it waited up to 5 s for nothing); a failed dial to a
+// relay that is down costs the balancer little.
 var reconnectDelays = [...]clock.Duration{
 	0, 250 * clock.Millisecond, 500 * clock.Millisecond, clock.Second,
-	2 * clock.Second, 4 * clock.Second, 5 * clock.Second, 5 * clock.Second,
+	2 * clock.Second, 2 * clock.Second, 2 * clock.Second, 2 * clock.Second,
+	2 * clock.Second, 2 * clock.Second, 2 * clock.Second, 2 * clock.Second,
 }
 
 // lostPath reports whether a connection that ended (not on purpose) lost
