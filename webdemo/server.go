@@ -84,6 +84,8 @@ func Handler(cfg Config) http.Handler {
 	files := agentProxy(cfg.AgentURL, cfg.AgentToken)
 	mux.Handle("GET /api/v1/workspace/", files)
 	mux.Handle("PUT /api/v1/workspace/", files)
+	// The agent's library routes, read-only: GET alone is forwarded.
+	mux.Handle("GET /api/v1/library/", files)
 	mux.Handle("GET /monaco/", http.StripPrefix("/monaco/", http.FileServer(http.Dir(cfg.MonacoDir))))
 	// lsp.wasm and wasm_exec.js: Brotli or gzip as the browser accepts,
 	// ETags, and lsp.wasm's content-hashed name cached for good. The
@@ -137,7 +139,7 @@ func Handler(cfg Config) http.Handler {
 	return access.Guard(cfg.Access, mux)
 }
 
-// agentProxy forwards the workspace file routes to the agent, adding the
+// agentProxy forwards the workspace and library file routes to the agent, adding the
 // bearer token server-side.
 func agentProxy(target *url.URL, token string) http.Handler {
 	return &httputil.ReverseProxy{

@@ -113,6 +113,12 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, _, _ := get("PUT", "/api/v1/workspace/file?path=main.go"); code != 200 || d.agent.method != "PUT" || d.agent.path != "/api/v1/workspace/file?path=main.go" {
 		t.Errorf("save route: %d %s %s", code, d.agent.method, d.agent.path)
 	}
+	if code, _, _ := get("GET", "/api/v1/library/file?path=%2Fusr%2Flocal%2Fgo%2Fsrc%2Ffmt%2Fprint.go"); code != 200 || d.agent.method != "GET" || d.agent.path != "/api/v1/library/file?path=%2Fusr%2Flocal%2Fgo%2Fsrc%2Ffmt%2Fprint.go" {
+		t.Errorf("library route: %d %s %s", code, d.agent.method, d.agent.path)
+	}
+	if code, _, _ := get("PUT", "/api/v1/library/file?path=%2Fx"); code == 200 {
+		t.Errorf("a write to the library reached the agent: %d", code)
+	}
 	if code, _, h := get("GET", "/wasm/lsp.cd5d4935a48c.wasm"); code != 200 || h.Get("Content-Type") != "application/wasm" || h.Get("Cache-Control") != assets.ImmutableCache {
 		t.Errorf("lsp.wasm: %d %q", code, h.Get("Content-Type"))
 	}

@@ -1,7 +1,9 @@
 // Package files serves a workspace's files over HTTP: the listing a Files
-// tree needs and the read and save of one file. Every path is confined to
-// the workspace by package workspace; this package only maps its answers to
-// HTTP statuses and carries no logic of its own about paths.
+// tree needs and the read and save of one file; and, read-only, the library
+// files outside it that definitions lead to (library.go). Every path is
+// confined by package workspace (through package library for the latter);
+// this package only maps their answers to HTTP statuses and carries no
+// logic of its own about paths.
 package files
 
 import (
@@ -15,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/kandev/lsp/agent/auth"
+	"github.com/kandev/lsp/agent/library"
 	"github.com/kandev/lsp/agent/workspace"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -122,7 +125,9 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request) {
 
 // fail maps an error to a status. The body is the status text only: paths
 // and system errors go to the log, not to the client.
-func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) { fail(h.logger, w, r, err) }
+
+func fail(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
 	var tooBig *http.MaxBytesError
 	code := http.StatusInternalServerError
 	switch {
@@ -132,7 +137,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, workspace.ErrInvalidPath), errors.Is(err, workspace.ErrNotRegular), errors.Is(err, workspace.ErrInvalidQuery),
 		errors.Is(err, workspace.ErrUnresolvable), errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
 		code = http.StatusBadRequest
-	case errors.Is(err, workspace.ErrEscapes), errors.Is(err, fs.ErrPermission):
+	case errors.Is(err, workspace.ErrEscapes), errors.Is(err, library.ErrNotInLibrary), errors.Is(err, fs.ErrPermission):
 		code = http.StatusForbidden
 	case errors.Is(err, workspace.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 		code = http.StatusNotFound
@@ -144,7 +149,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Connection", "close")
 	}
 	if code == http.StatusInternalServerError {
-		h.logger.Error("workspace file route", "method", r.Method, "path", r.URL.Query().Get(wire.ParamPath), "err", err)
+		logger.Error("workspace file route", "method", r.Method, "path", r.URL.Query().Get(wire.ParamPath), "err", err)
 	}
 	http.Error(w, http.StatusText(code), code)
 }

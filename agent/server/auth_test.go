@@ -25,6 +25,7 @@ func TestEveryRouteAuthenticatesFirst(t *testing.T) {
 		wire.AgentStreamPath + "?language=cobol", wire.AgentInstallersPath, wire.AgentFilesPath,
 		wire.AgentFilePath + "?path=a.go", wire.AgentFilePath + "?path=../x", wire.AgentSearchPath + "?q=x",
 		wire.AgentSearchPath, wire.AgentReposPath, wire.AgentTaskStopPath, metrics.Path,
+		wire.AgentLibraryRootsPath, wire.AgentLibraryFilePath + "?path=/etc/passwd",
 	} {
 		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
 			for _, tok := range []string{"", "wrong"} {

@@ -20,6 +20,7 @@ import (
 	"github.com/kandev/lsp/agent/files"
 	"github.com/kandev/lsp/agent/install"
 	"github.com/kandev/lsp/agent/installers"
+	"github.com/kandev/lsp/agent/library"
 	"github.com/kandev/lsp/agent/metrics"
 	"github.com/kandev/lsp/agent/stream"
 	"github.com/kandev/lsp/agent/taskenv"
@@ -99,6 +100,7 @@ type Server struct {
 	installs    *install.Manager
 	watcher     *watch.Watcher
 	root        *workspace.Root
+	lib         *library.Library
 	token       string
 	stopTimeout time.Duration
 	logger      *slog.Logger
@@ -175,6 +177,15 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(wire.AgentFilePath, fh)
 	mux.Handle(wire.AgentSearchPath, fh)
 	mux.Handle(wire.AgentReposPath, fh)
+	var commands []string
+	for _, e := range cfg.Catalog.Entries() {
+		commands = append(commands, e.Command)
+	}
+	lib := library.New(env, commands)
+	s.lib = lib
+	lh := files.NewLibrary(lib, cfg.Token, cfg.Logger)
+	mux.Handle(wire.AgentLibraryRootsPath, lh)
+	mux.Handle(wire.AgentLibraryFilePath, lh)
 	mux.HandleFunc(wire.AgentTaskStopPath, s.stop)
 	// Behind the same token as every route: the agent has one credential,
 	// and its metrics name the languages a task uses.
@@ -206,6 +217,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.closeRoot.Do(func() {
 			s.watcher.Close()
 			s.root.Close()
+			s.lib.Close()
 		})
 	}
 	return err

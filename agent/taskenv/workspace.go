@@ -26,6 +26,9 @@ func (e *Env) WithWorkspace(dir string) *Env {
 	return c
 }
 
+// WorkspaceDir is the resolved workspace given to WithWorkspace, "" for none.
+func (e *Env) WorkspaceDir() string { return e.workspace }
+
 // InWorkspace reports whether p resolves inside the workspace given to
 // WithWorkspace (the workspace itself included).
 func (e *Env) InWorkspace(p string) bool {

@@ -28,3 +28,18 @@ const (
 // same list the stream's ready frame carries as repoSubpaths, for a Files
 // tree to name them before any language server runs.
 const AgentReposPath = "/api/v1/workspace/repositories"
+
+// Agent library routes: files outside the workspace that definitions lead
+// to (the Go toolchain and module cache, the task interpreter's
+// site-packages, a language server's own libraries), served read-only and
+// only under the roots the task host names. Same token as the file routes.
+const (
+	// AgentLibraryRootsPath: GET returns the library roots as a JSON array
+	// of {"kind","dir"}, dir an absolute task-host path.
+	AgentLibraryRootsPath = "/api/v1/library/roots"
+	// AgentLibraryFilePath: GET with ParamPath, an absolute task-host path
+	// under a root, returns that regular file's content as text/plain;
+	// anything else is refused (403 outside every root or through a
+	// symlink out of one, 400 not a regular file, 404 missing).
+	AgentLibraryFilePath = "/api/v1/library/file"
+)
