@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"sync"
 )
 
@@ -19,7 +20,9 @@ import (
 //   - local_docker: resumed through the Starter on every stream (idempotent).
 type executions struct {
 	starter Starter
-	log     *slog.Logger
+	// client calls the stop route of agents the relay does not own.
+	client *http.Client
+	log    *slog.Logger
 
 	// ctx bounds starts: they belong to the relay, not to the request that
 	// triggered them (a second browser may be waiting on the same start),
@@ -58,9 +61,9 @@ func (o *owned) exited() bool {
 	}
 }
 
-func newExecutions(s Starter, log *slog.Logger) *executions {
+func newExecutions(s Starter, client *http.Client, log *slog.Logger) *executions {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &executions{starter: s, log: log, ctx: ctx, cancel: cancel, owned: map[string]*owned{}}
+	return &executions{starter: s, client: client, log: log, ctx: ctx, cancel: cancel, owned: map[string]*owned{}}
 }
 
 // relayOwned reports whether the relay runs sess's agent process itself.
@@ -134,6 +137,38 @@ func (x *executions) start(o *owned, sess Session) {
 		}
 		x.mu.Unlock()
 	}
+}
+
+// stopTask is task stop for sess, whose agent closes its streams with 1001
+// and reaps every language-server tree. A relay-owned agent is signalled;
+// a container is stopped through the Starter (TaskStopper), and the call
+// returns once it has ended, so the next stream resumes it; any other
+// agent is asked through its own stop route. It reports whether an agent
+// was running.
+func (x *executions) stopTask(ctx context.Context, sess Session) (bool, error) {
+	ts, canStop := x.starter.(TaskStopper)
+	switch {
+	case relayOwned(sess):
+		return x.stopOwned(ctx, sess)
+	case canStop:
+		stopped, err := ts.StopTask(ctx, sess)
+		if errors.Is(err, errors.ErrUnsupported) {
+			return x.stopRemote(ctx, sess.Agent)
+		}
+		return stopped, err
+	default:
+		return x.stopRemote(ctx, sess.Agent)
+	}
+}
+
+// stopRemote calls the agent's own stop route. An agent without it (HTTP
+// 404, an older agent) is not an error: nothing was stopped.
+func (x *executions) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
+	stopped, err := requestTaskStop(ctx, x.client, ref)
+	if err == nil && !stopped {
+		x.log.Info("relay: agent has no task stop route", "url", ref.URL)
+	}
+	return stopped, err
 }
 
 // stopOwned is task stop for a relay-owned agent: it ends the process (its

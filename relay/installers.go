@@ -93,6 +93,12 @@ func (rl *Relay) fetchInstallers(ctx context.Context, ref AgentRef) ([]byte, err
 	return body, nil
 }
 
+// callAgent makes one authenticated HTTP request to an agent route, over
+// the relay's agent transport (no proxy, no pooled connections).
+func (rl *Relay) callAgent(ctx context.Context, ref AgentRef, method, route string) (*http.Response, error) {
+	return agentRequest(ctx, &http.Client{Transport: rl.dialer.transport}, ref, method, route)
+}
+
 func writeCodeError(w http.ResponseWriter, status int, code wire.CloseCode, msg string) {
 	writeJSON(w, status, apiError{Error: msg, Code: int(code)})
 }

@@ -280,13 +280,14 @@ func New(cfg Config) *Relay {
 	if authenticate == nil {
 		authenticate = func(*http.Request) (string, error) { return settings.LocalUser, nil }
 	}
+	dialer := newAgentDialer(cfg.dialTimeout)
 	rl := &Relay{
 		cfg:      cfg,
 		log:      cfg.Logger,
 		mux:      http.NewServeMux(),
-		dialer:   newAgentDialer(cfg.dialTimeout),
+		dialer:   dialer,
 		capacity: cfg.Capacity,
-		execs:    newExecutions(cfg.Starter, cfg.Logger),
+		execs:    newExecutions(cfg.Starter, &http.Client{Transport: dialer.transport}, cfg.Logger),
 		settings: cfg.Settings,
 		drained:  make(chan struct{}),
 	}

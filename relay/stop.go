@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,8 +30,9 @@ type stopResult struct {
 // stopSession is POST /api/v1/sessions/{sessionId}/stop: task stop. The
 // session's agent closes its streams with 1001 — browsers still connected
 // see that code through the relay — and reaps every language-server tree.
-// A relay-owned agent is signalled, a container is stopped through the
-// Starter (TaskStopper), any other agent is asked through its stop route.
+// How is the executions' business (executions.stopTask): a relay-owned
+// agent is signalled, a container is stopped through the Starter
+// (TaskStopper), any other agent is asked through its stop route.
 //
 //	200 {"stopped":true|false}  done (false: nothing to stop)
 //	404                         unknown session, or another user's
@@ -54,23 +54,7 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), stopTimeout)
 	defer cancel()
 
-	var (
-		stopped bool
-		err     error
-	)
-	switch ts, canStop := rl.cfg.Starter.(TaskStopper); {
-	case relayOwned(sess):
-		stopped, err = rl.execs.stopOwned(ctx, sess)
-	case canStop:
-		// A container: stopping it is task stop, and the route returns
-		// once it has ended, so the next stream resumes it.
-		stopped, err = ts.StopTask(ctx, sess)
-		if errors.Is(err, errors.ErrUnsupported) {
-			stopped, err = rl.stopRemote(ctx, sess.Agent)
-		}
-	default:
-		stopped, err = rl.stopRemote(ctx, sess.Agent)
-	}
+	stopped, err := rl.execs.stopTask(ctx, sess)
 	log := rl.log.With("session", id, "executor", sess.Executor)
 	if err != nil {
 		log.Warn("relay: task stop failed", "err", err)
@@ -79,16 +63,6 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 	}
 	log.Info("relay: task stop", "stopped", stopped)
 	writeJSON(w, http.StatusOK, stopResult{Stopped: stopped})
-}
-
-// stopRemote calls the agent's own stop route. An agent without it (HTTP
-// 404, an older agent) is not an error: nothing was stopped.
-func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
-	stopped, err := requestTaskStop(ctx, &http.Client{Transport: rl.dialer.transport}, ref)
-	if err == nil && !stopped {
-		rl.log.Info("relay: agent has no task stop route", "url", ref.URL)
-	}
-	return stopped, err
 }
 
 // requestTaskStop posts task stop to the agent at ref with its bearer token
@@ -110,12 +84,6 @@ func requestTaskStop(ctx context.Context, client *http.Client, ref AgentRef) (bo
 	default:
 		return false, fmt.Errorf("agent answered HTTP %d", resp.StatusCode)
 	}
-}
-
-// callAgent makes one authenticated HTTP request to an agent route, over
-// the relay's agent transport (no proxy, no pooled connections).
-func (rl *Relay) callAgent(ctx context.Context, ref AgentRef, method, route string) (*http.Response, error) {
-	return agentRequest(ctx, &http.Client{Transport: rl.dialer.transport}, ref, method, route)
 }
 
 // agentRequest makes one request to route on the agent at ref with its
