@@ -1,4 +1,4 @@
-package relay
+package executor
 
 import (
 	"context"
@@ -8,17 +8,17 @@ import (
 	"sync"
 )
 
-// executions resolves the running agent of a session, starting or resuming
-// it through the Starter when needed, and remembers the agent processes the
+// Executions resolves the running agent of a task, starting or resuming it
+// through the Starter when needed, and remembers the agent processes the
 // relay owns so that later streams reuse them and task stop and Close can
-// end them.
+// end them. Its methods may be called from many goroutines.
 //
-//   - local_pc with agent.url: the agent is someone else's; used as named.
-//   - local_pc without agent.url: one relay-owned process per session,
-//     started on first use, reused while it runs, started again after it
-//     exits or is stopped.
+//   - local_pc with an agent URL: the agent is someone else's; used as named.
+//   - local_pc without one (Task.Owned): one relay-owned process per task
+//     id, started on first use, reused while it runs, started again after
+//     it exits or is stopped.
 //   - local_docker: resumed through the Starter on every stream (idempotent).
-type executions struct {
+type Executions struct {
 	starter Starter
 	// client calls the stop route of agents the relay does not own.
 	client *http.Client
@@ -33,7 +33,7 @@ type executions struct {
 
 	mu     sync.Mutex
 	closed bool
-	owned  map[string]*owned // by session id
+	owned  map[string]*owned // by task id
 }
 
 // owned is a relay-owned agent process, or its start in progress.
@@ -61,24 +61,34 @@ func (o *owned) exited() bool {
 	}
 }
 
-func newExecutions(s Starter, client *http.Client, log *slog.Logger) *executions {
+// NewExecutions returns the executions of the agents starter starts and
+// resumes. client calls the stop route of agents the relay does not own
+// (nil: one without a proxy or pooled connections); log receives
+// diagnostics (nil discards them).
+func NewExecutions(starter Starter, client *http.Client, log *slog.Logger) *Executions {
+	if client == nil {
+		client = stopClient
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &executions{starter: s, client: client, log: log, ctx: ctx, cancel: cancel, owned: map[string]*owned{}}
+	return &Executions{starter: starter, client: client, log: log, ctx: ctx, cancel: cancel, owned: map[string]*owned{}}
 }
 
-// relayOwned reports whether the relay runs sess's agent process itself.
-func relayOwned(sess Session) bool {
-	return sess.Executor == ExecutorLocalPC && sess.Agent.URL == ""
-}
+// errClosed is returned for tasks that need a start after Close.
+var errClosed = errors.New("relay: closed")
 
-// resolve returns how to reach sess's agent, starting or resuming it if
-// needed. sess must have passed admission.
-func (x *executions) resolve(ctx context.Context, sess Session) (AgentRef, error) {
+// Resolve returns how to reach t's agent, starting or resuming it if
+// needed. t's session must have passed admission. The start of a
+// relay-owned agent is the Executions', not ctx's: a caller that gives up
+// stops waiting for it, not the start.
+func (x *Executions) Resolve(ctx context.Context, t Task) (AgentRef, error) {
 	switch {
-	case relayOwned(sess):
-		return x.resolveOwned(ctx, sess)
-	case sess.Executor == ExecutorLocalPC:
-		return sess.Agent, nil
+	case t.Owned():
+		return x.resolveOwned(ctx, t)
+	case t.Executor == LocalPC:
+		return t.Agent, nil
 	default:
 		x.mu.Lock()
 		closed := x.closed
@@ -86,25 +96,25 @@ func (x *executions) resolve(ctx context.Context, sess Session) (AgentRef, error
 		if closed {
 			return AgentRef{}, errClosed
 		}
-		e, err := x.starter.Start(ctx, sess)
+		e, err := x.starter.Start(ctx, t)
 		return e.Agent, err
 	}
 }
 
 var errAgentExited = errors.New("agent exited")
 
-func (x *executions) resolveOwned(ctx context.Context, sess Session) (AgentRef, error) {
+func (x *Executions) resolveOwned(ctx context.Context, t Task) (AgentRef, error) {
 	x.mu.Lock()
 	if x.closed {
 		x.mu.Unlock()
 		return AgentRef{}, errClosed
 	}
-	o := x.owned[sess.ID]
+	o := x.owned[t.ID]
 	if o == nil || o.exited() {
 		o = &owned{ready: make(chan struct{})}
-		x.owned[sess.ID] = o
+		x.owned[t.ID] = o
 		x.starts.Add(1)
-		go x.start(o, sess)
+		go x.start(o, t)
 	}
 	x.mu.Unlock()
 
@@ -122,48 +132,48 @@ func (x *executions) resolveOwned(ctx context.Context, sess Session) (AgentRef, 
 	return o.exec.Agent, nil
 }
 
-func (x *executions) start(o *owned, sess Session) {
+func (x *Executions) start(o *owned, t Task) {
 	defer x.starts.Done()
-	o.exec, o.err = x.starter.Start(x.ctx, sess)
+	o.exec, o.err = x.starter.Start(x.ctx, t)
 	if o.err == nil && (o.exec.Done == nil || o.exec.Stop == nil) {
 		o.err = errors.New("starter returned an execution without Done or Stop for a relay-owned agent")
 	}
 	close(o.ready)
 	if o.err != nil {
-		x.log.Warn("relay: agent start failed", "session", sess.ID, "err", o.err)
+		x.log.Warn("relay: agent start failed", "session", t.ID, "err", o.err)
 		x.mu.Lock()
-		if x.owned[sess.ID] == o {
-			delete(x.owned, sess.ID)
+		if x.owned[t.ID] == o {
+			delete(x.owned, t.ID)
 		}
 		x.mu.Unlock()
 	}
 }
 
-// stopTask is task stop for sess, whose agent closes its streams with 1001
-// and reaps every language-server tree. A relay-owned agent is signalled;
+// StopTask is task stop for t: its agent closes its streams with 1001 and
+// reaps every language-server tree. A relay-owned agent is signalled;
 // a container is stopped through the Starter (TaskStopper), and the call
 // returns once it has ended, so the next stream resumes it; any other
 // agent is asked through its own stop route. It reports whether an agent
 // was running.
-func (x *executions) stopTask(ctx context.Context, sess Session) (bool, error) {
+func (x *Executions) StopTask(ctx context.Context, t Task) (bool, error) {
 	ts, canStop := x.starter.(TaskStopper)
 	switch {
-	case relayOwned(sess):
-		return x.stopOwned(ctx, sess)
+	case t.Owned():
+		return x.stopOwned(ctx, t)
 	case canStop:
-		stopped, err := ts.StopTask(ctx, sess)
+		stopped, err := ts.StopTask(ctx, t)
 		if errors.Is(err, errors.ErrUnsupported) {
-			return x.stopRemote(ctx, sess.Agent)
+			return x.stopRemote(ctx, t.Agent)
 		}
 		return stopped, err
 	default:
-		return x.stopRemote(ctx, sess.Agent)
+		return x.stopRemote(ctx, t.Agent)
 	}
 }
 
 // stopRemote calls the agent's own stop route. An agent without it (HTTP
 // 404, an older agent) is not an error: nothing was stopped.
-func (x *executions) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
+func (x *Executions) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
 	stopped, err := requestTaskStop(ctx, x.client, ref)
 	if err == nil && !stopped {
 		x.log.Info("relay: agent has no task stop route", "url", ref.URL)
@@ -174,10 +184,10 @@ func (x *executions) stopRemote(ctx context.Context, ref AgentRef) (bool, error)
 // stopOwned is task stop for a relay-owned agent: it ends the process (its
 // streams close with 1001, its servers are reaped) and forgets it, so the
 // next stream starts a new one. It reports whether an agent was running.
-func (x *executions) stopOwned(ctx context.Context, sess Session) (bool, error) {
+func (x *Executions) stopOwned(ctx context.Context, t Task) (bool, error) {
 	x.mu.Lock()
-	o := x.owned[sess.ID]
-	delete(x.owned, sess.ID)
+	o := x.owned[t.ID]
+	delete(x.owned, t.ID)
 	x.mu.Unlock()
 	if o == nil {
 		return false, nil
@@ -193,9 +203,9 @@ func (x *executions) stopOwned(ctx context.Context, sess Session) (bool, error) 
 	return true, o.exec.Stop(ctx)
 }
 
-// close refuses further starts, cancels those in progress and stops every
+// Close refuses further starts, cancels those in progress and stops every
 // relay-owned agent, waiting for them until ctx ends.
-func (x *executions) close(ctx context.Context) error {
+func (x *Executions) Close(ctx context.Context) error {
 	x.mu.Lock()
 	x.closed = true
 	x.mu.Unlock()
@@ -229,8 +239,8 @@ func (x *executions) close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// running counts the relay-owned agent processes alive now.
-func (x *executions) running() int {
+// Running counts the relay-owned agent processes alive now.
+func (x *Executions) Running() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := 0
