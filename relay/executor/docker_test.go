@@ -163,6 +163,11 @@ func TestDockerStarterResumesAndStops(t *testing.T) {
 		inspectCall, "start -- task-1"}, stub.calls(t))
 }
 
+// stubPatience bounds a start against the stand-in CLI where the agent
+// never answers: long enough for a few runs of its shell script on a busy
+// machine under the race detector, where 300 ms was not.
+const stubPatience = 3 * time.Second
+
 func TestDockerStarterFailures(t *testing.T) {
 	t.Parallel()
 	a := newAnswering(t)
@@ -195,7 +200,7 @@ func TestDockerStarterFailures(t *testing.T) {
 			if tc.edit != nil {
 				tc.edit(&task)
 			}
-			d := &DockerStarter{CLI: stub.cli, ReadyTimeout: 300 * time.Millisecond}
+			d := &DockerStarter{CLI: stub.cli, ReadyTimeout: stubPatience}
 			_, err := d.Start(context.Background(), task)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
@@ -210,7 +215,7 @@ func TestDockerStarterFailures(t *testing.T) {
 func TestDockerStarterCallerGivesUp(t *testing.T) {
 	t.Parallel()
 	stub := newStubDocker(t, false, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), stubPatience)
 	defer cancel()
 	d := &DockerStarter{CLI: stub.cli, ReadyTimeout: time.Minute}
 	_, err := d.Start(ctx, Task{ID: "d", Executor: LocalDocker, Container: "task-1", Agent: AgentRef{URL: closedURL(t), Token: "t"}})
