@@ -20,6 +20,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/capacity"
+	"github.com/kandev/lsp/relay/executor"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -27,23 +28,23 @@ import (
 // decides its result (nil: fail, for cases that must start nothing).
 type countingStarter struct {
 	n     atomic.Int32
-	start func(ctx context.Context, sess Session) (Execution, error)
+	start func(ctx context.Context, t executor.Task) (executor.Execution, error)
 }
 
-func (c *countingStarter) Start(ctx context.Context, sess Session) (Execution, error) {
+func (c *countingStarter) Start(ctx context.Context, t executor.Task) (executor.Execution, error) {
 	c.n.Add(1)
 	if c.start == nil {
-		return Execution{}, errors.New("test: nothing may be started")
+		return executor.Execution{}, errors.New("test: nothing may be started")
 	}
-	return c.start(ctx, sess)
+	return c.start(ctx, t)
 }
 
 // startsFake "starts" the fake agent a: for a relay-owned session it
 // behaves like a process (Done, Stop), for a container like a resume.
-func startsFake(a *fakeAgent) func(context.Context, Session) (Execution, error) {
-	return func(_ context.Context, sess Session) (Execution, error) {
-		e := Execution{Agent: AgentRef{URL: a.url(), Token: a.token}}
-		if relayOwned(sess) {
+func startsFake(a *fakeAgent) func(context.Context, executor.Task) (executor.Execution, error) {
+	return func(_ context.Context, t executor.Task) (executor.Execution, error) {
+		e := executor.Execution{Agent: AgentRef{URL: a.url(), Token: a.token}}
+		if t.Owned() {
 			done := make(chan struct{})
 			var once sync.Once
 			e.Done = done
@@ -97,7 +98,9 @@ func TestCheckOrder(t *testing.T) {
 		require.NoError(t, ln.Close())
 		return "http://" + ln.Addr().String()
 	}()
-	failing := func(context.Context, Session) (Execution, error) { return Execution{}, errors.New("boom") }
+	failing := func(context.Context, executor.Task) (executor.Execution, error) {
+		return executor.Execution{}, errors.New("boom")
+	}
 
 	cases := []struct {
 		name    string
@@ -286,14 +289,14 @@ func TestCapacitySlotReleasedOnEveryPath(t *testing.T) {
 	a := newFakeAgent(t)
 	failFirst := true
 	var mu sync.Mutex
-	st := &countingStarter{start: func(ctx context.Context, sess Session) (Execution, error) {
+	st := &countingStarter{start: func(ctx context.Context, t executor.Task) (executor.Execution, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if failFirst {
 			failFirst = false
-			return Execution{}, errors.New("boom")
+			return executor.Execution{}, errors.New("boom")
 		}
-		return startsFake(a)(ctx, sess)
+		return startsFake(a)(ctx, t)
 	}}
 	srv, rl := newRelay(t, Config{
 		Sessions: testSessions(a,

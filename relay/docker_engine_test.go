@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/executor"
 )
 
 // The local_docker executor against a real Docker engine, with task
@@ -319,7 +320,7 @@ func TestDockerEngineResumeStreamStopRestart(t *testing.T) {
 	tc := newTaskContainer(t, image, goWorkspace(t, map[string]string{"main.go": typeErrorMain}))
 	srv, rl := newRelay(t, Config{
 		Sessions: StaticSessions(tc.session("d")),
-		Starter:  NewStarter(StarterConfig{}),
+		Starter:  executor.NewStarter(executor.StarterConfig{}),
 	})
 	require.Equal(t, "false", tc.state(t, "Running"), "created, not started")
 
@@ -367,7 +368,7 @@ func TestDockerEngineServerRunsInContainer(t *testing.T) {
 	t.Setenv("PATH", decoy+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	tc := newTaskContainer(t, image, goWorkspace(t, map[string]string{"main.go": typeErrorMain}))
-	srv, rl := newRelay(t, Config{Sessions: StaticSessions(tc.session("d")), Starter: NewStarter(StarterConfig{})})
+	srv, rl := newRelay(t, Config{Sessions: StaticSessions(tc.session("d")), Starter: executor.NewStarter(executor.StarterConfig{})})
 	l := openLSP(t, srv.URL, "d")
 	msgs := l.diagnostics("main.go", typeErrorMain)
 	assert.True(t, anyContains(msgs, `cannot use "not an int"`), "%q", msgs)
@@ -405,7 +406,7 @@ func TestDockerEngineTwoContainersKeepApart(t *testing.T) {
 	without := newTaskContainer(t, image, goWorkspace(t, map[string]string{"main.go": main}))
 	srv, rl := newRelay(t, Config{
 		Sessions: StaticSessions(withHelper.session("a"), without.session("b")),
-		Starter:  NewStarter(StarterConfig{}),
+		Starter:  executor.NewStarter(executor.StarterConfig{}),
 	})
 
 	a, b := openLSP(t, srv.URL, "a"), openLSP(t, srv.URL, "b")
@@ -443,10 +444,11 @@ func TestDockerEngineFailures(t *testing.T) {
 
 	// closesWithin connects a browser to session id of a relay over
 	// starter and expects 4002 before the deadline.
-	closesWithin := func(t *testing.T, sess Session, starter *DockerStarter) {
+	closesWithin := func(t *testing.T, sess Session, starter *executor.DockerStarter) {
 		t.Helper()
 		srv, rl := newRelay(t, Config{Sessions: StaticSessions(sess), Starter: starter})
-		ctx, cancel := context.WithTimeout(context.Background(), readyTimeout+dockerFailedStopGrace+5*time.Second)
+		// The undoing of a failed resume is a `docker stop --time 1`.
+		ctx, cancel := context.WithTimeout(context.Background(), readyTimeout+time.Second+5*time.Second)
 		defer cancel()
 		c, _, err := dialBrowser(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+wire.RelayStreamPrefix+sess.ID+"?language=go", nil)
 		require.NoError(t, err)
@@ -464,7 +466,7 @@ func TestDockerEngineFailures(t *testing.T) {
 		name := "kandev-relay-test-missing-" + strings.ToLower(rand.Text()[:10])
 		sess := Session{ID: "d", Executor: ExecutorLocalDocker, Workspace: "/workspace", Container: name,
 			Agent: AgentRef{URL: "http://127.0.0.1:9", Token: "t"}}
-		closesWithin(t, sess, &DockerStarter{ReadyTimeout: readyTimeout})
+		closesWithin(t, sess, &executor.DockerStarter{ReadyTimeout: readyTimeout})
 		out, err := exec.Command("docker", "container", "inspect", "--", name).CombinedOutput()
 		assert.Error(t, err, "nothing was created: %s", out)
 	})
@@ -474,8 +476,8 @@ func TestDockerEngineFailures(t *testing.T) {
 		// A container that exists on the running engine, reached through
 		// an engine that does not: it must stay untouched.
 		tc := newTaskContainer(t, image, t.TempDir())
-		env := append(withoutVar(os.Environ(), "DOCKER_HOST"), "DOCKER_HOST=unix://"+filepath.Join(t.TempDir(), "docker.sock"))
-		closesWithin(t, tc.session("d"), &DockerStarter{ReadyTimeout: readyTimeout, Env: env})
+		env := append(envWithout(os.Environ(), "DOCKER_HOST"), "DOCKER_HOST=unix://"+filepath.Join(t.TempDir(), "docker.sock"))
+		closesWithin(t, tc.session("d"), &executor.DockerStarter{ReadyTimeout: readyTimeout, Env: env})
 		assert.Equal(t, "false", tc.state(t, "Running"))
 	})
 
@@ -483,7 +485,7 @@ func TestDockerEngineFailures(t *testing.T) {
 		t.Parallel()
 		// The agent runs but listens on a port that is not published.
 		tc := newTaskContainer(t, image, t.TempDir(), "-addr", "0.0.0.0:7071", "-workspace", "/workspace")
-		closesWithin(t, tc.session("d"), &DockerStarter{ReadyTimeout: readyTimeout})
+		closesWithin(t, tc.session("d"), &executor.DockerStarter{ReadyTimeout: readyTimeout})
 		assert.Equal(t, "false", tc.state(t, "Running"), "the resume that failed is undone")
 		assert.NotEqual(t, "0001-01-01T00:00:00Z", tc.state(t, "StartedAt"), "it was started")
 	})

@@ -52,7 +52,7 @@ func (rl *Relay) serveInstallers(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), installersTimeout)
 	defer cancel()
-	ref, err := rl.execs.resolve(ctx, sess)
+	ref, err := rl.execs.Resolve(ctx, sess.task())
 	if err == nil {
 		var body []byte
 		if body, err = rl.fetchInstallers(ctx, ref); err == nil {
@@ -68,7 +68,8 @@ func (rl *Relay) serveInstallers(w http.ResponseWriter, r *http.Request) {
 
 // fetchInstallers asks the agent for its Installers answer.
 func (rl *Relay) fetchInstallers(ctx context.Context, ref AgentRef) ([]byte, error) {
-	resp, err := rl.callAgent(ctx, ref, http.MethodGet, wire.AgentInstallersPath)
+	// The relay's agent transport: no proxy, no pooled connections.
+	resp, err := ref.Call(ctx, &http.Client{Transport: rl.dialer.transport}, http.MethodGet, wire.AgentInstallersPath)
 	if err != nil {
 		return nil, err
 	}

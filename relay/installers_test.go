@@ -13,6 +13,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
+	"github.com/kandev/lsp/relay/executor"
 	"github.com/kandev/lsp/relay/settings"
 )
 
@@ -43,7 +44,9 @@ func TestInstallersRoute(t *testing.T) {
 	t.Parallel()
 	const answer = "{\"goos\":\"linux\",\"goarch\":\"amd64\",\"languages\":[{\"language\":\"kotlin\",\"command\":\"kotlin-lsp\"," +
 		"\"found\":false,\"installable\":false,\"reason\":\"manual_only\",\"guidance\":\"Install \\u003ckotlin-lsp\\u003e\"}]}\n"
-	failing := func(context.Context, Session) (Execution, error) { return Execution{}, errors.New("boom") }
+	failing := func(context.Context, executor.Task) (executor.Execution, error) {
+		return executor.Execution{}, errors.New("boom")
+	}
 	cases := []struct {
 		name       string
 		session    string

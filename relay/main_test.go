@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,11 +34,6 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	agentBin, agentBuildErr = buildAgent(dir)
-	stubDockerPath = filepath.Join(dir, "docker-stub")
-	if err := os.WriteFile(stubDockerPath, []byte(stubDockerScript), 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 
 	baseline := runtime.NumGoroutine()
 	code := m.Run()
@@ -79,6 +76,14 @@ func needAgent(t testing.TB) string {
 		t.Skip("-short: the real agent is not built")
 	}
 	return agentBin
+}
+
+// envWithout returns env without the entries for names.
+func envWithout(env []string, names ...string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(names, k)
+	})
 }
 
 // syncBuffer collects output the relay's goroutines write (a started

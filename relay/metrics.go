@@ -12,6 +12,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/capacity"
+	"github.com/kandev/lsp/relay/executor"
 	"github.com/kandev/lsp/relay/internal/bridge"
 )
 
@@ -48,7 +49,7 @@ type metrics struct {
 	bytes      [2]prometheus.Counter // by bridge.Side of origin
 }
 
-func newMetrics(reg prometheus.Registerer, execs *executions, cap capacity.Cap) *metrics {
+func newMetrics(reg prometheus.Registerer, execs *executor.Executions, cap capacity.Cap) *metrics {
 	m := &metrics{
 		active: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "kandev_relay_streams_active", Help: "Browser LSP streams being relayed now.",
@@ -70,7 +71,7 @@ func newMetrics(reg prometheus.Registerer, execs *executions, cap capacity.Cap) 
 	m.bytes[bridge.Agent] = relayed.WithLabelValues("agent_to_browser")
 	agents := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "kandev_relay_agents_running", Help: "Agent processes the relay started (local_pc sessions without agent.url), alive now.",
-	}, func() float64 { return float64(execs.running()) })
+	}, func() float64 { return float64(execs.Running()) })
 	reg.MustRegister(m.active, m.refused, m.closed, m.reconnects, relayed, agents, capCollector{cap})
 	return m
 }

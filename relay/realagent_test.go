@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/executor"
 )
 
 // realAgentRelay is a relay whose single session "s" is a local_pc task
@@ -34,10 +36,14 @@ type realAgentRelay struct {
 	starts *countingStarter
 	pids   string
 	// process is the starter of local_pc agents; out is their output.
-	process *ProcessStarter
+	process *executor.ProcessStarter
 	out     *syncBuffer
 	// ws is the session's task workspace.
 	ws string
+
+	mu sync.Mutex
+	// started holds the last execution process started, by session id.
+	started map[string]executor.Execution
 }
 
 func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
@@ -50,26 +56,37 @@ func newRealAgentRelay(t testing.TB, server string) *realAgentRelay {
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(binDir, "gopls"), []byte("#!/bin/sh\n"+server), 0o755))
 
-	env := withoutVar(withoutVar(os.Environ(), "PATH"), "KANDEV_TEST_PIDS")
-	env = append(env, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "KANDEV_TEST_PIDS="+pids)
+	env := append(envWithout(os.Environ(), "PATH", "KANDEV_TEST_PIDS"),
+		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "KANDEV_TEST_PIDS="+pids)
 	out := &syncBuffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("agent output:\n%s", out.String())
 		}
 	})
-	st := &countingStarter{}
-	real := NewStarter(StarterConfig{AgentBinary: bin, AgentEnv: env, AgentPassEnv: []string{"KANDEV_TEST_PIDS"}, AgentOutput: out})
-	st.start = real.Start
-	process := real.(byExecutor)[ExecutorLocalPC].(*ProcessStarter)
+	// The starter the relay would make of AgentBinary, AgentEnv,
+	// AgentPassEnv and AgentOutput for these local_pc sessions, with every
+	// start counted and its execution kept for the test.
+	r := &realAgentRelay{pids: pids, out: out, ws: ws, started: map[string]executor.Execution{},
+		process: &executor.ProcessStarter{Binary: bin, Env: env, PassEnv: []string{"KANDEV_TEST_PIDS"}, Output: out}}
+	r.starts = &countingStarter{start: func(ctx context.Context, task executor.Task) (executor.Execution, error) {
+		e, err := r.process.Start(ctx, task)
+		if err == nil {
+			r.mu.Lock()
+			r.started[task.ID] = e
+			r.mu.Unlock()
+		}
+		return e, err
+	}}
 	srv, rl := newRelay(t, Config{
 		Sessions: StaticSessions(
 			Session{ID: "s", Executor: ExecutorLocalPC, Workspace: ws},
 			Session{ID: "no-workspace", Executor: ExecutorLocalPC, Workspace: filepath.Join(dir, "missing")},
 		),
-		Starter: st,
+		Starter: r.starts,
 	})
-	return &realAgentRelay{srv: srv.URL, rl: rl, starts: st, pids: pids, process: process, out: out, ws: ws}
+	r.srv, r.rl = srv.URL, rl
+	return r
 }
 
 // open connects a browser to "s" and reads until the agent's ready frame.
@@ -105,16 +122,15 @@ func echo(t testing.TB, b *websocket.Conn, id int) {
 	require.Equal(t, string(msg), string(got))
 }
 
-// owned returns the relay-owned execution of session id.
-func (r *realAgentRelay) owned(t testing.TB, id string) Execution {
+// owned returns the execution of the agent the relay last started for
+// session id; call it once a stream of that session has been served.
+func (r *realAgentRelay) owned(t testing.TB, id string) executor.Execution {
 	t.Helper()
-	r.rl.execs.mu.Lock()
-	o := r.rl.execs.owned[id]
-	r.rl.execs.mu.Unlock()
-	require.NotNil(t, o, "no relay-owned agent for %s", id)
-	<-o.ready
-	require.NoError(t, o.err)
-	return o.exec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.started[id]
+	require.True(t, ok, "no relay-owned agent for %s", id)
+	return e
 }
 
 // gone reports whether pid no longer runs (a zombie waiting for its reaper
@@ -225,7 +241,7 @@ func TestTaskStopByRouteForStartedAgent(t *testing.T) {
 echo "$$ $!" > "$KANDEV_TEST_PIDS/$$"
 exec cat
 `)
-	r.process.stopByRoute = true
+	r.process.StopByRoute = true
 	b := r.open(t)
 	echo(t, b, 1)
 	agent := r.owned(t, "s")
@@ -316,12 +332,12 @@ sleep 300 </dev/null >/dev/null 2>&1 &
 echo "$$ $!" > "$KANDEV_TEST_PIDS/$$"
 exec cat
 `), 0o755))
-	env := withoutVar(withoutVar(os.Environ(), "PATH"), "KANDEV_TEST_PIDS")
-	env = append(env, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "KANDEV_TEST_PIDS="+pids)
+	env := append(envWithout(os.Environ(), "PATH", "KANDEV_TEST_PIDS"),
+		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "KANDEV_TEST_PIDS="+pids)
 
 	// Someone else's agent: started here, not by the relay.
-	agent, err := (&ProcessStarter{Binary: bin, Env: env, PassEnv: []string{"KANDEV_TEST_PIDS"}}).Start(context.Background(),
-		Session{ID: "ext", Workspace: ws})
+	agent, err := (&executor.ProcessStarter{Binary: bin, Env: env, PassEnv: []string{"KANDEV_TEST_PIDS"}}).Start(context.Background(),
+		executor.Task{ID: "ext", Workspace: ws})
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

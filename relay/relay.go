@@ -2,7 +2,8 @@
 // route that resolves a task session, admits it (executor, capacity),
 // starts or resumes its task-host agent, dials it and relays WebSocket
 // messages unchanged; the user-settings API; the boot runtime; and task
-// stop.
+// stop. Starting, resuming and stopping agents — processes, containers —
+// is package executor's; the routes here decide when.
 //
 // Every route is served behind one access.Guard (New builds it from Config):
 // a request whose Host is not one of the relay's names is refused first
@@ -30,6 +31,7 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/access"
 	"github.com/kandev/lsp/relay/capacity"
+	"github.com/kandev/lsp/relay/executor"
 	"github.com/kandev/lsp/relay/internal/bridge"
 	"github.com/kandev/lsp/relay/settings"
 )
@@ -117,10 +119,11 @@ type Config struct {
 	// agents and their language servers get besides the allowlist (each
 	// agent's -pass-env): a task variable a server really needs.
 	AgentPassEnv []string
-	// Starter starts and resumes task-host agents. Nil: NewStarter over
-	// AgentBinary, AgentEnv and AgentOutput (processes for local_pc, the docker CLI for
-	// local_docker). Tests replace it to count starts.
-	Starter Starter
+	// Starter starts and resumes task-host agents. Nil: executor.NewStarter
+	// over AgentBinary, AgentEnv, AgentPassEnv, ResumeGrace and AgentOutput
+	// (processes for local_pc, the docker CLI for local_docker). Tests
+	// replace it to count starts.
+	Starter executor.Starter
 
 	// PingInterval is how often each hop of an idle stream — the browser's
 	// and the agent's — is pinged (DefaultPingInterval when zero); a hop
@@ -192,7 +195,7 @@ type Relay struct {
 	guarded  http.Handler
 	dialer   *agentDialer
 	capacity capacity.Cap
-	execs    *executions
+	execs    *executor.Executions
 	settings settings.Store
 	metrics  *metrics
 
@@ -271,7 +274,7 @@ func New(cfg Config) *Relay {
 		cfg.Capacity = capacity.NewLocal(cfg.MaxConnections, cfg.MaxConnectionsPerUser, cfg.Replica)
 	}
 	if cfg.Starter == nil {
-		cfg.Starter = NewStarter(StarterConfig{
+		cfg.Starter = executor.NewStarter(executor.StarterConfig{
 			AgentBinary: cfg.AgentBinary, AgentEnv: cfg.AgentEnv, AgentPassEnv: cfg.AgentPassEnv, ResumeGrace: cfg.ResumeGrace,
 			AgentOutput: cfg.AgentOutput, Logger: cfg.Logger,
 		})
@@ -280,13 +283,14 @@ func New(cfg Config) *Relay {
 	if authenticate == nil {
 		authenticate = func(*http.Request) (string, error) { return settings.LocalUser, nil }
 	}
+	dialer := newAgentDialer(cfg.dialTimeout)
 	rl := &Relay{
 		cfg:      cfg,
 		log:      cfg.Logger,
 		mux:      http.NewServeMux(),
-		dialer:   newAgentDialer(cfg.dialTimeout),
+		dialer:   dialer,
 		capacity: cfg.Capacity,
-		execs:    newExecutions(cfg.Starter, cfg.Logger),
+		execs:    executor.NewExecutions(cfg.Starter, &http.Client{Transport: dialer.transport}, cfg.Logger),
 		settings: cfg.Settings,
 		drained:  make(chan struct{}),
 	}
@@ -385,7 +389,7 @@ func (rl *Relay) closeDrainedLocked() {
 // refuses further starts. It waits until they have exited or ctx ends. It
 // does not touch agents it did not start, nor Config.Settings.
 func (rl *Relay) Close(ctx context.Context) error {
-	return rl.execs.close(ctx)
+	return rl.execs.Close(ctx)
 }
 
 // slotsInUse is the cap's global count now (0 when it cannot be read).

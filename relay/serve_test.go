@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/relay/executor"
 )
 
 // serving runs rl.Serve on a fresh loopback listener wrapped by wrap (nil:
@@ -58,10 +59,10 @@ func returned(t *testing.T, served <-chan error) error {
 
 // startedExecs starts the fake agent a like startsFake and hands each
 // execution to the test, which watches its Done for the relay's Close.
-func startedExecs(a *fakeAgent) (*countingStarter, <-chan Execution) {
-	execs := make(chan Execution, 8)
-	return &countingStarter{start: func(ctx context.Context, sess Session) (Execution, error) {
-		e, err := startsFake(a)(ctx, sess)
+func startedExecs(a *fakeAgent) (*countingStarter, <-chan executor.Execution) {
+	execs := make(chan executor.Execution, 8)
+	return &countingStarter{start: func(ctx context.Context, t executor.Task) (executor.Execution, error) {
+		e, err := startsFake(a)(ctx, t)
 		execs <- e
 		return e, err
 	}}, execs
@@ -69,7 +70,7 @@ func startedExecs(a *fakeAgent) (*countingStarter, <-chan Execution) {
 
 // requireStopped checks that the relay stopped the agent it started (its
 // Close ran) by the time Serve returned.
-func requireStopped(t *testing.T, execs <-chan Execution) {
+func requireStopped(t *testing.T, execs <-chan executor.Execution) {
 	t.Helper()
 	select {
 	case e := <-execs:

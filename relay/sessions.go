@@ -6,14 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/kandev/lsp/relay/executor"
 )
 
 // Executors a session may name. Only the local ones are served in V1; the
 // others close the browser stream with wire.CloseExecutorUnsupported before
 // anything is dialled or started.
 const (
-	ExecutorLocalPC      = "local_pc"
-	ExecutorLocalDocker  = "local_docker"
+	ExecutorLocalPC      = executor.LocalPC
+	ExecutorLocalDocker  = executor.LocalDocker
 	ExecutorRemoteDocker = "remote_docker"
 	ExecutorSSH          = "ssh"
 	ExecutorSprites      = "sprites"
@@ -36,7 +38,8 @@ type Session struct {
 	// first use (and again after it exits or is stopped).
 	Agent AgentRef `json:"agent"`
 	// Container is the local_docker task's container, which the relay
-	// resumes with `docker start` (see DockerStarter). Unused otherwise.
+	// resumes with `docker start` (see executor.DockerStarter). Unused
+	// otherwise.
 	Container string `json:"container,omitempty"`
 	// Owner is the user the session belongs to, as Config.Authenticate
 	// names users. When set, only that user may stream from, read the
@@ -54,13 +57,15 @@ func ownedBy(user string, s Session) bool {
 	return s.Owner == "" || s.Owner == user
 }
 
-// AgentRef locates and authenticates a task-host agent.
-type AgentRef struct {
-	// URL is the agent's base URL (http or https; ws and wss are accepted too).
-	URL string `json:"url"`
-	// Token is sent as "Authorization: Bearer Token" on every agent request.
-	Token string `json:"token"`
+// task is what package executor needs of the session to start, resume,
+// reach or stop its agent.
+func (s Session) task() executor.Task {
+	return executor.Task{ID: s.ID, Executor: s.Executor, Workspace: s.Workspace, Agent: s.Agent, Container: s.Container}
 }
+
+// AgentRef locates and authenticates a task-host agent: its base URL and
+// bearer token. It is package executor's, which starts and stops agents.
+type AgentRef = executor.AgentRef
 
 // Sessions resolves a session id.
 type Sessions interface {

@@ -2,12 +2,8 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
@@ -31,7 +27,8 @@ type stopResult struct {
 // stopSession is POST /api/v1/sessions/{sessionId}/stop: task stop. The
 // session's agent closes its streams with 1001 — browsers still connected
 // see that code through the relay — and reaps every language-server tree.
-// A relay-owned agent is signalled, a container is stopped through the
+// How is package executor's business (Executions.StopTask): a
+// relay-owned agent is signalled, a container is stopped through the
 // Starter (TaskStopper), any other agent is asked through its stop route.
 //
 //	200 {"stopped":true|false}  done (false: nothing to stop)
@@ -54,23 +51,7 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), stopTimeout)
 	defer cancel()
 
-	var (
-		stopped bool
-		err     error
-	)
-	switch ts, canStop := rl.cfg.Starter.(TaskStopper); {
-	case relayOwned(sess):
-		stopped, err = rl.execs.stopOwned(ctx, sess)
-	case canStop:
-		// A container: stopping it is task stop, and the route returns
-		// once it has ended, so the next stream resumes it.
-		stopped, err = ts.StopTask(ctx, sess)
-		if errors.Is(err, errors.ErrUnsupported) {
-			stopped, err = rl.stopRemote(ctx, sess.Agent)
-		}
-	default:
-		stopped, err = rl.stopRemote(ctx, sess.Agent)
-	}
+	stopped, err := rl.execs.StopTask(ctx, sess.task())
 	log := rl.log.With("session", id, "executor", sess.Executor)
 	if err != nil {
 		log.Warn("relay: task stop failed", "err", err)
@@ -79,58 +60,4 @@ func (rl *Relay) stopSession(w http.ResponseWriter, r *http.Request) {
 	}
 	log.Info("relay: task stop", "stopped", stopped)
 	writeJSON(w, http.StatusOK, stopResult{Stopped: stopped})
-}
-
-// stopRemote calls the agent's own stop route. An agent without it (HTTP
-// 404, an older agent) is not an error: nothing was stopped.
-func (rl *Relay) stopRemote(ctx context.Context, ref AgentRef) (bool, error) {
-	stopped, err := requestTaskStop(ctx, &http.Client{Transport: rl.dialer.transport}, ref)
-	if err == nil && !stopped {
-		rl.log.Info("relay: agent has no task stop route", "url", ref.URL)
-	}
-	return stopped, err
-}
-
-// requestTaskStop posts task stop to the agent at ref with its bearer token
-// and reports whether it stopped: true on 2xx (the agent answers once its
-// servers are reaped and its streams closed), false on 404 (an agent
-// without the route), an error otherwise.
-func requestTaskStop(ctx context.Context, client *http.Client, ref AgentRef) (bool, error) {
-	resp, err := agentRequest(ctx, client, ref, http.MethodPost, wire.AgentTaskStopPath)
-	if err != nil {
-		return false, err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	switch {
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return true, nil
-	case resp.StatusCode == http.StatusNotFound:
-		return false, nil
-	default:
-		return false, fmt.Errorf("agent answered HTTP %d", resp.StatusCode)
-	}
-}
-
-// callAgent makes one authenticated HTTP request to an agent route, over
-// the relay's agent transport (no proxy, no pooled connections).
-func (rl *Relay) callAgent(ctx context.Context, ref AgentRef, method, route string) (*http.Response, error) {
-	return agentRequest(ctx, &http.Client{Transport: rl.dialer.transport}, ref, method, route)
-}
-
-// agentRequest makes one request to route on the agent at ref with its
-// bearer token.
-func agentRequest(ctx context.Context, client *http.Client, ref AgentRef, method, route string) (*http.Response, error) {
-	u, err := url.Parse(ref.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("agent URL %q: want http(s)://host", ref.URL)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + route
-	u.RawQuery, u.Fragment = "", ""
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+ref.Token)
-	return client.Do(req)
 }

@@ -138,7 +138,7 @@ func (rl *Relay) serveStream(w http.ResponseWriter, r *http.Request) {
 	log.Debug("lsp stream: admitted", "active", n)
 
 	// 4. Resolve or restore the execution.
-	ref, err := rl.execs.resolve(ctx, sess)
+	ref, err := rl.execs.Resolve(ctx, sess.task())
 	if err != nil {
 		if ctx.Err() != nil {
 			reject(shuttingDown(), "shutting down")

@@ -1,4 +1,4 @@
-package relay
+package executor
 
 import (
 	"bufio"
@@ -28,8 +28,8 @@ const agentTokenEnv = "KANDEV_AGENT_TOKEN"
 const defaultAgentStartTimeout = 30 * time.Second
 
 // ProcessStarter runs kandev-agent as a child process for a local_pc
-// session, on a free loopback port, in the session's workspace, with a
-// fresh random token that only the relay knows.
+// task, on a free loopback port, in the task's workspace, with a fresh
+// random token that only the relay knows.
 type ProcessStarter struct {
 	// Binary is the kandev-agent executable.
 	Binary string
@@ -57,28 +57,28 @@ type ProcessStarter struct {
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 
-	// stopByRoute makes task stop ask the agent through its stop route
+	// StopByRoute makes task stop ask the agent through its stop route
 	// rather than with SIGTERM. Always so on Windows, which has no SIGTERM
-	// to send; tests set it to run that path elsewhere.
-	stopByRoute bool
+	// to send; set, it runs that path elsewhere (the tests do).
+	StopByRoute bool
 }
 
 // noSIGTERM: the OS cannot deliver SIGTERM (os.Process.Signal supports
 // only Kill on Windows).
 const noSIGTERM = runtime.GOOS == "windows"
 
-// errNoAgentBinary: a local_pc session names no agent and the relay has no
+// errNoAgentBinary: a local_pc task names no agent and the relay has no
 // binary to start one with.
 var errNoAgentBinary = errors.New("no agent URL and no agent binary to start one")
 
 // Start implements Starter. The process outlives ctx: ctx bounds only the
 // start-up.
-func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, error) {
+func (p *ProcessStarter) Start(ctx context.Context, t Task) (Execution, error) {
 	if p.Binary == "" {
 		return Execution{}, errNoAgentBinary
 	}
-	if sess.Workspace == "" {
-		return Execution{}, errors.New("session has no workspace")
+	if t.Workspace == "" {
+		return Execution{}, errors.New("task has no workspace")
 	}
 	log := p.Logger
 	if log == nil {
@@ -96,7 +96,7 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 	if env == nil {
 		env = taskenv.FilterEnviron(os.Environ(), p.PassEnv...)
 	}
-	args := []string{"-addr", "127.0.0.1:0", "-workspace", sess.Workspace}
+	args := []string{"-addr", "127.0.0.1:0", "-workspace", t.Workspace}
 	if len(p.PassEnv) > 0 {
 		args = append(args, "-pass-env", strings.Join(p.PassEnv, ","))
 	}
@@ -150,15 +150,15 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 	if timeout <= 0 {
 		timeout = defaultAgentStartTimeout
 	}
-	t := time.NewTimer(timeout)
-	defer t.Stop()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	var line string
 	select {
 	case line = <-first:
 	case <-ctx.Done():
 		kill()
 		return Execution{}, ctx.Err()
-	case <-t.C:
+	case <-timer.C:
 		kill()
 		return Execution{}, errors.New("agent did not report its address in time")
 	}
@@ -167,7 +167,7 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 		kill()
 		return Execution{}, err
 	}
-	log.Info("relay: agent started", "session", sess.ID, "pid", cmd.Process.Pid, "url", u)
+	log.Info("relay: agent started", "session", t.ID, "pid", cmd.Process.Pid, "url", u)
 
 	ref := AgentRef{URL: u, Token: token}
 	// Task stop: SIGTERM, or the agent's stop route where there is no
@@ -179,7 +179,7 @@ func (p *ProcessStarter) Start(ctx context.Context, sess Session) (Execution, er
 		}
 		return nil
 	}
-	if p.stopByRoute || noSIGTERM {
+	if p.StopByRoute || noSIGTERM {
 		ask = func(ctx context.Context) error {
 			stopped, err := requestTaskStop(ctx, stopClient, ref)
 			if err == nil && !stopped {

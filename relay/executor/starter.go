@@ -1,4 +1,4 @@
-package relay
+package executor
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// Starter starts or resumes the task-host agent of a session. The relay
-// calls it only for a session that passed every admission check (known,
-// supported executor, a capacity slot), so a refused request never starts
-// or resumes anything.
+// Starter starts or resumes the task-host agent of a task. The relay calls
+// it only for a session that passed every admission check (known, supported
+// executor, a capacity slot), so a refused request never starts or resumes
+// anything.
 type Starter interface {
-	Start(ctx context.Context, sess Session) (Execution, error)
+	Start(ctx context.Context, t Task) (Execution, error)
 }
 
 // TaskStopper is implemented by a Starter that can stop the task hosts it
@@ -22,9 +22,9 @@ type Starter interface {
 // agent the relay neither owns nor can stop this way goes to the agent's
 // own stop route.
 type TaskStopper interface {
-	// StopTask stops sess's task host and reports whether it was running.
-	// errors.ErrUnsupported means this Starter cannot stop sess.
-	StopTask(ctx context.Context, sess Session) (stopped bool, err error)
+	// StopTask stops t's task host and reports whether it was running.
+	// errors.ErrUnsupported means this Starter cannot stop t.
+	StopTask(ctx context.Context, t Task) (stopped bool, err error)
 }
 
 // Execution is a running task-host agent as a Starter returns it.
@@ -74,32 +74,29 @@ func NewStarter(cfg StarterConfig) Starter {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return byExecutor{
-		ExecutorLocalPC: &ProcessStarter{
+		LocalPC: &ProcessStarter{
 			Binary: cfg.AgentBinary, Env: cfg.AgentEnv, PassEnv: cfg.AgentPassEnv, ResumeGrace: cfg.ResumeGrace,
 			Output: cfg.AgentOutput, Logger: cfg.Logger,
 		},
-		ExecutorLocalDocker: &DockerStarter{CLI: cfg.DockerCLI, Logger: cfg.Logger},
+		LocalDocker: &DockerStarter{CLI: cfg.DockerCLI, Logger: cfg.Logger},
 	}
 }
 
-// byExecutor dispatches on the session's executor.
+// byExecutor dispatches on the task's executor.
 type byExecutor map[string]Starter
 
-func (b byExecutor) Start(ctx context.Context, sess Session) (Execution, error) {
-	s, ok := b[sess.Executor]
+func (b byExecutor) Start(ctx context.Context, t Task) (Execution, error) {
+	s, ok := b[t.Executor]
 	if !ok {
-		return Execution{}, fmt.Errorf("no starter for executor %q", sess.Executor)
+		return Execution{}, fmt.Errorf("no starter for executor %q", t.Executor)
 	}
-	return s.Start(ctx, sess)
+	return s.Start(ctx, t)
 }
 
 // StopTask implements TaskStopper for the executors whose Starter does.
-func (b byExecutor) StopTask(ctx context.Context, sess Session) (bool, error) {
-	if s, ok := b[sess.Executor].(TaskStopper); ok {
-		return s.StopTask(ctx, sess)
+func (b byExecutor) StopTask(ctx context.Context, t Task) (bool, error) {
+	if s, ok := b[t.Executor].(TaskStopper); ok {
+		return s.StopTask(ctx, t)
 	}
 	return false, errors.ErrUnsupported
 }
-
-// errClosed is returned for sessions that need a start after Close.
-var errClosed = errors.New("relay: closed")

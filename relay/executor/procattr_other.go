@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package relay
+package executor
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package relay
+package executor
 
 import (
 	"bytes"
@@ -28,12 +28,12 @@ const dockerStopGrace = 15 * time.Second
 // stream to close, so there is nothing to wait for.
 const dockerFailedStopGrace = time.Second
 
-// DockerStarter resumes and stops a local_docker session's task host
-// through the docker CLI. The agent is the container's main process — the
-// container was created with KANDEV_AGENT_TOKEN in its environment, the
-// workspace mounted, and the agent's port published at the session's
-// agent.url — so the binary and every language server run inside the
-// container, never on the relay's host.
+// DockerStarter resumes and stops a local_docker task's host through the
+// docker CLI. The agent is the container's main process — the container
+// was created with KANDEV_AGENT_TOKEN in its environment, the workspace
+// mounted, and the agent's port published at the task's agent URL — so the
+// binary and every language server run inside the container, never on the
+// relay's host.
 //
 // Each stream asks the engine whether the container runs and starts it if
 // not: the relay keeps no state that a container stopped behind its back
@@ -57,16 +57,16 @@ type DockerStarter struct {
 }
 
 // Start implements Starter.
-func (d *DockerStarter) Start(ctx context.Context, sess Session) (Execution, error) {
-	if sess.Container == "" {
-		return Execution{}, errors.New("local_docker session names no container")
+func (d *DockerStarter) Start(ctx context.Context, t Task) (Execution, error) {
+	if t.Container == "" {
+		return Execution{}, errors.New("local_docker task names no container")
 	}
-	if sess.Agent.URL == "" {
-		return Execution{}, errors.New("local_docker session names no agent URL")
+	if t.Agent.URL == "" {
+		return Execution{}, errors.New("local_docker task names no agent URL")
 	}
-	u, err := url.Parse(sess.Agent.URL)
+	u, err := url.Parse(t.Agent.URL)
 	if err != nil || u.Host == "" {
-		return Execution{}, fmt.Errorf("agent URL %q: not a URL with a host", sess.Agent.URL)
+		return Execution{}, fmt.Errorf("agent URL %q: not a URL with a host", t.Agent.URL)
 	}
 	timeout := d.ReadyTimeout
 	if timeout <= 0 {
@@ -76,27 +76,27 @@ func (d *DockerStarter) Start(ctx context.Context, sess Session) (Execution, err
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	running, err := d.running(ctx, sess.Container)
+	running, err := d.running(ctx, t.Container)
 	if err != nil {
 		return Execution{}, err
 	}
 	if running {
 		// Streams to a running task host cost one engine call.
-		if err := waitAnswering(ctx, sess.Agent.URL, nil); err != nil {
-			return Execution{}, fmt.Errorf("agent in %s: %w", sess.Container, err)
+		if err := waitAnswering(ctx, t.Agent.URL, nil); err != nil {
+			return Execution{}, fmt.Errorf("agent in %s: %w", t.Container, err)
 		}
-		return Execution{Agent: sess.Agent}, nil
+		return Execution{Agent: t.Agent}, nil
 	}
 
-	if _, err := d.run(ctx, "start", "--", sess.Container); err != nil {
+	if _, err := d.run(ctx, "start", "--", t.Container); err != nil {
 		return Execution{}, err
 	}
-	d.logger().Info("relay: container resumed", "session", sess.ID, "container", sess.Container)
+	d.logger().Info("relay: container resumed", "session", t.ID, "container", t.Container)
 	// A container whose agent exits at once (a missing token, a bad
 	// workspace) ends the wait then, not at the timeout.
 	wctx, stopWatch := context.WithCancel(ctx)
-	exited, watchDone := d.watchExit(wctx, sess.Container)
-	err = waitAnswering(ctx, sess.Agent.URL, exited)
+	exited, watchDone := d.watchExit(wctx, t.Container)
+	err = waitAnswering(ctx, t.Agent.URL, exited)
 	stopWatch()
 	<-watchDone
 	if err != nil && parent.Err() == nil {
@@ -107,31 +107,31 @@ func (d *DockerStarter) Start(ctx context.Context, sess Session) (Execution, err
 		// context, as ctx has ended.
 		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), dockerFailedStopGrace+5*time.Second)
 		defer scancel()
-		if _, serr := d.run(sctx, "stop", "--time", seconds(dockerFailedStopGrace), "--", sess.Container); serr != nil {
-			d.logger().Warn("relay: stopping a container whose agent never answered", "container", sess.Container, "err", serr)
+		if _, serr := d.run(sctx, "stop", "--time", seconds(dockerFailedStopGrace), "--", t.Container); serr != nil {
+			d.logger().Warn("relay: stopping a container whose agent never answered", "container", t.Container, "err", serr)
 		}
 	}
 	if err != nil {
-		return Execution{}, fmt.Errorf("agent in %s: %w", sess.Container, err)
+		return Execution{}, fmt.Errorf("agent in %s: %w", t.Container, err)
 	}
-	return Execution{Agent: sess.Agent}, nil
+	return Execution{Agent: t.Agent}, nil
 }
 
-// StopTask implements TaskStopper: `docker stop` of the session's
+// StopTask implements TaskStopper: `docker stop` of the task's
 // container when it runs. SIGTERM is the agent's task stop; the engine
 // kills the container if the agent has not exited after dockerStopGrace.
-func (d *DockerStarter) StopTask(ctx context.Context, sess Session) (bool, error) {
-	if sess.Container == "" {
-		return false, errors.New("local_docker session names no container")
+func (d *DockerStarter) StopTask(ctx context.Context, t Task) (bool, error) {
+	if t.Container == "" {
+		return false, errors.New("local_docker task names no container")
 	}
-	running, err := d.running(ctx, sess.Container)
+	running, err := d.running(ctx, t.Container)
 	if err != nil || !running {
 		return false, err
 	}
-	if _, err := d.run(ctx, "stop", "--time", seconds(dockerStopGrace), "--", sess.Container); err != nil {
+	if _, err := d.run(ctx, "stop", "--time", seconds(dockerStopGrace), "--", t.Container); err != nil {
 		return false, err
 	}
-	d.logger().Info("relay: container stopped", "session", sess.ID, "container", sess.Container)
+	d.logger().Info("relay: container stopped", "session", t.ID, "container", t.Container)
 	return true, nil
 }
 

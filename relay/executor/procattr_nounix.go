@@ -1,6 +1,6 @@
 //go:build !unix
 
-package relay
+package executor
 
 import "syscall"
 

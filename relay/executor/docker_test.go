@@ -1,17 +1,21 @@
-package relay
+package executor
 
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
 )
 
 // stubDocker is a stand-in for the docker CLI that keeps one container's
@@ -89,85 +93,115 @@ func boolText(b bool) string {
 
 const inspectCall = "container inspect --format {{.State.Running}} -- task-1"
 
-// The local_docker path through the real DockerStarter with the stand-in
-// CLI: a stopped container is started on the first stream, a running one
+// answering is an agent that answers every request, as far as resuming a
+// container needs: DockerStarter waits for any HTTP answer. It counts the
+// calls of its task-stop route.
+type answering struct {
+	url   string
+	stops atomic.Int32
+}
+
+func newAnswering(t *testing.T) *answering {
+	t.Helper()
+	a := &answering{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == wire.AgentTaskStopPath {
+			a.stops.Add(1)
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(srv.Close)
+	a.url = srv.URL
+	return a
+}
+
+// closedURL is the URL of a port nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	require.NoError(t, ln.Close())
+	return "http://" + ln.Addr().String()
+}
+
+// The local_docker path through the production Starter with the stand-in
+// CLI: a stopped container is started by the first resolve, a running one
 // only inspected, and task stop is `docker stop` (not the agent's route),
-// after which the next stream starts it again. Every container name
+// after which the next resolve starts it again. Every container name
 // follows "--".
 func TestDockerStarterResumesAndStops(t *testing.T) {
 	t.Parallel()
-	a := newFakeAgent(t)
+	a := newAnswering(t)
 	stub := newStubDocker(t, false, "")
-	sess := Session{ID: "d", Executor: ExecutorLocalDocker, Workspace: "/workspace", Container: "task-1",
-		Agent: AgentRef{URL: a.url(), Token: a.token}}
-	srv, rl := newRelay(t, Config{
-		Sessions: StaticSessions(sess),
-		Starter:  NewStarter(StarterConfig{DockerCLI: stub.cli}),
-	})
+	task := Task{ID: "d", Executor: LocalDocker, Workspace: "/workspace", Container: "task-1",
+		Agent: AgentRef{URL: a.url, Token: "t"}}
+	x := NewExecutions(NewStarter(StarterConfig{DockerCLI: stub.cli}), nil, nil)
+	ctx := context.Background()
+	defer func() { require.NoError(t, x.Close(ctx)) }()
+
 	for range 2 {
-		b, code := connect(t, srv.URL, "d")
-		require.Zero(t, code)
-		require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
-		a.next(t).ended(t)
+		ref, err := x.Resolve(ctx, task)
+		require.NoError(t, err)
+		assert.Equal(t, task.Agent, ref)
 	}
 	assert.Equal(t, []string{inspectCall, "start -- task-1", inspectCall}, stub.calls(t))
 
-	status, res := postStop(t, srv.URL, "d")
-	assert.Equal(t, 200, status)
-	assert.True(t, res.Stopped)
+	stopped, err := x.StopTask(ctx, task)
+	require.NoError(t, err)
+	assert.True(t, stopped)
 	assert.False(t, stub.running(t))
-	status, res = postStop(t, srv.URL, "d")
-	assert.Equal(t, 200, status)
-	assert.False(t, res.Stopped, "nothing runs")
-	assert.Zero(t, a.stopCalls.Load(), "a container is stopped through the engine")
+	stopped, err = x.StopTask(ctx, task)
+	require.NoError(t, err)
+	assert.False(t, stopped, "nothing runs")
+	assert.Zero(t, a.stops.Load(), "a container is stopped through the engine")
+	assert.Zero(t, x.Running(), "a container is no process of the relay's")
 
-	b, code := connect(t, srv.URL, "d")
-	require.Zero(t, code)
-	require.NoError(t, b.Close(websocket.StatusNormalClosure, ""))
-	a.next(t).ended(t)
-	waitIdle(t, rl)
+	_, err = x.Resolve(ctx, task)
+	require.NoError(t, err)
 	assert.Equal(t, []string{inspectCall, "start -- task-1", inspectCall,
 		inspectCall, "stop --time 15 -- task-1", inspectCall,
 		inspectCall, "start -- task-1"}, stub.calls(t))
 }
 
+// stubPatience bounds a start against the stand-in CLI where the agent
+// never answers: long enough for a few runs of its shell script on a busy
+// machine under the race detector, where 300 ms was not.
+const stubPatience = 3 * time.Second
+
 func TestDockerStarterFailures(t *testing.T) {
 	t.Parallel()
-	a := newFakeAgent(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	closedURL := "http://" + ln.Addr().String()
-	require.NoError(t, ln.Close())
+	a := newAnswering(t)
+	closed := closedURL(t)
 
-	base := Session{ID: "d", Executor: ExecutorLocalDocker, Container: "task-1", Agent: AgentRef{URL: a.url(), Token: a.token}}
+	base := Task{ID: "d", Executor: LocalDocker, Container: "task-1", Agent: AgentRef{URL: a.url, Token: "t"}}
 	for _, tc := range []struct {
 		name      string
 		running   bool
 		fail      string
 		want      string
-		edit      func(*Session)
+		edit      func(*Task)
 		wantCalls []string
 	}{
-		{name: "no container", want: "no container", edit: func(s *Session) { s.Container = "" }},
-		{name: "no agent url", want: "no agent URL", edit: func(s *Session) { s.Agent.URL = "" }},
+		{name: "no container", want: "no container", edit: func(t *Task) { t.Container = "" }},
+		{name: "no agent url", want: "no agent URL", edit: func(t *Task) { t.Agent.URL = "" }},
 		{name: "engine refuses", fail: "Error response from daemon: No such container: task-1", want: "No such container",
 			wantCalls: []string{inspectCall}},
 		// Resumed for nothing: stopped again.
-		{name: "agent never answers", want: "not answering", edit: func(s *Session) { s.Agent.URL = closedURL },
+		{name: "agent never answers", want: "not answering", edit: func(t *Task) { t.Agent.URL = closed },
 			wantCalls: []string{inspectCall, "start -- task-1", "stop --time 1 -- task-1"}},
 		// Already running: someone else's to stop.
-		{name: "running agent never answers", running: true, want: "not answering", edit: func(s *Session) { s.Agent.URL = closedURL },
+		{name: "running agent never answers", running: true, want: "not answering", edit: func(t *Task) { t.Agent.URL = closed },
 			wantCalls: []string{inspectCall}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			stub := newStubDocker(t, tc.running, tc.fail)
-			sess := base
+			task := base
 			if tc.edit != nil {
-				tc.edit(&sess)
+				tc.edit(&task)
 			}
-			d := &DockerStarter{CLI: stub.cli, ReadyTimeout: 300 * time.Millisecond}
-			_, err := d.Start(context.Background(), sess)
+			d := &DockerStarter{CLI: stub.cli, ReadyTimeout: stubPatience}
+			_, err := d.Start(context.Background(), task)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.Equal(t, tc.wantCalls, stub.calls(t))
@@ -180,15 +214,11 @@ func TestDockerStarterFailures(t *testing.T) {
 // another stream may be using it by then.
 func TestDockerStarterCallerGivesUp(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	closedURL := "http://" + ln.Addr().String()
-	require.NoError(t, ln.Close())
 	stub := newStubDocker(t, false, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), stubPatience)
 	defer cancel()
 	d := &DockerStarter{CLI: stub.cli, ReadyTimeout: time.Minute}
-	_, err = d.Start(ctx, Session{ID: "d", Executor: ExecutorLocalDocker, Container: "task-1", Agent: AgentRef{URL: closedURL, Token: "t"}})
+	_, err := d.Start(ctx, Task{ID: "d", Executor: LocalDocker, Container: "task-1", Agent: AgentRef{URL: closedURL(t), Token: "t"}})
 	require.ErrorContains(t, err, "not answering")
 	assert.Equal(t, []string{inspectCall, "start -- task-1"}, stub.calls(t))
 	assert.True(t, stub.running(t))
