@@ -7,13 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/kandev/lsp/tools/leakcheck"
 )
 
 // agentBin is the real kandev-agent, built once by TestMain for the tests
@@ -35,19 +34,7 @@ func TestMain(m *testing.M) {
 	}
 	agentBin, agentBuildErr = buildAgent(dir)
 
-	baseline := runtime.NumGoroutine()
-	code := m.Run()
-	if code == 0 {
-		deadline := time.Now().Add(10 * time.Second)
-		for runtime.NumGoroutine() > baseline && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond) // polling a condition, with a deadline
-		}
-		if n := runtime.NumGoroutine(); n > baseline {
-			fmt.Fprintf(os.Stderr, "goroutine leak: %d running, %d at start\n", n, baseline)
-			_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 1)
-			code = 1
-		}
-	}
+	code := leakcheck.Run(m)
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }

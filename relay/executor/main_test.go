@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"testing"
-	"time"
+
+	"github.com/kandev/lsp/tools/leakcheck"
 )
 
 // TestMain writes the stand-in docker CLI's script (see stubDocker), then
@@ -25,19 +24,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 
-	baseline := runtime.NumGoroutine()
-	code := m.Run()
-	if code == 0 {
-		deadline := time.Now().Add(10 * time.Second)
-		for runtime.NumGoroutine() > baseline && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond) // polling a condition, with a deadline
-		}
-		if n := runtime.NumGoroutine(); n > baseline {
-			fmt.Fprintf(os.Stderr, "goroutine leak: %d running, %d at start\n", n, baseline)
-			_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 1)
-			code = 1
-		}
-	}
+	code := leakcheck.Run(m)
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }
