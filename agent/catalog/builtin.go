@@ -171,8 +171,13 @@ func builtinEntries() []Entry {
 	// serves the CSS and JavaScript embedded in a page.
 	formatter := json.RawMessage(`{"provideFormatter":true}`)
 	return []Entry{
+		// symbolScope "workspace": Go to Symbol in Workspace lists the
+		// workspace's symbols, not every fuzzy match in the standard library
+		// and the module cache ("Hello" found 62 of the runtime's first).
+		// The user's gopls settings may set it back to "all".
 		{ID: "gopls", Languages: []wire.Language{wire.Go}, Command: "gopls",
-			Install: Recipe{Kind: InstallGo, Packages: []string{"golang.org/x/tools/gopls@" + GoplsVersion}}},
+			Install:               Recipe{Kind: InstallGo, Packages: []string{"golang.org/x/tools/gopls@" + GoplsVersion}},
+			InitializationOptions: json.RawMessage(`{"symbolScope":"workspace"}`)},
 		{ID: "typescript-language-server", Languages: []wire.Language{wire.TypeScript}, Command: "typescript-language-server", Args: []string{"--stdio"},
 			Install: npmRecipe("typescript-language-server",
 				"typescript-language-server@"+TypeScriptLanguageServerVersion, "typescript@"+TypeScriptVersion)},

@@ -1,5 +1,5 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { demoTest, expect, openDemo, openFile } from './fixtures';
+import { demoTest, expect, openDemo, openFile, putSettings } from './fixtures';
 import { action, cursorAt, hoverUntil, waitReady } from './editor';
 import { fits, pageFits } from './longtext';
 
@@ -166,6 +166,11 @@ test('gopls: Ctrl+T finds a function of another package, and a pick opens it at 
 });
 
 test('gopls: the picker asks for the latest query, closes on Escape and opens from the toolbar and F1', async ({ page }) => {
+  // The user's gopls settings widen the search to the toolchain and the
+  // module cache (the catalog's default is the workspace alone).
+  await putSettings(page, { lsp_server_configs: { go: { gopls: { symbolScope: 'all' } } } });
+  await page.reload();
+  await openDemo(page);
   await openGo(page);
   await page.locator('#open-symbols').click();
   await expect(query(page)).toBeFocused();
@@ -178,7 +183,7 @@ test('gopls: the picker asks for the latest query, closes on Escape and opens fr
   await expect(option(page, 'Greet')).toHaveCount(0);
   await expect(page.locator('#symbol-status')).toHaveText(/^\d+ symbols?$/);
 
-  // A symbol of the toolchain is listed but not opened here.
+  // A symbol of the toolchain (symbolScope "all") is listed but not opened here.
   await query(page).fill('Println');
   const println = option(page, 'Println');
   await expect(println).toBeVisible();
