@@ -161,7 +161,9 @@ monaco.editor.defineTheme('kandev', /** @type {import('monaco-editor').editor.IS
     { token: 'type', foreground: '7a3e9d' },
     { token: 'parameter', foreground: '8a5a00' },
   ],
-  colors: {},
+  // Inlay hints (parameter names, types) in a colour that reads on white:
+  // the base theme's grey is fainter than text may be.
+  colors: { 'editorInlayHint.foreground': '#57606a', 'editorInlayHint.background': '#f0f2f4' },
 }));
 
 const editor = monaco.editor.create($('editor'), {
@@ -388,7 +390,9 @@ function reconfigure() {
 // --- files tree -------------------------------------------------------------
 
 // The tree is built from the workspace's file list; a folder renders its
-// children the first time it expands.
+// children the first time it expands. It is nested lists of buttons, a
+// folder's saying whether it is expanded: Tab and Enter work it, with no
+// tree role promising the arrow keys of one.
 /** @typedef {{ dirs: Map<string, SubDir>, files: string[] }} TreeDir */
 /** @typedef {TreeDir & { path: string }} SubDir */
 /** @type {TreeDir} */
@@ -411,7 +415,6 @@ function addToTree(/** @type {string} */ path) {
 function renderLevel(ul, node) {
   for (const [name, dir] of [...node.dirs.entries()].sort()) {
     const li = document.createElement('li');
-    li.setAttribute('role', 'none');
     const b = document.createElement('button');
     b.className = 'folder';
     b.textContent = name;
@@ -427,14 +430,12 @@ function renderLevel(ul, node) {
     b.setAttribute('aria-expanded', 'false');
     b.addEventListener('click', () => toggleFolder(dir.path));
     const sub = document.createElement('ul');
-    sub.setAttribute('role', 'group');
     sub.hidden = true;
     li.append(b, sub);
     ul.append(li);
   }
   for (const path of node.files.sort()) {
     const li = document.createElement('li');
-    li.setAttribute('role', 'none');
     const b = document.createElement('button');
     b.className = 'file';
     b.textContent = /** @type {string} */ (path.split('/').pop());

@@ -68,10 +68,12 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     toggle.setAttribute('aria-expanded', String(shown));
     const label = /** @type {HTMLElement} */ (toggle.querySelector('.label')); // in index.html
     label.textContent = t('problems.title');
-    // The icons and numbers are for the eye; the button's name has the words.
+    // The icons and numbers are for the eye; the button's name is the
+    // sentence with the words, its hidden text (not an aria-label, which
+    // would hide the visible text from the name).
     const name = t('problems.toggle', { errors: plural('problems.errors', errors), warnings: plural('problems.warnings', warnings) });
     toggle.title = name;
-    toggle.setAttribute('aria-label', name);
+    /** @type {HTMLElement} */ (toggle.querySelector('#problems-name')).textContent = name; // in index.html
     badge.dataset.errors = String(errors);
     badge.dataset.warnings = String(warnings);
     const count = (/** @type {string} */ kind, /** @type {number} */ n) => {
