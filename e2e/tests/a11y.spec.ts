@@ -3,9 +3,10 @@ import type { Page } from '@playwright/test';
 import { demoTest, expect, openDemo, openFile, openSettings } from './fixtures';
 import { cursorAt, waitReady } from './editor';
 
-// The page's accessibility: axe-core over its main views, real gopls over
-// e2e/workspaces/problems (main.go calls shapes.Area; shapes/perimeter.go
-// has a type error the Problems panel lists).
+// The page's accessibility: axe-core over its main views, and journeys
+// made with the keyboard alone, real gopls over e2e/workspaces/problems
+// (main.go calls shapes.Area; shapes/perimeter.go has a type error the
+// Problems panel lists).
 const test = demoTest({ sample: 'e2e/workspaces/problems' });
 
 type Finding = { view: string; id: string; impact: string; help: string; targets: string[] };
@@ -20,6 +21,21 @@ async function serious(page: Page, view: string): Promise<Finding[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ view, id: v.id, impact: String(v.impact), help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }
+
+/** focusedIs tells whether the focused element matches selector. */
+const focusedIs = (page: Page, selector: string) => page.evaluate((sel) => !!document.activeElement?.matches(sel), selector);
+
+/**
+ * tabTo presses key (Tab or Shift+Tab) until the element matching selector
+ * has the focus, at most max times.
+ */
+async function tabTo(page: Page, key: 'Tab' | 'Shift+Tab', selector: string, max = 20) {
+  for (let i = 0; i < max && !(await focusedIs(page, selector)); i++) await page.keyboard.press(key);
+  expect(await focusedIs(page, selector), `${key} reaches ${selector}`).toBe(true);
+}
+
+const editorFocused = (page: Page) => page.evaluate(() => (window as any).demo.editor.hasTextFocus());
+const modelText = (page: Page) => page.evaluate(() => (window as any).demo.editor.getModel().getValue() as string);
 
 test.beforeEach(async ({ page }) => {
   await openDemo(page);
@@ -60,4 +76,55 @@ test('axe finds no serious or critical violation in the main views', async ({ pa
   found.push(...await serious(page, 'settings'));
 
   expect(found, JSON.stringify(found, null, 2)).toEqual([]);
+});
+
+test('keyboard: Ctrl+M lets Tab leave the editor, and the status control stops and starts gopls', async ({ page }) => {
+  await openFile(page, 'main.go');
+  await waitReady(page);
+  const toggle = page.locator('#toggle-tab-focus');
+  await expect(toggle).toBeVisible();
+  await expect(toggle).toHaveText('Tab moves focus Ctrl+M');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  // The editor's accessible name tells how to leave it.
+  await expect(page.locator('#editor [aria-label*="Ctrl+M switches Tab"]').first()).toBeAttached();
+
+  // In the editor Tab indents...
+  await cursorAt(page, 'report.Name', 0);
+  const before = await modelText(page);
+  await page.keyboard.press('Tab');
+  await expect.poll(() => modelText(page)).not.toBe(before);
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => modelText(page)).toBe(before);
+  // ...until Ctrl+M: then Tab and Shift+Tab move the focus.
+  await page.keyboard.press('Control+m');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('#page-announce')).toHaveText('Tab now moves the focus.');
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(() => editorFocused(page)).toBe(false);
+  expect(await modelText(page)).toBe(before);
+
+  // Back through the toolbar to the status control; Enter opens it on Stop.
+  await tabTo(page, 'Shift+Tab', '#lsp-status');
+  const status = page.locator('#lsp-status');
+  const action = page.locator('#lsp-action');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#lsp-popover')).toBeVisible();
+  await expect(action).toBeFocused();
+  await expect(action).toHaveText('Stop');
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveAttribute('data-state', 'off');
+  await expect(action).toHaveText('Start');
+  await expect(action).toBeFocused();
+  await page.keyboard.press('Enter');
+  await waitReady(page);
+  await expect(action).toHaveText('Stop');
+  await expect(action).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#lsp-popover')).toBeHidden();
+  await expect(status).toBeFocused();
+
+  // Forward again into the editor, and Ctrl+M gives Tab back to indenting.
+  await tabTo(page, 'Tab', '#editor .monaco-editor *');
+  await page.keyboard.press('Control+m');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
 });

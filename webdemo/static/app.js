@@ -25,6 +25,7 @@ import { createHierarchyPanel } from './hierarchy.js';
 import { createSearchPanel } from './search.js';
 import { loadTabs, saveTabs } from './tabstore.js';
 import { registerGoModules } from './gomod.js';
+import { pageText } from './pagetexts.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -89,8 +90,13 @@ function configureLSP() {
   problems.render(); // a new configure starts with an empty list
 }
 configureLSP();
+// tr is a text of the locale: lsp.wasm's catalog's, else the page's own
+// (pagetexts.js) for the few keys the catalog does not have.
 /** @type {import('./platform.js').Texts} */
-const tr = (key, args) => lsp.text(key, args);
+const tr = (key, args) => {
+  const text = lsp.text(key, args);
+  return text === key ? pageText(locale, key, args) ?? text : text;
+};
 
 // openExternal shows a server's request to open a web page (gopls' Browse
 // documentation and Browse gopls feature documentation) as a notice naming
@@ -179,12 +185,43 @@ const editor = monaco.editor.create($('editor'), {
 });
 mountOutline(lsp, editor, $('outline'));
 
+// --- the Tab key: indenting, or moving the focus -----------------------------
+
+// In the editor Tab indents, so the keyboard cannot leave it by Tab alone.
+// Tab-focus mode (Toggle Tab Key Moves Focus: Ctrl+M, ⌃⇧M on a Mac, the
+// keys of VS Code and Monaco) makes Tab and Shift+Tab move the focus
+// instead. The toolbar shows the mode as a toggle button naming its key,
+// and the editor's accessible name tells it, so it is found without
+// being known. The page keeps the mode (Monaco's tabFocusMode option on
+// every editor of the page) and takes over Monaco's own key for it, whose
+// global state no public API reads.
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+const tabFocusKey = isMac ? '⌃⇧M' : 'Ctrl+M';
+const tabFocusBinding = isMac ? monaco.KeyMod.WinCtrl | monaco.KeyMod.Shift | monaco.KeyCode.KeyM : monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyM;
+monaco.editor.addKeybindingRule({ keybinding: tabFocusBinding, command: '-editor.action.toggleTabFocusMode' });
+const tabFocusButton = $('toggle-tab-focus');
+let tabFocus = false;
+function setTabFocus(/** @type {boolean} */ on) {
+  tabFocus = on;
+  editor.updateOptions({ tabFocusMode: on });
+  if (diffEditor) diffEditor.updateOptions({ tabFocusMode: on });
+  renderTabFocus();
+  // Said where the focus is (the editor, usually), not on the button.
+  $('page-announce').textContent = tr(on ? 'page.tabFocus.on' : 'page.tabFocus.off');
+}
+function renderTabFocus() {
+  tabFocusButton.setAttribute('aria-pressed', String(tabFocus));
+  /** @type {HTMLElement} */ (tabFocusButton.querySelector('.label')).textContent = tr('page.tabFocus'); // in index.html
+  /** @type {HTMLElement} */ (tabFocusButton.querySelector('kbd')).textContent = tabFocusKey;
+  tabFocusButton.title = tr('page.tabFocus.title', { key: tabFocusKey });
+}
+tabFocusButton.addEventListener('click', () => setTabFocus(!tabFocus));
+
 // --- workspace symbols and hierarchies ----------------------------------------
 
 // kandevLsp: the file on screen has a language-server document, so the
 // actions below have a server to ask.
 const lspKey = editor.createContextKey('kandevLsp', /** @type {boolean} */ (false));
-const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 
 // symbolModel is the model whose server Go to Symbol in Workspace asks:
 // the active file's, else another open file's of the session (on a phone
@@ -248,6 +285,12 @@ function registerActions() {
   for (const a of actions) a.dispose();
   const { KeyMod, KeyCode } = monaco;
   actions = [
+    editor.addAction({
+      id: 'kandev.toggleTabFocus',
+      label: tr('page.tabFocus.action'),
+      keybindings: [tabFocusBinding],
+      run: () => setTabFocus(!tabFocus),
+    }),
     editor.addAction({
       id: 'kandev.workspaceSymbols',
       label: tr('symbols.title'),
@@ -708,6 +751,9 @@ function renderToolbar() {
   diff.hidden = !(current && current.view === 'monaco' && current.savedText !== undefined && !phoneMQ.matches);
   diff.setAttribute('aria-pressed', String(!!(current && current.diff)));
   diff.title = tr('diff.buttonTitle');
+  // Tab's toggle: wherever a Monaco editor (or the diff editor) is on screen.
+  tabFocusButton.hidden = !(current && current.view === 'monaco' && !phoneMQ.matches && !settingsPage.isOpen);
+  renderTabFocus();
   const symbols = $('open-symbols');
   symbols.hidden = !symbolModel();
   symbols.title = tr('symbols.buttonTitle', { key: isMac ? '⌘T' : 'Ctrl+T' });
@@ -811,8 +857,9 @@ function renderDiff(/** @type {Tab | null} */ t) {
   }
   if (!diffEditor) {
     diffEditor = monaco.editor.createDiffEditor($('diff-editor'), {
-      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev',
+      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev', tabFocusMode: tabFocus,
     });
+    for (const side of [diffEditor.getOriginalEditor(), diffEditor.getModifiedEditor()]) side.addCommand(tabFocusBinding, () => setTabFocus(!tabFocus));
   }
   const model = /** @type {ITextModel} */ (t.model); // the diff view shows Monaco tabs
   if (!t.diffOriginal) t.diffOriginal = monaco.editor.createModel(/** @type {string} */ (t.savedText), model.getLanguageId());
@@ -943,6 +990,7 @@ function applyTexts() {
   renderSessionOptions();
   $('session-note').textContent = lspSession(sessionId) ? '' : tr('page.sessionNote');
   statusBar.retitle();
+  editor.updateOptions({ ariaLabel: tr('page.editorLabel', { key: tabFocusKey }) });
   settingsPage.rerender();
   problems.render();
   registerActions();
