@@ -128,3 +128,42 @@ test('keyboard: Ctrl+M lets Tab leave the editor, and the status control stops a
   await page.keyboard.press('Control+m');
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');
 });
+
+/** editorState is the file on screen and the selected text. */
+const selected = (page: Page) => page.evaluate(() => {
+  const { editor } = (window as any).demo;
+  const model = editor.getModel();
+  return { uri: model && model.uri.toString(), text: model ? model.getValueInRange(editor.getSelection()) : null };
+});
+
+test('keyboard: the Problems panel opens from its toggle, Enter opens a problem, and Escape closes it', async ({ page }) => {
+  await openFile(page, 'main.go');
+  await waitReady(page);
+  const toggle = page.locator('#toggle-problems');
+  const panel = page.locator('#problems-panel');
+  const problem = page.locator('#problems .problem-file[data-path="shapes/perimeter.go"] .problem');
+  // gopls has reported the error of the file nobody opened.
+  await expect(toggle).toHaveAccessibleName('Problems: 1 error, 0 warnings', { timeout: 60_000 });
+
+  await cursorAt(page, 'report.Name', 0);
+  await page.keyboard.press('Control+m');
+  await tabTo(page, 'Shift+Tab', '#toggle-problems');
+  await page.keyboard.press('Enter');
+  await expect(panel).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  // Into the panel: the file's row, Down to its problem, Enter opens it.
+  await expect(page.locator('#problems .problem-file summary').first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(problem).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#current-file')).toHaveText('shapes/perimeter.go');
+  await expect.poll(() => selected(page)).toEqual({ uri: 'kandev://demo/shapes/perimeter.go', text: '"four"' });
+  await expect.poll(() => editorFocused(page)).toBe(true);
+
+  // Tab reaches the panel again from the editor; Escape closes it.
+  await tabTo(page, 'Tab', '#problems .problem');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(toggle).toBeFocused();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+});
