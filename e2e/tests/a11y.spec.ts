@@ -167,3 +167,30 @@ test('keyboard: the Problems panel opens from its toggle, Enter opens a problem,
   await expect(toggle).toBeFocused();
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
 });
+
+test('keyboard: a shown call hierarchy takes the focus; arrows and Enter open a caller, Escape closes it', async ({ page }) => {
+  await openFile(page, 'shapes/area.go');
+  await waitReady(page);
+  // The call hierarchy of Area: its tree takes the focus; Down to the
+  // caller, Enter opens the call; Escape in the tree closes the panel.
+  await cursorAt(page, 'Area(side', 0);
+  await page.keyboard.press('Control+m');
+  await page.keyboard.press('Shift+Alt+KeyH');
+  const panel = page.locator('#hierarchy-panel');
+  await expect(panel).toBeVisible();
+  const root = page.locator('#hierarchy-tree [role="treeitem"][aria-level="1"][data-name="Area"]');
+  await expect(root).toBeFocused();
+  const caller = page.locator('#hierarchy-tree [role="treeitem"][aria-level="2"][data-name="main"]');
+  await expect(caller).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(caller).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => selected(page)).toEqual({ uri: 'kandev://demo/main.go', text: 'Area' });
+  await expect.poll(() => editorFocused(page)).toBe(true);
+  // Back into the tree by Tab (Tab moves focus is on), and out by Escape.
+  await tabTo(page, 'Tab', '#hierarchy-tree [role="treeitem"]');
+  await expect(caller).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect.poll(() => editorFocused(page)).toBe(true);
+});
