@@ -168,6 +168,51 @@ test('keyboard: the Problems panel opens from its toggle, Enter opens a problem,
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
 });
 
+test('keyboard: Ctrl+O opens the symbol picker, in the editor and outside it; arrows and Enter pick', async ({ page }) => {
+  await openFile(page, 'main.go');
+  await waitReady(page);
+  const picker = page.locator('#symbol-picker');
+  const query = page.locator('#symbol-query');
+  const options = page.locator('#symbol-results [role="option"]');
+  await expect(page.locator('#open-symbols')).toHaveAttribute('aria-keyshortcuts', 'Control+O');
+
+  // From the editor.
+  await cursorAt(page, 'report.Name', 0);
+  await page.keyboard.press('Control+o');
+  await expect(picker).toBeVisible();
+  await expect(picker).toHaveAccessibleName('Go to Symbol in Workspace');
+  await expect(query).toBeFocused();
+  await expect(async () => {
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('Area');
+    await expect(options.first()).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 60_000 });
+  const names = await options.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
+  const at = names.indexOf('Area');
+  expect(at).toBeGreaterThanOrEqual(0);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowUp'); // the first row again, having moved
+  for (let i = 0; i < at; i++) await page.keyboard.press('ArrowDown');
+  await expect(options.nth(at)).toHaveAttribute('aria-selected', 'true');
+  await expect(query).toHaveAttribute('aria-activedescendant', (await options.nth(at).getAttribute('id'))!);
+  await page.keyboard.press('Enter');
+  await expect(picker).toBeHidden();
+  await expect.poll(() => selected(page)).toEqual({ uri: 'kandev://demo/shapes/area.go', text: 'Area' });
+  await expect.poll(() => editorFocused(page)).toBe(true);
+
+  // Outside the editor the key is the page's too, not the browser's file
+  // dialog; Escape closes the picker and gives the focus back.
+  await page.keyboard.press('Control+m');
+  await tabTo(page, 'Shift+Tab', '#toggle-search');
+  await page.keyboard.press('Control+o');
+  await expect(picker).toBeVisible();
+  await expect(query).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+  await expect.poll(() => editorFocused(page)).toBe(true);
+});
+
 test('keyboard: a shown call hierarchy takes the focus; arrows and Enter open a caller, Escape closes it', async ({ page }) => {
   await openFile(page, 'shapes/area.go');
   await waitReady(page);

@@ -214,6 +214,7 @@ function renderTabFocus() {
   /** @type {HTMLElement} */ (tabFocusButton.querySelector('.label')).textContent = tr('page.tabFocus'); // in index.html
   /** @type {HTMLElement} */ (tabFocusButton.querySelector('kbd')).textContent = tabFocusKey;
   tabFocusButton.title = tr('page.tabFocus.title', { key: tabFocusKey });
+  tabFocusButton.setAttribute('aria-keyshortcuts', isMac ? 'Control+Shift+M' : 'Control+M');
 }
 tabFocusButton.addEventListener('click', () => setTabFocus(!tabFocus));
 
@@ -277,8 +278,22 @@ const search = createSearchPanel({
 
 // The editor's actions, in its context menu and its command palette (F1)
 // with VS Code's keys; registered again when the locale changes their
-// labels. Browsers keep Ctrl+T for a new tab outside an installed app:
-// the toolbar's Symbols button opens the picker too.
+// labels. Go to Symbol in Workspace is Ctrl+O (⌘O on a Mac), as in
+// Eclipse Theia in a browser: a browser keeps VS Code's Ctrl+T for a new
+// tab and never lets the page have it, while Ctrl+O (open a local file)
+// is the page's to take, and Monaco binds nothing to it. Ctrl+T stays as
+// a second key for an installed app's window, where the page gets it.
+const symbolsBinding = monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyO;
+const symbolsKey = isMac ? '⌘O' : 'Ctrl+O';
+// Outside the editor too (a panel, the toolbar, the picker itself), the
+// key opens the picker rather than the browser's file dialog, wherever
+// the Symbols button is shown; in the editor its action has it first.
+document.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented || e.key.toLowerCase() !== 'o' || e.altKey || e.shiftKey) return;
+  if (!(isMac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey) || $('open-symbols').hidden) return;
+  e.preventDefault();
+  symbolPicker.open();
+});
 /** @type {import('monaco-editor').IDisposable[]} */
 let actions = [];
 function registerActions() {
@@ -294,7 +309,7 @@ function registerActions() {
     editor.addAction({
       id: 'kandev.workspaceSymbols',
       label: tr('symbols.title'),
-      keybindings: [KeyMod.CtrlCmd | KeyCode.KeyT],
+      keybindings: [symbolsBinding, KeyMod.CtrlCmd | KeyCode.KeyT],
       precondition: 'kandevLsp',
       run: () => symbolPicker.open(),
     }),
@@ -756,7 +771,8 @@ function renderToolbar() {
   renderTabFocus();
   const symbols = $('open-symbols');
   symbols.hidden = !symbolModel();
-  symbols.title = tr('symbols.buttonTitle', { key: isMac ? '⌘T' : 'Ctrl+T' });
+  symbols.title = tr('symbols.buttonTitle', { key: symbolsKey });
+  symbols.setAttribute('aria-keyshortcuts', isMac ? 'Meta+O' : 'Control+O');
   lspKey.set(!!(mountedModel() && current?.doc)); // a mounted model is the current tab's
 }
 
