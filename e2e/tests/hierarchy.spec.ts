@@ -119,10 +119,12 @@ test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
 
-test('gopls: Ctrl+T finds a function of another package, and a pick opens it at the symbol', async ({ page }) => {
+test('gopls: Ctrl+O finds a function of another package, and a pick opens it at the symbol', async ({ page }) => {
   await openGo(page);
+  // Ctrl+O, not VS Code's Ctrl+T, which a browser keeps for a new tab.
+  await expect(page.locator('#open-symbols')).toHaveAttribute('title', 'Go to Symbol in Workspace (Ctrl+O)');
   await cursorAt(page, 'report()');
-  await page.keyboard.press('Control+t');
+  await page.keyboard.press('Control+o');
   await expect(picker(page)).toBeVisible();
   await expect(query(page)).toBeFocused();
   await expect(picker(page).locator('.quick-pick-title')).toHaveText('Go to Symbol in Workspace');

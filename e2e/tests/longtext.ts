@@ -18,11 +18,13 @@ export async function pageFits(page: Page) {
 }
 
 /** fits asserts that nothing in el, nor the page, overflows sideways, and
- * that el lies inside the window. */
+ * that el lies inside the window. Text for assistive technology only
+ * (.visually-hidden) is clipped to a pixel on purpose and not counted. */
 export async function fits(page: Page, el: Locator) {
   const widths = await el.evaluate((node) => {
     const all = [node, ...Array.from(node.querySelectorAll('*'))] as HTMLElement[];
-    const worst = all.filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth && e.clientWidth > 0)
+    const worst = all.filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth && e.clientWidth > 0
+      && !e.classList.contains('visually-hidden'))
       .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`);
     const r = node.getBoundingClientRect();
     return { worst, right: r.right, left: r.left, doc: [document.documentElement.scrollWidth, document.documentElement.clientWidth] };

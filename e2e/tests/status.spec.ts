@@ -102,6 +102,42 @@ test('Stop keeps the server off through a remount and a settings change; a manua
   expect(stored.length).toBe(1);
 });
 
+test('the keyboard opens the popover on its action, stops and starts the server in it, and Escape comes back', async ({ page }) => {
+  await openFile(page, 'src/main.rs');
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect(status(page)).toHaveAttribute('aria-expanded', 'false');
+  await status(page).focus();
+  await page.keyboard.press('Enter');
+  await expect(popover(page)).toBeVisible();
+  await expect(status(page)).toHaveAttribute('aria-expanded', 'true');
+  await expect(status(page)).toHaveAttribute('aria-controls', 'lsp-popover');
+  await expect(popover(page)).toHaveAttribute('role', 'dialog');
+  await expect(popover(page)).toHaveAccessibleName('Rust language server');
+  const action = page.locator('#lsp-action');
+  await expect(action).toBeFocused();
+  await expect(action).toHaveText('Stop');
+  // Tab and Shift+Tab stay in the dialog: its one button keeps the focus.
+  await page.keyboard.press('Tab');
+  await expect(action).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(action).toBeFocused();
+
+  // Stop, then Start: the focus follows the action through the repaints.
+  await page.keyboard.press('Enter');
+  await expect(status(page)).toHaveAttribute('data-state', 'off');
+  await expect(action).toHaveText('Start');
+  await expect(action).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect(action).toHaveText('Stop');
+  await expect(action).toBeFocused();
+
+  await page.keyboard.press('Escape');
+  await expect(popover(page)).toBeHidden();
+  await expect(status(page)).toBeFocused();
+  await expect(status(page)).toHaveAttribute('aria-expanded', 'false');
+});
+
 test('a settings change reaches the live server without a new process', async ({ page, demo }, testInfo) => {
   const record = testInfo.outputPath('record.jsonl');
   await putSettings(page, { lsp_server_configs: { rust: { 'rust-analyzer': { cargo: { features: 'all' } } } } });

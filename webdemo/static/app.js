@@ -25,6 +25,7 @@ import { createHierarchyPanel } from './hierarchy.js';
 import { createSearchPanel } from './search.js';
 import { loadTabs, saveTabs } from './tabstore.js';
 import { registerGoModules } from './gomod.js';
+import { pageText } from './pagetexts.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -89,8 +90,13 @@ function configureLSP() {
   problems.render(); // a new configure starts with an empty list
 }
 configureLSP();
+// tr is a text of the locale: lsp.wasm's catalog's, else the page's own
+// (pagetexts.js) for the few keys the catalog does not have.
 /** @type {import('./platform.js').Texts} */
-const tr = (key, args) => lsp.text(key, args);
+const tr = (key, args) => {
+  const text = lsp.text(key, args);
+  return text === key ? pageText(locale, key, args) ?? text : text;
+};
 
 // openExternal shows a server's request to open a web page (gopls' Browse
 // documentation and Browse gopls feature documentation) as a notice naming
@@ -161,7 +167,9 @@ monaco.editor.defineTheme('kandev', /** @type {import('monaco-editor').editor.IS
     { token: 'type', foreground: '7a3e9d' },
     { token: 'parameter', foreground: '8a5a00' },
   ],
-  colors: {},
+  // Inlay hints (parameter names, types) in a colour that reads on white:
+  // the base theme's grey is fainter than text may be.
+  colors: { 'editorInlayHint.foreground': '#57606a', 'editorInlayHint.background': '#f0f2f4' },
 }));
 
 const editor = monaco.editor.create($('editor'), {
@@ -177,12 +185,44 @@ const editor = monaco.editor.create($('editor'), {
 });
 mountOutline(lsp, editor, $('outline'));
 
+// --- the Tab key: indenting, or moving the focus -----------------------------
+
+// In the editor Tab indents, so the keyboard cannot leave it by Tab alone.
+// Tab-focus mode (Toggle Tab Key Moves Focus: Ctrl+M, ⌃⇧M on a Mac, the
+// keys of VS Code and Monaco) makes Tab and Shift+Tab move the focus
+// instead. The toolbar shows the mode as a toggle button naming its key,
+// and the editor's accessible name tells it, so it is found without
+// being known. The page keeps the mode (Monaco's tabFocusMode option on
+// every editor of the page) and takes over Monaco's own key for it, whose
+// global state no public API reads.
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+const tabFocusKey = isMac ? '⌃⇧M' : 'Ctrl+M';
+const tabFocusBinding = isMac ? monaco.KeyMod.WinCtrl | monaco.KeyMod.Shift | monaco.KeyCode.KeyM : monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyM;
+monaco.editor.addKeybindingRule({ keybinding: tabFocusBinding, command: '-editor.action.toggleTabFocusMode' });
+const tabFocusButton = $('toggle-tab-focus');
+let tabFocus = false;
+function setTabFocus(/** @type {boolean} */ on) {
+  tabFocus = on;
+  editor.updateOptions({ tabFocusMode: on });
+  if (diffEditor) diffEditor.updateOptions({ tabFocusMode: on });
+  renderTabFocus();
+  // Said where the focus is (the editor, usually), not on the button.
+  $('page-announce').textContent = tr(on ? 'page.tabFocus.on' : 'page.tabFocus.off');
+}
+function renderTabFocus() {
+  tabFocusButton.setAttribute('aria-pressed', String(tabFocus));
+  /** @type {HTMLElement} */ (tabFocusButton.querySelector('.label')).textContent = tr('page.tabFocus'); // in index.html
+  /** @type {HTMLElement} */ (tabFocusButton.querySelector('kbd')).textContent = tabFocusKey;
+  tabFocusButton.title = tr('page.tabFocus.title', { key: tabFocusKey });
+  tabFocusButton.setAttribute('aria-keyshortcuts', isMac ? 'Control+Shift+M' : 'Control+M');
+}
+tabFocusButton.addEventListener('click', () => setTabFocus(!tabFocus));
+
 // --- workspace symbols and hierarchies ----------------------------------------
 
 // kandevLsp: the file on screen has a language-server document, so the
 // actions below have a server to ask.
 const lspKey = editor.createContextKey('kandevLsp', /** @type {boolean} */ (false));
-const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 
 // symbolModel is the model whose server Go to Symbol in Workspace asks:
 // the active file's, else another open file's of the session (on a phone
@@ -238,8 +278,22 @@ const search = createSearchPanel({
 
 // The editor's actions, in its context menu and its command palette (F1)
 // with VS Code's keys; registered again when the locale changes their
-// labels. Browsers keep Ctrl+T for a new tab outside an installed app:
-// the toolbar's Symbols button opens the picker too.
+// labels. Go to Symbol in Workspace is Ctrl+O (⌘O on a Mac), as in
+// Eclipse Theia in a browser: a browser keeps VS Code's Ctrl+T for a new
+// tab and never lets the page have it, while Ctrl+O (open a local file)
+// is the page's to take, and Monaco binds nothing to it. Ctrl+T stays as
+// a second key for an installed app's window, where the page gets it.
+const symbolsBinding = monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyO;
+const symbolsKey = isMac ? '⌘O' : 'Ctrl+O';
+// Outside the editor too (a panel, the toolbar, the picker itself), the
+// key opens the picker rather than the browser's file dialog, wherever
+// the Symbols button is shown; in the editor its action has it first.
+document.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented || e.key.toLowerCase() !== 'o' || e.altKey || e.shiftKey) return;
+  if (!(isMac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey) || $('open-symbols').hidden) return;
+  e.preventDefault();
+  symbolPicker.open();
+});
 /** @type {import('monaco-editor').IDisposable[]} */
 let actions = [];
 function registerActions() {
@@ -247,9 +301,15 @@ function registerActions() {
   const { KeyMod, KeyCode } = monaco;
   actions = [
     editor.addAction({
+      id: 'kandev.toggleTabFocus',
+      label: tr('page.tabFocus.action'),
+      keybindings: [tabFocusBinding],
+      run: () => setTabFocus(!tabFocus),
+    }),
+    editor.addAction({
       id: 'kandev.workspaceSymbols',
       label: tr('symbols.title'),
-      keybindings: [KeyMod.CtrlCmd | KeyCode.KeyT],
+      keybindings: [symbolsBinding, KeyMod.CtrlCmd | KeyCode.KeyT],
       precondition: 'kandevLsp',
       run: () => symbolPicker.open(),
     }),
@@ -388,7 +448,9 @@ function reconfigure() {
 // --- files tree -------------------------------------------------------------
 
 // The tree is built from the workspace's file list; a folder renders its
-// children the first time it expands.
+// children the first time it expands. It is nested lists of buttons, a
+// folder's saying whether it is expanded: Tab and Enter work it, with no
+// tree role promising the arrow keys of one.
 /** @typedef {{ dirs: Map<string, SubDir>, files: string[] }} TreeDir */
 /** @typedef {TreeDir & { path: string }} SubDir */
 /** @type {TreeDir} */
@@ -411,7 +473,6 @@ function addToTree(/** @type {string} */ path) {
 function renderLevel(ul, node) {
   for (const [name, dir] of [...node.dirs.entries()].sort()) {
     const li = document.createElement('li');
-    li.setAttribute('role', 'none');
     const b = document.createElement('button');
     b.className = 'folder';
     b.textContent = name;
@@ -427,14 +488,12 @@ function renderLevel(ul, node) {
     b.setAttribute('aria-expanded', 'false');
     b.addEventListener('click', () => toggleFolder(dir.path));
     const sub = document.createElement('ul');
-    sub.setAttribute('role', 'group');
     sub.hidden = true;
     li.append(b, sub);
     ul.append(li);
   }
   for (const path of node.files.sort()) {
     const li = document.createElement('li');
-    li.setAttribute('role', 'none');
     const b = document.createElement('button');
     b.className = 'file';
     b.textContent = /** @type {string} */ (path.split('/').pop());
@@ -707,9 +766,13 @@ function renderToolbar() {
   diff.hidden = !(current && current.view === 'monaco' && current.savedText !== undefined && !phoneMQ.matches);
   diff.setAttribute('aria-pressed', String(!!(current && current.diff)));
   diff.title = tr('diff.buttonTitle');
+  // Tab's toggle: wherever a Monaco editor (or the diff editor) is on screen.
+  tabFocusButton.hidden = !(current && current.view === 'monaco' && !phoneMQ.matches && !settingsPage.isOpen);
+  renderTabFocus();
   const symbols = $('open-symbols');
   symbols.hidden = !symbolModel();
-  symbols.title = tr('symbols.buttonTitle', { key: isMac ? '⌘T' : 'Ctrl+T' });
+  symbols.title = tr('symbols.buttonTitle', { key: symbolsKey });
+  symbols.setAttribute('aria-keyshortcuts', isMac ? 'Meta+O' : 'Control+O');
   lspKey.set(!!(mountedModel() && current?.doc)); // a mounted model is the current tab's
 }
 
@@ -810,8 +873,9 @@ function renderDiff(/** @type {Tab | null} */ t) {
   }
   if (!diffEditor) {
     diffEditor = monaco.editor.createDiffEditor($('diff-editor'), {
-      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev',
+      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev', tabFocusMode: tabFocus,
     });
+    for (const side of [diffEditor.getOriginalEditor(), diffEditor.getModifiedEditor()]) side.addCommand(tabFocusBinding, () => setTabFocus(!tabFocus));
   }
   const model = /** @type {ITextModel} */ (t.model); // the diff view shows Monaco tabs
   if (!t.diffOriginal) t.diffOriginal = monaco.editor.createModel(/** @type {string} */ (t.savedText), model.getLanguageId());
@@ -942,6 +1006,7 @@ function applyTexts() {
   renderSessionOptions();
   $('session-note').textContent = lspSession(sessionId) ? '' : tr('page.sessionNote');
   statusBar.retitle();
+  editor.updateOptions({ ariaLabel: tr('page.editorLabel', { key: tabFocusKey }) });
   settingsPage.rerender();
   problems.render();
   registerActions();

@@ -9,7 +9,9 @@
 //
 // The tree follows the ARIA tree pattern: Up and Down move, Right expands
 // or goes to the first child, Left collapses or goes to the parent, Home
-// and End jump, Enter opens.
+// and End jump, Enter opens. A shown hierarchy takes the focus to its
+// first row, as VS Code's does, unless the user went elsewhere while the
+// server answered; Escape closes the panel and gives the editor its focus.
 
 // @ts-check
 import { kindMark, location, shownPath } from './symbols.js';
@@ -70,6 +72,7 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     state = 'loading';
     panel.hidden = false;
     render();
+    const from = document.activeElement;
     /** @type {HierarchyItem[]} */
     let items = [];
     try {
@@ -82,6 +85,8 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
     state = roots.length ? 'shown' : 'none';
     focused = roots.length ? roots[0].id : null;
     render();
+    const active = document.activeElement;
+    if (roots.length && (active === from || !active || active === document.body || panel.contains(active))) focusNode(roots[0]);
     for (const r of roots) expand(r);
   }
 

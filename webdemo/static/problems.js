@@ -7,6 +7,11 @@
 //
 // Like the Problems view of desktop editors, it lists errors, warnings and
 // information, not hints (unused code and the like, faded in the editor).
+//
+// The keyboard: the toggle opened with Enter or Space moves the focus into
+// the panel (it comes after the editor in the page); Up and Down (Home,
+// End) move between the files and their problems, Enter opens a problem or
+// folds a file, and Escape closes the panel and goes back to the toggle.
 // @ts-check
 
 /** @typedef {import('@kandev/lsp').ProblemFile} ProblemFile */
@@ -68,10 +73,12 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     toggle.setAttribute('aria-expanded', String(shown));
     const label = /** @type {HTMLElement} */ (toggle.querySelector('.label')); // in index.html
     label.textContent = t('problems.title');
-    // The icons and numbers are for the eye; the button's name has the words.
+    // The icons and numbers are for the eye; the button's name is the
+    // sentence with the words, its hidden text (not an aria-label, which
+    // would hide the visible text from the name).
     const name = t('problems.toggle', { errors: plural('problems.errors', errors), warnings: plural('problems.warnings', warnings) });
     toggle.title = name;
-    toggle.setAttribute('aria-label', name);
+    /** @type {HTMLElement} */ (toggle.querySelector('#problems-name')).textContent = name; // in index.html
     badge.dataset.errors = String(errors);
     badge.dataset.warnings = String(warnings);
     const count = (/** @type {string} */ kind, /** @type {number} */ n) => {
@@ -164,10 +171,34 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     if (!pending) pending = requestAnimationFrame(render);
   }
 
-  toggle.addEventListener('click', () => {
-    shown = !shown;
+  function setShown(/** @type {boolean} */ on) {
+    shown = on;
     localStorage.setItem(OPEN_KEY, shown ? '1' : '0');
     render();
+  }
+
+  // The panel's rows on screen, files and problems, top to bottom.
+  const rows = () => [...panel.querySelectorAll('summary, .problem')]
+    .map((el) => /** @type {HTMLElement} */ (el)).filter((el) => el.getClientRects().length > 0);
+
+  toggle.addEventListener('click', (e) => {
+    setShown(!shown);
+    // From the keyboard (a click without a pointer), into the panel.
+    if (shown && e.detail === 0) (rows()[0] || panel).focus();
+  });
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      setShown(false);
+      toggle.focus();
+      return;
+    }
+    const all = rows();
+    const i = all.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: all.length - 1 }[e.key];
+    if (to === undefined || !all.length) return;
+    e.preventDefault();
+    all[Math.max(0, Math.min(to, all.length - 1))].focus();
   });
 
   return {

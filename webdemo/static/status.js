@@ -5,6 +5,11 @@
 // only draws them. A language served by several servers lists each one in
 // the panel with its own summary, progress, details and action, which acts
 // on that server alone (its slot).
+//
+// The popover and the drawer are dialogs: opening one moves the focus to its
+// first action (Start, Stop or Retry), Tab and Shift+Tab go round its
+// buttons while it is open, and Escape closes it and gives the focus back
+// to the control that opened it.
 // @ts-check
 
 /** @typedef {import('@kandev/lsp').StatusView} StatusView */
@@ -31,8 +36,13 @@ export function createStatusControl({ lsp, t, barItem }) {
   let view = null; // the pair's view
   /** @type {{ kind: 'popover' | 'drawer', trigger: HTMLElement } | null} */
   let open = null; // { kind: 'popover' | 'drawer', trigger }
-  /** @type {string | null | undefined} */
-  let focusSlot = null; // the server whose row button has (or awaits) the focus
+  // The action button that has (or awaits) the keyboard focus: 'main'
+  // (the language's), a server's slot, 'first' (whichever comes first), or
+  // none. A repaint may hide or replace the focused button (Stopping…
+  // has no action): the focus then waits on the dialog itself, and goes
+  // back to the button when it is there again.
+  /** @type {string | null} */
+  let focusKey = null;
 
   // update takes a new surface answer and redraws everything.
   function update(/** @type {import('@kandev/lsp').Surface | null} */ s) {
@@ -59,6 +69,7 @@ export function createStatusControl({ lsp, t, barItem }) {
   }
 
   function paintPanel() {
+    noteFocus();
     // With several servers the top-level fields are the first server's:
     // its row shows them, beside the others'.
     const several = !!(view && view.servers);
@@ -71,6 +82,38 @@ export function createStatusControl({ lsp, t, barItem }) {
     paintProgress($('lsp-progress'), one && one.progress);
     paintAction(actionEl, one);
     paintServers(view && view.servers ? view.servers : []);
+    keepFocus();
+  }
+
+  const dialog = () => (open && open.kind === 'drawer' ? drawer : popover);
+
+  /** @returns {HTMLElement[]} the shown action buttons, in order */
+  const actions = () => [actionEl, .../** @type {NodeListOf<HTMLElement>} */ ($('lsp-servers').querySelectorAll('.server-action'))]
+    .filter((b) => !b.hidden && !!b.getClientRects().length);
+
+  // noteFocus reads which action has the focus before a repaint.
+  function noteFocus() {
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    if (active === actionEl) focusKey = 'main';
+    else if (active && active.classList.contains('server-action')) focusKey = active.dataset.slot || null;
+    else if (open && (active === dialog() || !active || active === document.body)) { /* still waiting */ }
+    else focusKey = null; // the user moved on
+  }
+
+  // keepFocus puts the focus back on the action it belongs to, or lets it
+  // wait on the open dialog while that action is not shown.
+  function keepFocus() {
+    if (focusKey == null || !open) return;
+    const shown = actions();
+    const button = focusKey === 'first' ? shown[0]
+      : focusKey === 'main' ? shown.find((b) => b === actionEl)
+        : shown.find((b) => b.dataset.slot === focusKey);
+    const active = document.activeElement;
+    if (button) {
+      if (active !== button) button.focus();
+    } else if (!active || active === document.body) {
+      dialog().focus();
+    }
   }
 
   const details = (/** @type {StatusView | null} */ v) => ((v && v.details) || []).map((line) => {
@@ -97,9 +140,6 @@ export function createStatusControl({ lsp, t, barItem }) {
   /** @param {StatusView[]} views */
   function paintServers(views) {
     const list = $('lsp-servers');
-    const active = /** @type {HTMLElement | null} */ (document.activeElement);
-    if (active && list.contains(active)) focusSlot = active.dataset.slot;
-    else if (active && active !== document.body) focusSlot = null;
     list.hidden = !views.length;
     list.replaceChildren(...views.map((v) => {
       const li = document.createElement('li');
@@ -129,10 +169,6 @@ export function createStatusControl({ lsp, t, barItem }) {
       li.append(head, progress, lines, button);
       return li;
     }));
-    if (focusSlot != null) {
-      const again = /** @type {HTMLElement | null} */ (list.querySelector(`.server-action[data-slot="${focusSlot}"]`));
-      if (again && !again.hidden) again.focus();
-    }
   }
 
   // The progress bar only: its texts (title, message, percentage, elapsed
@@ -181,23 +217,43 @@ export function createStatusControl({ lsp, t, barItem }) {
     const kind = surface.disclosure === 'drawer' ? 'drawer' : 'popover';
     open = { kind, trigger };
     trigger.setAttribute('aria-expanded', 'true');
+    trigger.setAttribute('aria-controls', kind === 'drawer' ? 'lsp-drawer' : 'lsp-popover');
     if (kind === 'drawer') {
       drawerBody.append(panel);
       drawer.hidden = false;
       backdrop.hidden = false;
-      $('lsp-drawer-close').focus();
     } else {
       popover.append(panel);
       popover.hidden = false;
       place(trigger);
     }
+    // Into the dialog: its first action, else (nothing to do yet) the
+    // drawer's Close or the popover itself until an action comes.
+    const first = actions()[0];
+    focusKey = first ? (first === actionEl ? 'main' : first.dataset.slot || null) : 'first';
+    (first || (kind === 'drawer' ? $('lsp-drawer-close') : popover)).focus();
+  }
+
+  // cycle keeps Tab and Shift+Tab among the open dialog's buttons.
+  function cycle(/** @type {KeyboardEvent} */ e) {
+    if (e.key !== 'Tab' || !open || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    const box = dialog();
+    const buttons = [...box.querySelectorAll('button')].filter((b) => !b.hidden && !!b.getClientRects().length);
+    if (!buttons.length) {
+      box.focus();
+      return;
+    }
+    const i = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    const next = i < 0 ? (e.shiftKey ? buttons.length - 1 : 0) : (i + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length;
+    buttons[next].focus();
   }
 
   function close(/** @type {boolean} */ refocus) {
     if (!open) return;
     const { trigger } = open;
     open = null;
-    focusSlot = null;
+    focusKey = null;
     popover.hidden = true;
     drawer.hidden = true;
     backdrop.hidden = true;
@@ -211,6 +267,8 @@ export function createStatusControl({ lsp, t, barItem }) {
     btn.setAttribute('aria-controls', 'lsp-popover');
     btn.addEventListener('click', () => toggle(btn));
   }
+  popover.addEventListener('keydown', cycle);
+  drawer.addEventListener('keydown', cycle);
   $('lsp-drawer-close').addEventListener('click', () => close(true));
   backdrop.addEventListener('click', () => close(true));
   document.addEventListener('keydown', (e) => {

@@ -1,6 +1,8 @@
 // The application status bar: a row of items the user can reorder (drag
 // and drop, or Alt+←/→ on a focused item), the order kept in this browser.
 // The LSP item is one of them; what it shows is the status control's.
+// The items keep their own roles (the LSP item is a button): the bar is a
+// labelled landmark holding them in order, not a list.
 // @ts-check
 
 const ORDER_KEY = 'kandev.demo.statusBar.order';
@@ -16,7 +18,6 @@ export function createStatusBar({ items, t }) {
   for (const [name, el] of byName) {
     el.classList.add('sb-item');
     el.dataset.item = name;
-    el.setAttribute('role', 'listitem');
     el.draggable = true;
     if (el.tagName !== 'BUTTON') el.tabIndex = 0; // reorderable from the keyboard too
   }

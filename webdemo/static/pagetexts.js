@@ -1,0 +1,55 @@
+// Texts of the page that lsp.wasm's catalogs do not hold: the keyboard
+// help around the editor. English and German, and the pseudo locale en-XA
+// derived from the English as lsp.wasm derives its own (accented letters,
+// bracketed, a third longer), so it still shows which texts are
+// translated. The page asks lsp.text first; these answer only the keys
+// the catalog does not know.
+// @ts-check
+
+/** @type {Record<string, Record<string, string>>} */
+const TEXTS = {
+  en: {
+    'page.tabFocus': 'Tab moves focus',
+    'page.tabFocus.title': 'When on, Tab and Shift+Tab leave the editor instead of indenting ({key})',
+    'page.editorLabel': 'Editor. {key} switches Tab between indenting and moving the focus out of the editor.',
+    'page.tabFocus.action': 'Toggle Tab Key Moves Focus',
+    'page.tabFocus.on': 'Tab now moves the focus.',
+    'page.tabFocus.off': 'Tab now inserts a tab.',
+  },
+  de: {
+    'page.tabFocus': 'Tab wechselt den Fokus',
+    'page.tabFocus.title': 'Wenn an, verlassen Tab und Umschalt+Tab den Editor, statt einzurücken ({key})',
+    'page.editorLabel': 'Editor. {key} schaltet Tab zwischen Einrücken und dem Verlassen des Editors um.',
+    'page.tabFocus.action': 'Tab-Taste verschiebt den Fokus umschalten',
+    'page.tabFocus.on': 'Tab verschiebt jetzt den Fokus.',
+    'page.tabFocus.off': 'Tab fügt jetzt einen Tabulator ein.',
+  },
+};
+
+const ACCENTS = [...'åƀçđéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ'];
+
+/** @param {string} s */
+function pseudo(s) {
+  let out = '[';
+  let inArg = false;
+  let letters = 0;
+  for (const c of s) {
+    let r = c;
+    if (c === '{') inArg = true;
+    else if (c === '}') inArg = false;
+    else if (!inArg && c >= 'a' && c <= 'z') { r = ACCENTS[c.charCodeAt(0) - 97]; letters++; }
+    else if (!inArg && c >= 'A' && c <= 'Z') { r = ACCENTS[26 + c.charCodeAt(0) - 65]; letters++; }
+    out += r;
+  }
+  return `${out} ${'~'.repeat(Math.floor(letters / 3) + 1)}]`;
+}
+
+// pageText is key's text in locale (en, de or en-XA) with {name}
+// placeholders filled, or null for a key this table does not have.
+/** @param {string} locale @param {string} key @param {Record<string, string | number>} [args] */
+export function pageText(locale, key, args = {}) {
+  const en = TEXTS.en[key];
+  if (en === undefined) return null;
+  const text = locale === 'en-XA' ? pseudo(en) : (TEXTS[locale] || TEXTS.en)[key] ?? en;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in args ? String(args[name]) : m));
+}
