@@ -44,31 +44,9 @@ func testMemory() ([]byte, funcTable) {
 	return mem, t
 }
 
-// segments splits memory into data segments as Go's linker does: leading
-// zeros skipped, a run of 8 zeros or more between two segments.
-func segments(mem []byte) []segment {
-	var segs []segment
-	for i := 0; i < len(mem); {
-		for i < len(mem) && mem[i] == 0 {
-			i++
-		}
-		start, zeros := i, 0
-		for ; i < len(mem) && zeros < 8; i++ {
-			if mem[i] == 0 {
-				zeros++
-			} else {
-				zeros = 0
-			}
-		}
-		if end := i - zeros; end > start {
-			segs = append(segs, segment{uint32(start), mem[start:end]})
-		}
-	}
-	return segs
-}
-
 // testWasm is a module like Go's: one imported function, one of its own,
-// an exported memory and the data segments of mem.
+// an exported memory and the data segments of mem, split where the linker
+// splits them (8 zeros); extra sections go before the code.
 func testWasm(mem []byte, extra ...section) []byte {
 	vec := func(items ...[]byte) []byte { return encodeVector(items) }
 	secs := []section{
@@ -81,7 +59,7 @@ func testWasm(mem []byte, extra ...section) []byte {
 	secs = append(secs, extra...)
 	secs = append(secs,
 		section{secCode, vec([]byte{0x04, 0x00, 0x41, 0x00, 0x0b})}, // i32.const 0
-		section{secData, encodeData(segments(mem))},
+		section{secData, encodeData(segments(mem, 8))},
 	)
 	return encodeModule(secs)
 }
@@ -140,7 +118,9 @@ func startMemory(t *testing.T, module []byte) []byte {
 
 func TestRewriteKeepsTheStartMemory(t *testing.T) {
 	mem, table := testMemory()
-	out, err := rewrite(testWasm(mem))
+	// As wasm-opt writes it, with a data count.
+	count := appendU32(nil, uint32(len(segments(mem, 8))))
+	out, err := rewrite(testWasm(mem, section{secDataCount, count}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,23 +128,33 @@ func TestRewriteKeepsTheStartMemory(t *testing.T) {
 		t.Fatal("the rewritten module starts with another memory")
 	}
 	secs, _ := parseModule(out)
-	for _, s := range secs {
-		if s.id != secData {
-			continue
-		}
-		segs, _ := parseData(s.data)
-		for _, sg := range segs {
-			if end := sg.offset + uint32(len(sg.data)); end > table.addr && sg.offset < table.addr+table.size {
-				t.Errorf("segment [%#x, %#x) still writes the table [%#x, %#x)", sg.offset, end, table.addr, table.addr+table.size)
-			}
-		}
-	}
 	var order []byte
+	var segs []segment
 	for _, s := range secs {
 		order = append(order, s.id)
+		if s.id == secData {
+			segs, _ = parseData(s.data)
+		}
 	}
-	if string(order) != string([]byte{secType, secImport, secFunction, 5, secExport, secStart, secCode, secData}) {
+	if string(order) != string([]byte{secType, secImport, secFunction, 5, secExport, secStart, secDataCount, secCode, secData}) {
 		t.Errorf("sections in order %v", order)
+	}
+	for i, s := range secs {
+		if s.id == secDataCount && string(s.data) != string(appendU32(nil, uint32(len(segs)))) {
+			t.Errorf("data count % x, %d segments", secs[i].data, len(segs))
+		}
+	}
+	for i, sg := range segs {
+		end := sg.offset + uint32(len(sg.data))
+		if end > table.addr && sg.offset < table.addr+table.size {
+			t.Errorf("segment [%#x, %#x) still writes the table [%#x, %#x)", sg.offset, end, table.addr, table.addr+table.size)
+		}
+		if i > 0 {
+			prev := segs[i-1]
+			if gap := sg.offset - prev.offset - uint32(len(prev.data)); gap < mergeGap {
+				t.Errorf("segments %d and %d are %d zeros apart", i-1, i, gap)
+			}
+		}
 	}
 }
 

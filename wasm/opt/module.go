@@ -7,17 +7,19 @@ import (
 
 // The WebAssembly binary format, as much of it as the rewrite needs: the
 // module's sections in order, the function counts, and the active data
-// segments that Go's linker writes (memory 0, an i32.const offset).
+// segments that Go's linker and wasm-opt write (memory 0, an i32.const
+// offset).
 
 const (
-	secCustom   = 0
-	secType     = 1
-	secImport   = 2
-	secFunction = 3
-	secExport   = 7
-	secStart    = 8
-	secCode     = 10
-	secData     = 11
+	secType      = 1
+	secImport    = 2
+	secFunction  = 3
+	secExport    = 7
+	secStart     = 8
+	secElement   = 9
+	secCode      = 10
+	secData      = 11
+	secDataCount = 12
 )
 
 type section struct {
