@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
 )
 
 // fakeMonacoFull is fakeMonacoLanguages with recorded markers and models
@@ -78,6 +80,14 @@ func sentAll(t testing.TB, ws jsValue) string {
 	return b.String()
 }
 
+// goModels is how many Monaco language ids Go's providers are registered
+// for (go, go.mod, go.work): each provider is one registration per id.
+func goModels(t testing.TB) int {
+	info, ok := wire.Lookup("go")
+	require.True(t, ok)
+	return len(info.MonacoIDs)
+}
+
 // liveProviders counts the registrations not disposed.
 func liveProviders(t testing.TB, mon jsValue) int {
 	regs := get(t, mon, "regs")
@@ -108,7 +118,8 @@ func TestDisposeThenConfigure(t *testing.T) {
 	call(t, p.lsp, "onStatus", events)
 	call(t, p.lsp, "onMessage", events)
 	modelV, ws := p.open(`{"textDocumentSync":1,"hoverProvider":true,"definitionProvider":true}`)
-	waitFor(t, "providers", func() bool { return liveProviders(t, mon) == 3 }) // built-in + hover + definition
+	want := 1 + 2*goModels(t) // the built-in, then hover and definition per id
+	waitFor(t, "providers", func() bool { return liveProviders(t, mon) == want })
 	call(t, ws, "onmessage", obj(t, map[string]any{"data": `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/main.go","diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"m"}]}}`}))
 	markers := get(t, mon, "markers")
 	waitFor(t, "markers", func() bool { return length(t, markers) == 1 })
@@ -141,7 +152,7 @@ func TestDisposeThenConfigure(t *testing.T) {
 	// Configure again: one set of providers, the listeners are the page's to add.
 	p.configure()
 	p.open(`{"textDocumentSync":1,"hoverProvider":true}`)
-	waitFor(t, "providers again", func() bool { return liveProviders(t, mon) == 2 })
+	waitFor(t, "providers again", func() bool { return liveProviders(t, mon) == 1+goModels(t) })
 	require.Equal(t, nEvents, length(t, get(t, events, "events")), "listeners were dropped by dispose")
 	// A built-in registered under the first install follows the new one.
 	setSuppressed := jsEval(t, `(L) => L[Symbol.for('kandev.lsp.wrapped')].set({ 'kandev://demo/a.ts': ['hover'] })`)

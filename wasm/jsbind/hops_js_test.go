@@ -55,7 +55,7 @@ func hoverPage(t testing.TB) (*lspPage, jsValue) {
 	modelV, ws := p.open(`{"textDocumentSync":2,"hoverProvider":true}`)
 	_, err := jsEval(t, `(m) => { m.getVersionId = () => 1; }`).Invoke(modelV) // as Monaco's model has it
 	require.NoError(t, err)
-	waitFor(t, "hover provider", func() bool { return liveProviders(t, p.mon) == 1 })
+	waitFor(t, "hover provider", func() bool { return liveProviders(t, p.mon) == goModels(t) })
 	return p, ws
 }
 

@@ -82,7 +82,7 @@ func TestPromiseOfMonacoRegistersOnResolve(t *testing.T) {
 	require.Contains(t, logged(), "monaco has not loaded yet")
 
 	call(t, d, "resolve", p.mon)
-	waitFor(t, "providers", func() bool { return liveProviders(t, p.mon) == 3 })
+	waitFor(t, "providers", func() bool { return liveProviders(t, p.mon) == 3*goModels(t) }) // hover, definition and completion per id
 	require.False(t, get(t, langs, "registerHoverProvider").Equal(original), "the built-in wrapper is installed on resolution")
 
 	doc := call(t, p.lsp, "openDocument", obj(t, map[string]any{"sessionId": "demo", "path": "main.go", "model": jsEval(t, fakeModel)}))
@@ -96,7 +96,7 @@ func TestPromiseOfMonacoRegistersOnResolve(t *testing.T) {
 	t.Cleanup(func() { call(t, ref.lsp, "dispose") })
 	ref.configure()
 	ref.open(lateCaps)
-	waitFor(t, "reference providers", func() bool { return liveProviders(t, ref.mon) == 3 })
+	waitFor(t, "reference providers", func() bool { return liveProviders(t, ref.mon) == 3*goModels(t) })
 	require.Equal(t, registrations(t, ref.mon), registrations(t, p.mon))
 }
 
