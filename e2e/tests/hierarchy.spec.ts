@@ -185,15 +185,20 @@ test('gopls: the picker asks for the latest query, closes on Escape and opens fr
   await expect(option(page, 'Greet')).toHaveCount(0);
   await expect(page.locator('#symbol-status')).toHaveText(/^\d+ symbols?$/);
 
-  // A symbol of the toolchain (symbolScope "all") is listed but not opened here.
+  // A symbol of the toolchain (symbolScope "all") opens read-only.
   await query(page).fill('Println');
   const println = option(page, 'Println');
   await expect(println).toBeVisible();
-  await expect(println).toHaveAttribute('aria-disabled', 'true');
+  await expect(println).toHaveAttribute('data-library', 'true');
+  await expect(println).not.toHaveAttribute('aria-disabled', 'true');
   await expect(println.locator('.symbol-path')).toHaveText(/\/src\/fmt\/print\.go$/);
-  await println.click({ force: true }); // aria-disabled: Playwright would wait for it to be enabled
-  await expect(picker(page)).toBeVisible();
-  await expect(page.locator('#current-file')).toHaveText('main.go');
+  await println.click();
+  await expect(picker(page)).toBeHidden();
+  await expect(page.locator('#current-file')).toHaveText(/\/src\/fmt\/print\.go \(read-only\)$/);
+  await expect.poll(() => editorState(page).then((s) => s.text)).toBe('Println');
+  await page.locator('#tabs [role="tab"][data-path="main.go"]').click();
+  await page.locator('#open-symbols').click();
+  await expect(query(page)).toBeFocused();
 
   // A query without a match says so.
   await query(page).fill('Zzqqxxnothing');
@@ -290,7 +295,7 @@ test('gopls: the call hierarchy lists the callers; a caller opens at its call si
   // The direction chosen last stays.
   await expect(panel(page).locator('[data-direction="outgoing"]')).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => children(main).then((n) => [...n].sort())).toEqual(['Greet', 'Println', 'report']);
-  await expect(item(page, 'Println', 2)).toHaveAttribute('data-outside', 'true');
+  await expect(item(page, 'Println', 2)).toHaveAttribute('data-library', 'true'); // opens read-only
   await expect(item(page, 'Println', 2)).toHaveAttribute('data-path', /\/src\/fmt\/print\.go$/);
 });
 

@@ -57,6 +57,9 @@ type Config struct {
 	// from the same goroutine as the views, in order; nil drops them and
 	// answers every showMessageRequest null.
 	OnMessage func(messageJSON string)
+	// Library says the page opens library files read-only
+	// (client.Config.Library).
+	Library bool
 	// ReadFile reads a task file for reloading an open document whose
 	// file changed on disk (client.Config.ReadFile); nil reloads nothing.
 	ReadFile func(ctx ctxlite.Context, sessionID, path string) (text string, ok bool)
@@ -151,6 +154,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		FileOps:     cfg.FileOps,
 	}
 	ccfg.ReadFile, ccfg.OnDiskChange, ccfg.OnProblems = cfg.ReadFile, cfg.OnDiskChange, cfg.OnProblems
+	ccfg.Library = cfg.Library
 	ccfg.ShowDocument = cfg.ShowDocument
 	c, err := client.New(ccfg)
 	if err != nil {
@@ -166,6 +170,12 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 // this runtime's explicit stops.
 func (a *App) OpenDocument(sessionID, relPath string, src client.TextSource, sink client.MarkerSink) (*client.Document, error) {
 	return a.client.OpenDocument(sessionID, relPath, src, sink)
+}
+
+// OpenLibraryDocument opens a read-only file outside the workspace (see
+// client.Client.OpenLibraryDocument).
+func (a *App) OpenLibraryDocument(sessionID, abs string, src client.TextSource, sink client.MarkerSink) (*client.Document, error) {
+	return a.client.OpenLibraryDocument(sessionID, abs, src, sink)
 }
 
 // Provide answers one Monaco provider call (see client.Client.Provide).

@@ -22,6 +22,8 @@ package client
 
 import (
 	"errors"
+	"path"
+	"strings"
 	"sync"
 
 	"github.com/kandev/lsp/internal/wire"
@@ -135,6 +137,11 @@ type Config struct {
 	// edits (its createFile, renameFile, deleteFile callbacks); the client
 	// capability advertises exactly these.
 	FileOps features.FileOps
+	// Library says the page opens files outside the workspace read-only
+	// (the page's readLibraryFile): their locations map to library model
+	// URIs and Navigate hands them to the page (navigate.Workspace.Library).
+	// Without it they stay unhandled.
+	Library bool
 	// ReadFile reads a task file's text (the page's readFile), for
 	// reloading an open document whose file changed on disk; ok is false
 	// for a file that cannot be read. Nil reloads nothing.
@@ -318,6 +325,33 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	return d, nil
 }
 
+// OpenLibraryDocument starts synchronizing a read-only file outside the
+// workspace, one a library location led to (navigate.Workspace.Library):
+// abs is its absolute task-host path. It is opened on the language's first
+// server only, so that hover, definition and references work inside it;
+// its model URI is the session's library URI (navigate.LibraryURI) unless
+// src names another. Nothing is ever written to it: a workspace edit that
+// touches it is refused, as for any file outside the workspace.
+func (c *Client) OpenLibraryDocument(sessionID, abs string, src TextSource, sink MarkerSink) (*Document, error) {
+	info, ok := wire.ForFile(abs)
+	if !ok {
+		return nil, ErrNoLanguage
+	}
+	if !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\\") || path.Clean(abs) == "/" {
+		return nil, errors.New("client: " + abs + " is not an absolute path")
+	}
+	if sessionID == "" {
+		return nil, errors.New("client: empty session id")
+	}
+	abs = path.Clean(abs)
+	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, info.Language)
+	d, conn := c.openSlot(connKey{sessionID: sessionID, language: info.Language}, abs, src, sink, allowed)
+	if conn != nil {
+		d.open(conn)
+	}
+	return d, nil
+}
+
 // openSlot creates the document of one slot of the language and takes its
 // lease, connecting the pair as OpenDocument says. The caller opens the
 // document on the connection returned, if any.
@@ -333,6 +367,9 @@ func (c *Client) openSlot(key connKey, rel string, src TextSource, sink MarkerSi
 		sink:       sink,
 	}
 	d.model, d.monacoID = navigate.ModelURI(key.sessionID, rel), d.languageID
+	if strings.HasPrefix(rel, "/") {
+		d.library, d.model = true, navigate.LibraryURI(key.sessionID, rel)
+	}
 	if mi, ok := src.(ModelInfo); ok {
 		if m := mi.ModelURI(); m != "" {
 			d.model = m

@@ -37,7 +37,8 @@ type serverDoc struct {
 type Document struct {
 	cl         *Client
 	p          *pair
-	rel        string // cleaned workspace-relative path
+	rel        string // cleaned workspace-relative path; absolute for a library file
+	library    bool   // a read-only file outside the workspace (OpenLibraryDocument)
 	languageID string
 	model      string // the Monaco model URI (session-scoped)
 	monacoID   string // the Monaco language id of the model
@@ -87,6 +88,9 @@ func (d *Document) all() []*Document {
 // resize gives the document one peer for each slot of the language's n
 // servers after the first, and closes the peers of slots past n.
 func (d *Document) resize(n int) {
+	if d.library {
+		n = 1 // a library file is its language's first server's alone
+	}
 	cl := d.cl
 	key := d.p.key
 	d.peerMu.Lock()
@@ -131,8 +135,20 @@ func (d *Document) resize(n int) {
 	}
 }
 
-// Path returns the workspace-relative path.
+// Path returns the workspace-relative path, or a library file's absolute
+// path.
 func (d *Document) Path() string { return d.rel }
+
+// Library reports whether d is a read-only file outside the workspace.
+func (d *Document) Library() bool { return d.library }
+
+// absOn is the task-host path of d on a connection whose workspace is ws.
+func (d *Document) absOn(ws string) string {
+	if d.library {
+		return d.rel
+	}
+	return path.Join(ws, d.rel)
+}
 
 // SessionID returns the session the document belongs to.
 func (d *Document) SessionID() string { return d.p.key.sessionID }
@@ -290,7 +306,7 @@ func (d *Document) open(c *connection) {
 		return
 	}
 	rpc, reg := c.rpc, c.reg
-	abs := path.Join(c.workspace, d.rel)
+	abs := d.absOn(c.workspace)
 	e := c.byPath[abs]
 	c.mu.Unlock()
 

@@ -76,6 +76,7 @@ func (c *connection) editorReady(st wire.Status) {
 		ws = navigate.Workspace{Session: c.p.key.sessionID, Path: c.workspace}
 	}
 	cl := c.cl
+	ws.Library = cl.cfg.Library
 	cl.mu.Lock()
 	cl.conns[c.id()] = c
 	cl.workspaces[strings.ToLower(c.p.key.sessionID)] = ws

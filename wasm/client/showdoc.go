@@ -19,7 +19,8 @@ type ShowDocument struct {
 	// SessionID is the session of the connection that asked.
 	SessionID string
 	// Model is the session-scoped model URI of a workspace file to open in
-	// the editor (the page's openFile, as a definition target opens).
+	// the editor (the page's openFile, as a definition target opens), or
+	// of a library file when the page reads those (Config.Library).
 	Model string
 	// Selection is the range to select or reveal in it, as a Monaco IRange
 	// JSON object; "" for none.
@@ -34,7 +35,8 @@ type ShowDocument struct {
 
 // showDocument answers window/showDocument: whether the page showed it.
 // A file outside the session's workspace is not shown (it is no file the
-// page can open), nor is anything without Config.ShowDocument.
+// page can open) unless it is a library file (Config.Library), nor is
+// anything without Config.ShowDocument.
 func (c *connection) showDocument(ctx ctxlite.Context, params jsonlite.Raw) bool {
 	show := c.cl.cfg.ShowDocument
 	v, err := jsonlite.Parse(params)
@@ -47,7 +49,8 @@ func (c *connection) showDocument(ctx ctxlite.Context, params jsonlite.Raw) bool
 	d := ShowDocument{SessionID: c.p.key.sessionID, TakeFocus: focus}
 	if !external {
 		model := c.serverToModel(uri)
-		if _, _, isModel := navigate.ParseModelURI(model); isModel {
+		_, _, isModel := navigate.ParseModelURI(model)
+		if _, _, isLib := navigate.ParseLibraryURI(model); isModel || isLib {
 			d.Model = model
 			if sel := v.Get("selection"); sel.Kind() == jsonlite.Object {
 				if r, ok := lsptypes.ParseRange(sel); ok {

@@ -65,3 +65,26 @@ func TestShowDocumentWithoutThePage(t *testing.T) {
 	a.send(`{"jsonrpc":"2.0","id":"d1","method":"window/showDocument","params":{"uri":"https://example.com","external":true}}`)
 	require.JSONEq(t, `{"success":false}`, string(a.recv().Result))
 }
+
+// With Config.Library, a file outside the workspace reaches the page as a
+// library model (the page decides, with the task host, whether it opens).
+func TestShowDocumentOfALibraryFile(t *testing.T) {
+	asked := make(chan ShowDocument, 4)
+	h := newHarness(t, func(c *Config) {
+		c.Library = true
+		c.ShowDocument = func(_ ctxlite.Context, d ShowDocument) bool { asked <- d; return true }
+	})
+	m := newModel("package main\n")
+	_, err := h.client.OpenDocument("s", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+
+	a.send(`{"jsonrpc":"2.0","id":"d1","method":"window/showDocument","params":{"uri":"file:///usr/local/go/src/fmt/print.go","selection":{"start":{"line":272,"character":5},"end":{"line":272,"character":12}}}}`)
+	require.Equal(t, ShowDocument{SessionID: "s", Model: "kandev-lib://s/usr/local/go/src/fmt/print.go",
+		Selection: `{"startLineNumber":273,"startColumn":6,"endLineNumber":273,"endColumn":13}`}, <-asked)
+	require.JSONEq(t, `{"success":true}`, string(a.recv().Result))
+	require.JSONEq(t, `{"handled":true,"path":"/usr/local/go/src/fmt/print.go","library":true,"model":"kandev-lib://s/usr/local/go/src/fmt/print.go","sessionId":"s"}`,
+		h.client.Navigate(`{"sessionId":"s","target":"kandev-lib://s/usr/local/go/src/fmt/print.go"}`))
+}

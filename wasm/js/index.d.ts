@@ -68,9 +68,11 @@ export interface OpenTab {
 export interface NavigationTarget {
   handled: true;
   sessionId: string;
-  /** Workspace-relative, slash-separated. */
+  /** Workspace-relative, slash-separated; absolute for a library file. */
   path: string;
-  /** The session-scoped model URI (kandev://<session>/<path>). */
+  /** A file outside the workspace (the Go toolchain, a dependency, the server's own libraries): open it read-only, its text from readLibraryFile. Only with readLibraryFile. */
+  library?: true;
+  /** The session-scoped model URI (kandev://<session>/<path>, or kandev-lib://<session><absolute path> for a library file). */
   model: string;
   /** Files-tree folders to load and expand, outermost first. */
   ancestors?: string[];
@@ -109,6 +111,8 @@ export interface ConfigureOptions {
   openExternal?: (uri: string, options: { takeFocus: boolean }) => boolean | Promise<boolean>;
   /** A task file's text for peek previews of files without a model, or null. */
   readFile?: (sessionId: string, path: string) => string | null | Promise<string | null>;
+  /** A library file's text (an absolute task-host path outside the workspace; the task host decides what it serves), or null. With it, definitions and references outside the workspace reach openFile as library targets; without it they stay unhandled. */
+  readLibraryFile?: (sessionId: string, path: string) => string | null | Promise<string | null>;
   /** Called once per file after a workspace edit (rename, code action, applyEdit, format on save) changed a model. */
   onEdit?: (file: EditedFile) => void;
   /** File operations of workspace edits; each given one is advertised in resourceOperations. false or a throw fails the edit. */
@@ -141,10 +145,12 @@ export interface FileOperationOptions {
 /** Options of openDocument. */
 export interface OpenDocumentOptions {
   sessionId: string;
-  /** Workspace-relative and slash-separated (cmd/main.go). */
+  /** Workspace-relative and slash-separated (cmd/main.go); absolute with library. */
   path: string;
-  /** Its URI should be session-scoped: kandev://<session>/<path>. */
+  /** Its URI should be session-scoped: kandev://<session>/<path> (kandev-lib://<session><path> for a library file). */
   model: Monaco.editor.ITextModel;
+  /** A read-only file outside the workspace (a library target): opened on the language's first server only. */
+  library?: boolean;
   /** The model's version id whose text is the file on disk; default: its version now. */
   persistedVersion?: number;
 }
@@ -154,6 +160,8 @@ export interface DocumentHandle {
   readonly sessionId: string;
   readonly path: string;
   readonly language: Language;
+  /** A read-only file outside the workspace. */
+  readonly library?: true;
   /** didClose, markers cleared, listeners disposed; safe to call again. */
   close(): void;
   /** Makes the file's text on disk the model's, unsaved edits or not (the page's Reload); false without readFile. */

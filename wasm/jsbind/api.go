@@ -216,6 +216,7 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	}
 	cfg.Soon = a.soon
 	cfg.ReadFile = readFileFunc(opts.readFile)
+	cfg.Library = opts.library
 	cfg.OnDiskChange = func(ch client.DiskChange) {
 		if live() {
 			a.emitDisk(ch)
@@ -508,7 +509,7 @@ func (a *api) problems(_ jsValue, args []jsValue) any {
 	return v
 }
 
-// openDocument({sessionId, path, model}) → {sessionId, path, language, close} or null.
+// openDocument({sessionId, path, model, library?}) → {sessionId, path, language, library?, close, reload} or null.
 func (a *api) openDocument(_ jsValue, args []jsValue) any {
 	opts, err := parseOpen(args)
 	if err != nil {
@@ -532,7 +533,11 @@ func (a *api) openDocument(_ jsValue, args []jsValue) any {
 	info, _ := wire.ForFile(opts.path)
 	m := &model{v: opts.model, editor: editor, bridge: bridge, owner: features.MarkerOwner(opts.sessionID, string(info.Language))}
 	m.describe()
-	d, err := x.OpenDocument(opts.sessionID, opts.path, m, m)
+	open := x.OpenDocument
+	if opts.library {
+		open = x.OpenLibraryDocument
+	}
+	d, err := open(opts.sessionID, opts.path, m, m)
 	if err != nil {
 		if !errors.Is(err, client.ErrNoLanguage) {
 			consoleError("openDocument: %v", err)
@@ -651,6 +656,9 @@ func (a *api) bindDocument(d *client.Document, modelValue jsValue, bridge *edito
 	}
 	if err == nil {
 		err = obj.Set("path", d.Path())
+	}
+	if err == nil && d.Library() {
+		err = obj.Set("library", true)
 	}
 	if err == nil {
 		err = obj.Set("sessionId", d.SessionID())

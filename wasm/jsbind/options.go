@@ -16,7 +16,8 @@ type configureOptions struct {
 	openTabs     jsValue // the page's open-tabs callback, or undefined
 	openExternal jsValue // the page's opener of external URIs, or undefined
 	readFile     jsValue // the page's file reader, or undefined
-	page         jsValue // the page's callbacks for the shim: readFile, onEdit, createFile, renameFile, deleteFile
+	page         jsValue // the page's callbacks for the shim: readFile, readLibraryFile, onEdit, createFile, renameFile, deleteFile
+	library      bool    // the page gave readLibraryFile: files outside the workspace open read-only
 	fileOps      features.FileOps
 	formatOnSave bool
 	editor       jsValue // monaco.editor
@@ -31,6 +32,7 @@ type openOptions struct {
 	path      string
 	model     jsValue
 	persisted *int // persistedVersion, when given
+	library   bool // a read-only file outside the workspace; path is absolute
 }
 
 func parseConfigure(args []jsValue) (configureOptions, error) {
@@ -69,13 +71,16 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 	if o.page, err = newObject(); err != nil {
 		return configureOptions{}, err
 	}
-	for i, name := range []string{"readFile", "onEdit", "createFile", "renameFile", "deleteFile"} {
+	for i, name := range []string{"readFile", "readLibraryFile", "onEdit", "createFile", "renameFile", "deleteFile"} {
 		if f, err := opts.Get(name); err == nil && f.Type() == jsTypeFunction {
 			if err := o.page.Set(name, f); err != nil {
 				return configureOptions{}, err
 			}
-			if i >= 2 {
-				o.fileOps |= [3]features.FileOps{features.OpCreate, features.OpRename, features.OpDelete}[i-2]
+			if i == 1 {
+				o.library = true
+			}
+			if i >= 3 {
+				o.fileOps |= [3]features.FileOps{features.OpCreate, features.OpRename, features.OpDelete}[i-3]
 			}
 		}
 	}
@@ -145,6 +150,9 @@ func parseOpen(args []jsValue) (openOptions, error) {
 		return openOptions{}, errors.New("model must be a monaco ITextModel")
 	}
 	o := openOptions{sessionID: sessionID, path: path, model: model}
+	if v, err := opts.Get("library"); err == nil && v.Type() == jsTypeBoolean {
+		o.library, _ = v.Bool()
+	}
 	if v, err := opts.Get("persistedVersion"); err == nil && v.Type() == jsTypeNumber {
 		if n, err := v.Int(); err == nil {
 			o.persisted = &n

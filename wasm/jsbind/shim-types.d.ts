@@ -61,12 +61,12 @@ declare namespace Shim {
 
   /**
    * The page's callbacks (configure's options of the same names). readFile
-   * gives a definition or reference target in a file with no model a
-   * placeholder model, owned by the connection and disposed when it ends
+   * (readLibraryFile for a library file) gives a definition or reference
+   * target in a file with no model a placeholder model, owned by the connection and disposed when it ends
    * unless the page opened it since (claim); the others serve workspace
    * edits.
    */
-  type Page = Pick<import('../js/index.js').ConfigureOptions, 'readFile' | 'onEdit' | 'createFile' | 'renameFile' | 'deleteFile'>;
+  type Page = Pick<import('../js/index.js').ConfigureOptions, 'readFile' | 'readLibraryFile' | 'onEdit' | 'createFile' | 'renameFile' | 'deleteFile'>;
 
   /** One step of a planned workspace edit (features.PlanWorkspaceEdit). */
   interface Step {

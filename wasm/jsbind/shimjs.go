@@ -12,6 +12,7 @@ const shimSource = `// @ts-check
 (/** @type {Shim.Make} */ (function (monaco, call, navigate, guard, page, cancel, applied) {
   const L = monaco.languages;
   const readFile = page.readFile;
+  const readLibraryFile = page.readLibraryFile;
   let seq = 0;
   // ask runs one Go call; a cancellation Monaco signals later reaches Go
   // (and the server, as $/cancelRequest) through cancel(n).
@@ -52,13 +53,18 @@ const shimSource = `// @ts-check
   const locations = (arr, placeholders) => {
     if (!arr) return arr;
     for (const l of arr) l.uri = monaco.Uri.parse(l.uri);
-    if (typeof readFile !== 'function') return arr;
+    // A workspace file's text comes from readFile (its workspace-relative
+    // path), a library file's from readLibraryFile (its absolute path).
+    /** @type {(u: Shim.Uri) => any} */
+    const read = (u) => u.scheme === 'kandev' ? typeof readFile === 'function' && readFile(u.authority, u.path.slice(1))
+      : u.scheme === 'kandev-lib' && typeof readLibraryFile === 'function' && readLibraryFile(u.authority, u.path);
     /** @type {Map<string, Shim.Uri>} */
     const missing = new Map();
     for (const l of arr) {
-      if (l.uri.scheme === 'kandev' && !monaco.editor.getModel(l.uri)) missing.set(l.uri.toString(), l.uri);
+      if ((l.uri.scheme === 'kandev' || l.uri.scheme === 'kandev-lib') && !monaco.editor.getModel(l.uri)) missing.set(l.uri.toString(), l.uri);
     }
-    return Promise.all([...missing.values()].map((u) => Promise.resolve(readFile(u.authority, u.path.slice(1))).then((text) => {
+    if (!missing.size) return arr;
+    return Promise.all([...missing.values()].map((u) => Promise.resolve(read(u)).then((text) => {
       if (typeof text === 'string' && !monaco.editor.getModel(u)) placeholders.add(monaco.editor.createModel(text, undefined, u));
     }, () => {}))).then(() => arr);
   };

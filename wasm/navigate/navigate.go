@@ -19,6 +19,13 @@ import (
 // Scheme is the Monaco model URI scheme of task files.
 const Scheme = "kandev"
 
+// LibraryScheme is the Monaco model URI scheme of library files: files
+// outside the workspace (the Go toolchain's sources, a dependency in the
+// module cache, the TypeScript server's lib.dom.d.ts) that the task host
+// serves read-only. Its own scheme keeps them apart from workspace files
+// in every map and lets the page tell a read-only tab at a glance.
+const LibraryScheme = "kandev-lib"
+
 // ModelURI is the session-scoped model URI of a workspace-relative,
 // slash-separated path, spelled exactly as monaco.Uri.from({scheme:
 // 'kandev', authority: session, path: '/' + rel}).toString() spells it, so
@@ -35,11 +42,48 @@ func ModelURI(session, rel string) string {
 	return b.String()
 }
 
+// LibraryURI is the session-scoped model URI of an absolute task-host path
+// outside the workspace: kandev-lib://<session>/<absolute path>, spelled
+// as monaco.Uri.from({scheme: 'kandev-lib', authority: session, path:
+// abs}).toString() spells it.
+func LibraryURI(session, abs string) string {
+	var b strings.Builder
+	b.WriteString(LibraryScheme)
+	b.WriteString("://")
+	encode(&b, strings.ToLower(session), false)
+	encode(&b, abs, true)
+	return b.String()
+}
+
+// ParseLibraryURI splits a library model URI into its (lower-case) session
+// and the cleaned absolute task-host path; ok is false for other schemes,
+// escapes that do not decode, and paths that are not absolute.
+func ParseLibraryURI(uri string) (session, abs string, ok bool) {
+	s, p, ok := split(uri, LibraryScheme)
+	if !ok || p == "/" {
+		return "", "", false
+	}
+	return s, path.Clean(p), true
+}
+
 // ParseModelURI splits a kandev model URI into its (lower-case) session and
 // workspace-relative path. ok is false for other schemes, escapes that do
 // not decode, and paths that are empty or leave the workspace.
 func ParseModelURI(uri string) (session, rel string, ok bool) {
-	rest, found := strings.CutPrefix(uri, Scheme+"://")
+	s, p, ok := split(uri, Scheme)
+	if !ok {
+		return "", "", false
+	}
+	p, ok = cleanRel(p[1:])
+	return s, p, ok
+}
+
+// split takes a scheme://authority/path URI apart: the lower-case,
+// unescaped authority and the unescaped path from its leading slash, query
+// and fragment dropped. ok is false for another scheme, an empty authority
+// or path, and escapes that do not decode.
+func split(uri, scheme string) (authority, p string, ok bool) {
+	rest, found := strings.CutPrefix(uri, scheme+"://")
 	if !found {
 		return "", "", false
 	}
@@ -50,13 +94,12 @@ func ParseModelURI(uri string) (session, rel string, ok bool) {
 	if slash <= 0 {
 		return "", "", false
 	}
-	s, ok1 := wire.Unescape(rest[:slash])
-	p, ok2 := wire.Unescape(rest[slash+1:])
+	a, ok1 := wire.Unescape(rest[:slash])
+	p, ok2 := wire.Unescape(rest[slash:])
 	if !ok1 || !ok2 {
 		return "", "", false
 	}
-	p, ok = cleanRel(p)
-	return strings.ToLower(s), p, ok
+	return strings.ToLower(a), p, true
 }
 
 // cleanRel cleans a workspace-relative path, refusing "", ".", absolute
@@ -107,6 +150,11 @@ type Workspace struct {
 	// RepoSubpaths are the repository roots inside the workspace,
 	// relative ("" or "." is the workspace itself).
 	RepoSubpaths []string
+	// Library is whether files outside the workspace open read-only (the
+	// page reads them through the task host's library route): their
+	// locations then map to library model URIs and navigation to them is
+	// handled. The task host decides which paths it serves.
+	Library bool
 }
 
 // FromReady builds a Workspace from a task-host ready frame.
@@ -155,19 +203,30 @@ func (w Workspace) Rel(abs string) (string, bool) {
 }
 
 // ServerToModel maps a server URI to this session's model URI. It is the
-// features.URIMapper for locations: targets outside the workspace keep
-// their URI (the opener then reports them unhandled).
+// features.URIMapper for locations: targets outside the workspace get a
+// library model URI when w.Library, else keep their URI (the opener then
+// reports them unhandled).
 func (w Workspace) ServerToModel(serverURI string) string {
 	if p, ok := wire.PathFromFileURI(serverURI); ok {
 		if rel, ok := w.Rel(p); ok {
 			return w.ModelURI(rel)
 		}
+		if w.Library && w.Path != "" && strings.HasPrefix(p, "/") {
+			return LibraryURI(w.Session, path.Clean(p))
+		}
 	}
 	return serverURI
 }
 
-// ModelToServer maps one of this session's model URIs to the server URI.
+// ModelToServer maps one of this session's model URIs, or library model
+// URIs, to the server URI.
 func (w Workspace) ModelToServer(modelURI string) (string, bool) {
+	if s, abs, ok := ParseLibraryURI(modelURI); ok {
+		if !strings.EqualFold(s, w.Session) {
+			return "", false
+		}
+		return wire.FileURI(abs), true
+	}
 	s, rel, ok := ParseModelURI(modelURI)
 	if !ok || !strings.EqualFold(s, w.Session) {
 		return "", false
@@ -180,8 +239,12 @@ type Target struct {
 	// Handled is false for targets outside the active session's workspace:
 	// the opener returns false and Monaco's other openers run.
 	Handled bool `json:"handled"`
-	// Path is the workspace-relative path to open through the page's tabs.
+	// Path is the workspace-relative path to open through the page's tabs
+	// or, for a library file, its absolute task-host path.
 	Path string `json:"path,omitempty"`
+	// Library marks a file outside the workspace that the task host
+	// serves read-only: the page opens it in a read-only tab.
+	Library bool `json:"library,omitempty"`
 	// Model is the session-scoped model URI.
 	Model string `json:"model,omitempty"`
 	// Ancestors are the Files-tree folders to load and expand, outermost
@@ -196,12 +259,19 @@ type Target struct {
 // Resolve maps a navigation target URI (from the editor opener, a
 // definition or a reference) for the active session: one of this
 // session's model URIs, or a file:// URI inside the workspace (Monaco's
-// built-in intelligence produces those), is handled; anything else —
-// another session's model, a file outside the workspace, another scheme —
-// is not. A Workspace without Path (no task host reported one yet)
-// handles only this session's model URIs.
+// built-in intelligence produces those), is handled; with w.Library, so is
+// this session's library model URI or a file:// URI outside the workspace,
+// as a library target; anything else — another session's model, a file
+// outside the workspace, another scheme — is not. A Workspace without Path
+// (no task host reported one yet) handles only this session's model URIs.
 func (w Workspace) Resolve(uri string) Target {
 	var rel string
+	if s, abs, ok := ParseLibraryURI(uri); ok {
+		if !w.Library || !strings.EqualFold(s, w.Session) {
+			return Target{}
+		}
+		return w.library(abs)
+	}
 	if s, r, ok := ParseModelURI(uri); ok {
 		if !strings.EqualFold(s, w.Session) {
 			return Target{}
@@ -209,6 +279,9 @@ func (w Workspace) Resolve(uri string) Target {
 		rel = r
 	} else if p, ok := wire.PathFromFileURI(uri); ok && w.Path != "" {
 		if rel, ok = w.Rel(p); !ok {
+			if w.Library && strings.HasPrefix(p, "/") {
+				return w.library(path.Clean(p))
+			}
 			return Target{}
 		}
 	} else {
@@ -217,6 +290,11 @@ func (w Workspace) Resolve(uri string) Target {
 	t := Target{Handled: true, Path: rel, Model: w.ModelURI(rel), Ancestors: Ancestors(rel)}
 	t.Repo, t.RepoPath, _ = w.RepoRelative(rel)
 	return t
+}
+
+// library is the target of an absolute path outside the workspace.
+func (w Workspace) library(abs string) Target {
+	return Target{Handled: true, Path: abs, Library: true, Model: LibraryURI(w.Session, abs)}
 }
 
 // ResolveJSON is Resolve as one JSON string for the binding's opener.
@@ -231,6 +309,9 @@ func (t Target) AppendJSON(b []byte) []byte {
 	for _, f := range [...]struct{ key, val string }{{"path", t.Path}, {"model", t.Model}} {
 		if f.val != "" {
 			b = j.AppendString(j.AppendKey(b, f.key), f.val)
+		}
+		if f.key == "path" && t.Library {
+			b = j.AppendLit(b, `,"library":true`)
 		}
 	}
 	if len(t.Ancestors) > 0 {

@@ -61,10 +61,13 @@ func TestModelURIMatchesMonacoInNode(t *testing.T) {
 		t.Skip("monaco-editor not installed")
 	}
 	cases := [][2]string{{"demo", "pkg/main.go"}, {"a1", "dir with space/file+1.go"}, {"x", "ünï/😀/%/#?.py"}}
+	libs := [][2]string{{"demo", "/usr/lib/go/src/fmt/print.go"}, {"S1", "/root/go/pkg/mod/example.com/m@v1.2.3/a b+ü.go"}}
 	in, _ := json.Marshal(cases)
+	inLib, _ := json.Marshal(libs)
 	script := `import { URI } from ` + strconvQuote("file://"+uriJS) + `;
-const cases = ` + string(in) + `;
-console.log(JSON.stringify(cases.map(([s, p]) => URI.from({scheme: 'kandev', authority: s, path: '/' + p}).toString())));`
+const cases = ` + string(in) + `, libs = ` + string(inLib) + `;
+console.log(JSON.stringify(cases.map(([s, p]) => URI.from({scheme: 'kandev', authority: s, path: '/' + p}).toString())
+  .concat(libs.map(([s, p]) => URI.from({scheme: 'kandev-lib', authority: s, path: p}).toString()))));`
 	cmd := exec.Command(node, "--input-type=module", "-e", script)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -77,6 +80,15 @@ console.log(JSON.stringify(cases.map(([s, p]) => URI.from({scheme: 'kandev', aut
 	for i, c := range cases {
 		if got := ModelURI(c[0], c[1]); got != want[i] {
 			t.Errorf("ModelURI(%q, %q) = %q, Monaco %q", c[0], c[1], got, want[i])
+		}
+	}
+	for i, c := range libs {
+		w := want[len(cases)+i]
+		if got := LibraryURI(c[0], c[1]); got != w {
+			t.Errorf("LibraryURI(%q, %q) = %q, Monaco %q", c[0], c[1], got, w)
+		}
+		if s, abs, ok := ParseLibraryURI(w); !ok || abs != c[1] || s != lower(c[0]) {
+			t.Errorf("ParseLibraryURI(%q) = %q, %q, %v", w, s, abs, ok)
 		}
 	}
 }
@@ -139,6 +151,52 @@ func TestServerToModel(t *testing.T) {
 	}
 	if got := w.ServerToModel("file:///usr/x.go"); got != "file:///usr/x.go" {
 		t.Errorf("outside kept: %q", got)
+	}
+}
+
+// A file outside the workspace opens read-only only when the page reads
+// library files (Workspace.Library); its locations then name library
+// models, which map back to the clean file:// URI the server knows.
+func TestLibraryTargets(t *testing.T) {
+	w := Workspace{Session: "S1", Path: "/srv/task", Library: true}
+	print := "file:///usr/lib/go/src/fmt/print.go"
+	want := Target{Handled: true, Path: "/usr/lib/go/src/fmt/print.go", Library: true, Model: "kandev-lib://s1/usr/lib/go/src/fmt/print.go"}
+	for _, uri := range []string{print, want.Model, "file:///usr/lib/go/src/fmt/../fmt/print.go"} {
+		if got := w.Resolve(uri); !reflect.DeepEqual(got, want) {
+			t.Errorf("Resolve(%q) = %+v", uri, got)
+		}
+	}
+	if got := w.ResolveJSON(print); got != `{"handled":true,"path":"/usr/lib/go/src/fmt/print.go","library":true,"model":"kandev-lib://s1/usr/lib/go/src/fmt/print.go"}` {
+		t.Errorf("ResolveJSON = %s", got)
+	}
+	if got := w.ServerToModel(print); got != want.Model {
+		t.Errorf("ServerToModel = %q", got)
+	}
+	if got, ok := w.ModelToServer(want.Model); !ok || got != print {
+		t.Errorf("ModelToServer = %q, %v", got, ok)
+	}
+	// Inside the workspace a file is a workspace file still.
+	if got := w.Resolve("file:///srv/task/a.go"); got.Library || got.Path != "a.go" {
+		t.Errorf("inside: %+v", got)
+	}
+	for _, uri := range []string{"kandev-lib://s2/usr/x.go", "kandev-lib://s1/", "kandev-lib://s1", "kandev-lib:///usr/x.go", "kandev-lib://s1/%zz"} {
+		if got := w.Resolve(uri); got.Handled {
+			t.Errorf("Resolve(%q) handled: %+v", uri, got)
+		}
+	}
+	if _, ok := w.ModelToServer("kandev-lib://s2/usr/x.go"); ok {
+		t.Error("another session's library model mapped")
+	}
+	// Without Library, nothing outside the workspace is handled, as before.
+	w.Library = false
+	if got := w.Resolve(print); got.Handled {
+		t.Errorf("no library: %+v", got)
+	}
+	if got := w.Resolve(want.Model); got.Handled {
+		t.Errorf("no library, library URI: %+v", got)
+	}
+	if got := w.ServerToModel(print); got != print {
+		t.Errorf("no library: ServerToModel = %q", got)
 	}
 }
 

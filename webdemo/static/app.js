@@ -73,6 +73,10 @@ function configureLSP() {
     // Placeholder models for targets in files without one (peek previews),
     // and the text of files a workspace edit (rename, code action) changes.
     readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
+    // Definitions in the Go toolchain, a dependency or a server's own
+    // libraries: read-only tabs, read through the task host's library route
+    // (which serves only its library roots).
+    readLibraryFile: (session, path) => fetch(libraryURL(path)).then((r) => (r.ok ? r.text() : null)),
     // A workspace edit changed a file: it becomes a dirty tab to save.
     onEdit: (file) => adoptEdited(file),
     // Save formats first (lsp.willSave) where the server formats.
@@ -345,7 +349,7 @@ registerActions();
  *   model: import('monaco-editor').editor.ITextModel | null, doc: import('@kandev/lsp').DocumentHandle | null,
  *   language: string | null, text?: string, size?: number, savedVersion?: number, savedAlt?: number, savedText?: string,
  *   state: string, loaded?: Promise<void>, diff?: boolean, diffOriginal?: import('monaco-editor').editor.ITextModel,
- *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null }} Tab
+ *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null, library?: boolean }} Tab
  */
 /**
  * A Monaco tab (view 'monaco') always has a model: the casts to ITextModel below rest on it.
@@ -361,6 +365,7 @@ let scrolledTo = null; // the active tab the tab strip last scrolled to
 let shown = null; // the tab whose model the editor holds
 const tabId = (/** @type {string} */ session, /** @type {string} */ path) => `${session}:${path}`;
 const fileURL = (/** @type {string} */ path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
+const libraryURL = (/** @type {string} */ path) => `/api/v1/library/file?path=${encodeURIComponent(path)}`;
 
 // --- status bar and status control ------------------------------------------
 
@@ -576,7 +581,11 @@ function renderTabs() {
     b.dataset.session = t.sessionId;
     b.dataset.view = t.view;
     b.setAttribute('aria-selected', String(t === current));
-    b.textContent = (t.sessionId === config.sessionId ? '' : `${t.sessionId}: `) + t.path + (isDirty(t) ? ' ●' : '');
+    b.textContent = (t.sessionId === config.sessionId ? '' : `${t.sessionId}: `) + tabName(t) + (isDirty(t) ? ' ●' : '');
+    if (t.library) {
+      b.dataset.library = 'true';
+      b.title = `${t.path} (${tr('page.library')})`;
+    }
     b.addEventListener('click', () => { if (t.sessionId !== sessionId) switchSession(t.sessionId); activate(t); });
     return b;
   }));
@@ -589,10 +598,16 @@ function renderTabs() {
   }
 }
 
-function modelURI(/** @type {string} */ session, /** @type {string} */ path) {
-  // Session-scoped model identity: two sessions may hold the same path.
-  return monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
+function modelURI(/** @type {string} */ session, /** @type {string} */ path, library = false) {
+  // Session-scoped model identity: two sessions may hold the same path. A
+  // library file's path is absolute, under a scheme of its own.
+  return library ? monaco.Uri.from({ scheme: 'kandev-lib', authority: session, path })
+    : monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
 }
+
+// tabName is what a tab shows: the workspace path, or a library file's
+// name with the folder it is in (its whole path is the tab's title).
+const tabName = (/** @type {Tab} */ t) => (t.library ? t.path.split('/').slice(-2).join('/') : t.path);
 
 // A tab is dirty when its model is not at the saved text. Monaco's
 // alternative version id comes back to the saved one when the user undoes
@@ -605,9 +620,9 @@ const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && (t.state === 'f
 // openFile opens path in the active session, or activates its tab. The tab
 // shows its loading view at once; the promise resolves once its content is
 // shown.
-/** @param {string} path @param {string} [session] @returns {Promise<Tab>} */
-async function openFile(path, session = sessionId) {
-  const t = tabFor(path, session);
+/** @param {string} path @param {string} [session] @param {boolean} [library] @returns {Promise<Tab>} */
+async function openFile(path, session = sessionId, library = false) {
+  const t = tabFor(path, session, library);
   activate(t);
   await t.loaded;
   return t;
@@ -615,14 +630,34 @@ async function openFile(path, session = sessionId) {
 
 // tabFor returns path's tab in session, opening one (which starts loading)
 // when there is none.
-/** @param {string} path @param {string} session @returns {Tab} */
-function tabFor(path, session) {
+/**
+ * @param {string} path @param {string} session @param {boolean} [library] a read-only file outside the workspace
+ * @param {Response} [res] the file's answer, when already fetched
+ * @returns {Tab}
+ */
+function tabFor(path, session, library = false, res = undefined) {
   let t = tabs.get(tabId(session, path));
   if (!t) {
-    t = /** @type {Tab} */ ({ id: tabId(session, path), sessionId: session, path, view: 'loading', model: null, doc: null, language: null, state: 'saved' });
+    t = /** @type {Tab} */ ({ id: tabId(session, path), sessionId: session, path, view: 'loading', model: null, doc: null, language: null, state: 'saved', library });
     tabs.set(t.id, t);
-    t.loaded = load(t);
+    t.loaded = load(t, res);
   }
+  return t;
+}
+
+// openLibrary opens a library file (absolute path) in a read-only tab, or
+// activates its tab; null, with no tab, when the task host refuses it (a
+// path under none of its library roots).
+/** @param {string} path @returns {Promise<Tab | null>} */
+async function openLibrary(path) {
+  let t = tabs.get(tabId(sessionId, path));
+  if (!t) {
+    const res = await fetch(libraryURL(path)).catch(() => null);
+    if (!res || !res.ok) return null;
+    t = tabFor(path, sessionId, true, res);
+  }
+  activate(t);
+  await t.loaded;
   return t;
 }
 
@@ -637,11 +672,11 @@ function decode(/** @type {Uint8Array} */ bytes) {
   }
 }
 
-async function load(/** @type {Tab} */ t) {
+async function load(/** @type {Tab} */ t, /** @type {Response | undefined} */ fetched) {
   /** @type {Uint8Array | undefined} */
   let bytes;
   try {
-    const res = await fetch(fileURL(t.path));
+    const res = fetched || await fetch(t.library ? libraryURL(t.path) : fileURL(t.path));
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     bytes = new Uint8Array(await res.arrayBuffer());
   } catch (e) {
@@ -669,9 +704,9 @@ async function load(/** @type {Tab} */ t) {
 // servers, its lsp.wasm document.
 /** @param {Tab} t @param {string} text */
 function mount(t, text) {
-  const model = monaco.editor.getModel(modelURI(t.sessionId, t.path)) ||
-    monaco.editor.createModel(text, undefined, modelURI(t.sessionId, t.path));
-  const doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model }) : null;
+  const uri = modelURI(t.sessionId, t.path, t.library);
+  const model = monaco.editor.getModel(uri) || monaco.editor.createModel(text, undefined, uri);
+  const doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model, library: t.library }) : null;
   Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), savedAlt: model.getAlternativeVersionId(), savedText: text });
   model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
 }
@@ -712,7 +747,7 @@ function rememberTabs() {
   if (restoring) return;
   if (shown && shown.model && shown.model === editor.getModel()) shown.viewState = editor.saveViewState();
   saveTabs({
-    tabs: [...tabs.values()].map((t) => ({ session: t.sessionId, path: t.path, viewState: t.viewState || null })),
+    tabs: [...tabs.values()].map((t) => ({ session: t.sessionId, path: t.path, viewState: t.viewState || null, ...(t.library ? { library: true } : {}) })),
     active: current ? { session: current.sessionId, path: current.path } : null,
   });
 }
@@ -729,6 +764,9 @@ function showNothing() {
   markActiveFile(null);
   renderAll();
 }
+
+// readOnlyShown is the editor's read-only option as last set.
+const readOnlyShown = { readOnly: false, text: '' };
 
 // renderPanel shows the active tab's view; only a mounted Monaco editor
 // holds a model.
@@ -748,6 +786,15 @@ function renderPanel() {
     editor.setModel(model);
     if (model && tab.viewState) editor.restoreViewState(tab.viewState);
   }
+  // A library file is read-only: typing shows why instead of editing it.
+  // Only a change is applied: every updateOptions re-renders the editor's
+  // widgets, an open context menu among them.
+  const readOnly = !!(model && tab.library);
+  const readOnlyText = tr('page.library.message'); // follows the locale
+  if (readOnlyShown.readOnly !== readOnly || readOnlyShown.text !== readOnlyText) {
+    editor.updateOptions({ readOnly, readOnlyMessage: { value: readOnlyText } });
+    Object.assign(readOnlyShown, { readOnly, text: readOnlyText });
+  }
   shown = model ? t : null;
   $('loading-view').hidden = kind !== 'loading';
   $('binary-view').hidden = kind !== 'binary';
@@ -760,7 +807,7 @@ function renderPanel() {
 }
 
 function renderToolbar() {
-  $('current-file').textContent = current ? current.path : tr('page.noFile');
+  $('current-file').textContent = current ? current.path + (current.library ? ` (${tr('page.library')})` : '') : tr('page.noFile');
   $('close-file').hidden = !current;
   const diff = $('toggle-diff');
   diff.hidden = !(current && current.view === 'monaco' && current.savedText !== undefined && !phoneMQ.matches);
@@ -810,7 +857,7 @@ $('close-file').addEventListener('click', closeFile);
 // target; an open tab (target.tabId) is activated, never opened twice; the
 // selection is revealed in the centre.
 /**
- * @param {{ sessionId: string, path: string, ancestors?: string[], selection?: import('monaco-editor').IRange, tabId?: string }} target
+ * @param {{ sessionId: string, path: string, ancestors?: string[], selection?: import('monaco-editor').IRange, tabId?: string, library?: boolean }} target
  *   a NavigationTarget, or a panel's OpenTarget
  */
 async function navigateTo(target) {
@@ -820,7 +867,8 @@ async function navigateTo(target) {
     switchSession(s.id);
   }
   for (const dir of target.ancestors || []) expandFolder(dir);
-  const t = (target.tabId && tabs.get(target.tabId)) || await openFile(target.path);
+  const t = (target.tabId && tabs.get(target.tabId)) || await (target.library ? openLibrary(target.path) : openFile(target.path));
+  if (!t) return false; // a library file the task host refused
   activate(t);
   if (target.selection && t.view === 'monaco') {
     editor.setSelection(target.selection);
@@ -893,7 +941,7 @@ $('toggle-diff').addEventListener('click', () => {
 
 function renderSaveState() {
   const el = $('save-state');
-  if (!current || current.view !== 'monaco') {
+  if (!current || current.view !== 'monaco' || current.library) { // a library file is never saved
     el.textContent = '';
     el.dataset.state = '';
     return;
@@ -910,7 +958,7 @@ function renderSaveState() {
 // is what was written).
 async function save() {
   const t = current;
-  if (!t || t.view !== 'monaco') return;
+  if (!t || t.view !== 'monaco' || t.library) return;
   const model = /** @type {ITextModel} */ (t.model); // a Monaco tab's
   await lsp.willSave(model); // formats first (formatOnSave)
   const persistedVersion = model.getVersionId();
@@ -1033,8 +1081,8 @@ function restoreTabs(files) {
   restoring = true;
   try {
     for (const s of saved.tabs) {
-      if (!sessions.some((x) => x.id === s.session) || !files.has(s.path)) continue;
-      const t = tabFor(s.path, s.session);
+      if (!sessions.some((x) => x.id === s.session) || !(s.library || files.has(s.path))) continue;
+      const t = tabFor(s.path, s.session, !!s.library);
       if (s.viewState) t.viewState = s.viewState;
     }
   } finally {

@@ -244,9 +244,12 @@ export function createHierarchyPanel({ lsp, monaco, t, open, panel, title, direc
       count.textContent = plural('hierarchy.calls', n.ranges.length);
       line.append(count);
     }
-    if (!place(n)) {
+    const where = place(n);
+    if (!where) {
       li.dataset.outside = 'true';
       line.title = t('hierarchy.outside');
+    } else if (where.library) {
+      li.dataset.library = 'true'; // opens read-only
     }
     line.addEventListener('click', () => {
       focused = n.id;

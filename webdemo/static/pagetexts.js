@@ -15,6 +15,8 @@ const TEXTS = {
     'page.tabFocus.action': 'Toggle Tab Key Moves Focus',
     'page.tabFocus.on': 'Tab now moves the focus.',
     'page.tabFocus.off': 'Tab now inserts a tab.',
+    'page.library': 'read-only',
+    'page.library.message': 'This file is outside the workspace (a library): it opens read-only.',
   },
   de: {
     'page.tabFocus': 'Tab wechselt den Fokus',
@@ -23,6 +25,8 @@ const TEXTS = {
     'page.tabFocus.action': 'Tab-Taste verschiebt den Fokus umschalten',
     'page.tabFocus.on': 'Tab verschiebt jetzt den Fokus.',
     'page.tabFocus.off': 'Tab fügt jetzt einen Tabulator ein.',
+    'page.library': 'schreibgeschützt',
+    'page.library.message': 'Diese Datei liegt außerhalb des Arbeitsbereichs (eine Bibliothek) und ist schreibgeschützt.',
   },
 };
 

@@ -19,7 +19,7 @@
 /**
  * A file to open in a tab at a selection (app.js's navigateTo), as the
  * panels' rows and go to definition give it.
- * @typedef {{ sessionId: string, path: string, ancestors: string[], selection?: import('monaco-editor').IRange }} OpenTarget
+ * @typedef {{ sessionId: string, path: string, ancestors?: string[], selection?: import('monaco-editor').IRange, library?: boolean }} OpenTarget
  */
 
 /** @type {PageConfig} */

@@ -36,14 +36,17 @@ export function kindMark(kind, t) {
 }
 
 // location reads a model URI of an item (kandev://<session>/<path>) as a
-// navigation target at range; null for anything outside the workspace
-// (servers also name files of the toolchain or of dependencies).
+// navigation target at range; a library file (kandev-lib://<session><path>:
+// the toolchain, a dependency) as a read-only one; null for anything else.
 /**
  * @param {MonacoNamespace} monaco @param {string} model @param {IRange} [range]
  * @returns {import('./platform.js').OpenTarget | null}
  */
 export function location(monaco, model, range) {
   const uri = monaco.Uri.parse(model);
+  if (uri.scheme === 'kandev-lib' && uri.path.length > 1) {
+    return { sessionId: uri.authority, path: uri.path, library: true, ...(range ? { selection: range } : {}) };
+  }
   if (uri.scheme !== 'kandev' || !uri.path || uri.path === '/') return null;
   const path = uri.path.replace(/^\//, '');
   const parts = path.split('/');
@@ -60,7 +63,7 @@ export function location(monaco, model, range) {
 /** @param {MonacoNamespace} monaco @param {string} model */
 export function shownPath(monaco, model) {
   const uri = monaco.Uri.parse(model);
-  return uri.scheme === 'kandev' ? uri.path.replace(/^\//, '') : uri.scheme === 'file' ? uri.path : model;
+  return uri.scheme === 'kandev' ? uri.path.replace(/^\//, '') : uri.scheme === 'file' || uri.scheme === 'kandev-lib' ? uri.path : model;
 }
 
 // atSymbol is where a pick puts the cursor: the symbol's name when the
@@ -172,7 +175,7 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
     const item = items[i];
     if (!item) return;
     const where = location(monaco, item.model);
-    if (!where) return; // outside the workspace: the row says so
+    if (!where) return; // outside the workspace and every library: the row says so
     let range = item.range;
     if (!range) {
       const n = asked;
@@ -222,10 +225,12 @@ export function createSymbolPicker({ lsp, monaco, t, model, open, restore, root,
     li.dataset.name = item.name;
     const path = shownPath(monaco, item.model);
     li.dataset.path = path;
-    const outside = !location(monaco, item.model);
-    if (outside) {
+    const where = location(monaco, item.model);
+    if (!where) {
       li.setAttribute('aria-disabled', 'true');
       li.title = t('symbols.outside');
+    } else if (where.library) {
+      li.dataset.library = 'true'; // opens read-only
     }
     const name = document.createElement('span');
     name.className = 'symbol-name';

@@ -8,7 +8,7 @@
 const KEY = 'kandev.demo.tabs';
 
 /**
- * @typedef {{ session: string, path: string, viewState: import('monaco-editor').editor.ICodeEditorViewState | null }} SavedTab
+ * @typedef {{ session: string, path: string, viewState: import('monaco-editor').editor.ICodeEditorViewState | null, library?: boolean }} SavedTab
  * @typedef {{ tabs: SavedTab[], active: { session: string, path: string } | null }} SavedTabs
  */
 
@@ -19,7 +19,7 @@ export function loadTabs() {
     if (v && Array.isArray(v.tabs)) {
       return {
         tabs: v.tabs.filter((/** @type {any} */ t) => t && typeof t.session === 'string' && typeof t.path === 'string')
-          .map((/** @type {any} */ t) => ({ session: t.session, path: t.path, viewState: t.viewState && typeof t.viewState === 'object' ? t.viewState : null })),
+          .map((/** @type {any} */ t) => ({ session: t.session, path: t.path, viewState: t.viewState && typeof t.viewState === 'object' ? t.viewState : null, ...(t.library === true ? { library: true } : {}) })),
         active: v.active && typeof v.active.session === 'string' && typeof v.active.path === 'string' ? v.active : null,
       };
     }
