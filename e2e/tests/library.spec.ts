@@ -27,6 +27,7 @@ const lineAtCursor = (page: Page) => page.evaluate(() => {
 
 const activeTab = (page: Page) => page.locator('#tabs [role="tab"][aria-selected="true"]');
 
+
 test('Go: fmt.Println opens the toolchain\'s print.go read-only; hover and definition work inside it; other paths stay refused', async ({ page }) => {
   await openFile(page, 'main.go');
   await waitReady(page);

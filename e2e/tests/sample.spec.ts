@@ -22,6 +22,23 @@ for (const [file, message] of [
     await openFile(page, file);
     await waitReady(page);
     await expect.poll(() => lspMarkers(page, `kandev://demo/${file}`), { timeout: 90_000 }).toContainEqual(expect.stringMatching(message));
+    if (file !== 'web/style.css') return;
+    // Monaco's own CSS checker marks the same line in the same editor: the
+    // Problems count and list hold its warning beside the server's.
+    const own = () => page.evaluate(() => {
+      const { monaco } = (window as any).demo;
+      return monaco.editor.getModelMarkers({ owner: 'css' }).filter((m: any) => m.severity === 4).map((m: any) => m.message);
+    });
+    await expect.poll(own).toContainEqual(expect.stringMatching(message));
+    const warnings = await page.evaluate(() => {
+      const { monaco } = (window as any).demo;
+      return monaco.editor.getModelMarkers({}).filter((m: any) => m.severity === 4 && m.resource.scheme === 'kandev').length;
+    });
+    expect(warnings).toBeGreaterThanOrEqual(2);
+    await expect(page.locator('#problems-badge')).toHaveAttribute('data-warnings', String(warnings));
+    await page.locator('#toggle-problems').click();
+    await expect(page.locator(`#problems .problem-file[data-path="${file}"] .problem[data-severity="warning"]`)).toHaveCount(warnings);
+    await page.locator('#toggle-problems').click(); // closed again for the next test
   });
 }
 

@@ -47,6 +47,7 @@ let locale = params.get('locale') || localStorage.getItem(LOCALE_KEY) || navigat
 // opens its file in a tab at the problem, as go to definition does.
 const problems = createProblemsPanel({
   lsp,
+  monaco,
   t: (key, args) => lsp.text(key, args),
   sessionId: () => sessionId,
   open: (target) => navigateTo(target),

@@ -16,21 +16,23 @@
 
 /** @typedef {import('@kandev/lsp').ProblemFile} ProblemFile */
 /** @typedef {ProblemFile['markers'][number]} Marker */
+/** A file the panel lists: lsp.wasm's, or one only Monaco's own checkers mark. @typedef {{ path: string, markers: Marker[] }} PanelFile */
 
 /** @type {Record<number, string | undefined>} */
 const SEVERITY = { 8: 'error', 4: 'warning', 2: 'info' }; // Monaco's MarkerSeverity
 const OPEN_KEY = 'kandev.demo.problemsOpen';
+const LSP_OWNER = 'kandev-lsp'; // lsp.wasm's marker owners start so
 
 // createProblemsPanel wires the panel. sessionId() is the active session;
 // open(target) opens a file in a tab at a selection (the page's navigateTo,
 // the same as a go-to-definition target). listen() subscribes to lsp's
 // changes and returns off(); call it again after a configure.
 /**
- * @param {{ lsp: import('@kandev/lsp').KandevLSP, t: import('./platform.js').Texts, sessionId: () => string,
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, monaco: import('@kandev/lsp').MonacoNamespace, t: import('./platform.js').Texts, sessionId: () => string,
  *   open: (target: import('./platform.js').OpenTarget) => void, panel: HTMLElement, list: HTMLElement,
  *   empty: HTMLElement, toggle: HTMLElement, badge: HTMLElement }} parts
  */
-export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empty, toggle, badge }) {
+export function createProblemsPanel({ lsp, monaco, t, sessionId, open, panel, list, empty, toggle, badge }) {
   /** @type {Set<string>} */
   const collapsed = new Set(); // paths whose markers are folded away
   let shown = localStorage.getItem(OPEN_KEY) === '1';
@@ -41,7 +43,22 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
   const plural = (/** @type {string} */ key, /** @type {number} */ n) => t(`${key}.${n === 1 ? 'one' : 'other'}`, { n });
 
   function files() {
-    return lsp.problems(sessionId())
+    /** @type {Map<string, PanelFile>} */
+    const byPath = new Map(lsp.problems(sessionId()).map((f) => [f.path, { path: f.path, markers: [...f.markers] }]));
+    // Monaco's own checkers (its CSS, JSON and HTML workers, and its
+    // TypeScript worker where no server owns the file) mark the same
+    // editor: their markers are problems too. lsp.wasm's own owners are
+    // in lsp.problems already.
+    const session = sessionId().toLowerCase();
+    for (const m of monaco.editor.getModelMarkers({})) {
+      const u = m.resource;
+      if (m.owner.startsWith(LSP_OWNER) || u.scheme !== 'kandev' || u.authority !== session || u.path.length < 2) continue;
+      const path = u.path.slice(1);
+      let f = byPath.get(path);
+      if (!f) byPath.set(path, f = { path, markers: [] });
+      f.markers.push(/** @type {Marker} */ (/** @type {unknown} */ (m)));
+    }
+    return [...byPath.values()]
       .map((f) => ({ ...f, markers: f.markers.filter((m) => SEVERITY[m.severity]).sort(byRank) }))
       .filter((f) => f.markers.length);
   }
@@ -93,7 +110,7 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     badge.replaceChildren(count('error', errors), count('warning', warnings));
   }
 
-  /** @param {ProblemFile} f */
+  /** @param {PanelFile} f */
   function fileGroup(f) {
     const li = document.createElement('li');
     li.className = 'problem-file';
@@ -119,7 +136,7 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     return li;
   }
 
-  /** @param {ProblemFile} f @param {Marker} m */
+  /** @param {PanelFile} f @param {Marker} m */
   function row(f, m) {
     const kind = /** @type {string} */ (SEVERITY[m.severity]); // files() keeps only these
     const li = document.createElement('li');
@@ -200,6 +217,10 @@ export function createProblemsPanel({ lsp, t, sessionId, open, panel, list, empt
     e.preventDefault();
     all[Math.max(0, Math.min(to, all.length - 1))].focus();
   });
+
+  // Monaco's markers change apart from lsp.wasm's (its workers'); one
+  // listener for the page's life.
+  monaco.editor.onDidChangeMarkers(() => later());
 
   return {
     render,
