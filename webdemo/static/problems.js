@@ -218,9 +218,23 @@ export function createProblemsPanel({ lsp, monaco, t, sessionId, open, panel, li
     all[Math.max(0, Math.min(to, all.length - 1))].focus();
   });
 
-  // Monaco's markers change apart from lsp.wasm's (its workers'); one
-  // listener for the page's life.
-  monaco.editor.onDidChangeMarkers(() => later());
+  // Monaco's own checkers' markers change apart from lsp.wasm's: one
+  // listener for the page's life, which redraws for models that hold (or
+  // held) such markers. lsp.wasm's own changes come through onProblems —
+  // and none come after dispose(), when the catalog's texts are gone.
+  /** @type {Set<string>} */
+  const ownMarked = new Set();
+  monaco.editor.onDidChangeMarkers((uris) => {
+    let changed = false;
+    for (const u of uris) {
+      if (u.scheme !== 'kandev') continue;
+      const key = u.toString();
+      const has = monaco.editor.getModelMarkers({ resource: u }).some((m) => !m.owner.startsWith(LSP_OWNER));
+      if (has || ownMarked.has(key)) changed = true;
+      if (has) ownMarked.add(key); else ownMarked.delete(key);
+    }
+    if (changed) later();
+  });
 
   return {
     render,
