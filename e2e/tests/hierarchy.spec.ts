@@ -93,28 +93,6 @@ async function rightClick(page: Page, text: string, offset = 0) {
   await page.mouse.click(at.x, at.y, { button: 'right' });
 }
 
-/**
- * menuItemArmed reports whether an item of Monaco's context menu takes a
- * click yet. Monaco listens for an item's mouseup only 100 ms after it
- * draws the item, "to avoid accidental clicks" (vs/base/browser/ui/menu/
- * menu.js); a click before that highlights the item and runs nothing
- * (seen in 1 run in 3). The listener for the click comes with one for
- * contextmenu on the item's element, which nothing else adds on Linux:
- * the DevTools protocol lists an element's listeners.
- */
-async function menuItemArmed(page: Page, label: Locator): Promise<boolean> {
-  await label.evaluate((el) => { (window as any).e2eMenuItem = el.closest('.action-item'); });
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.e2eMenuItem' });
-    if (!result.objectId) return false;
-    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
-    return listeners.some((l) => l.type === 'contextmenu');
-  } finally {
-    await cdp.detach();
-  }
-}
-
 test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
@@ -288,9 +266,12 @@ test('gopls: the call hierarchy lists the callers; a caller opens at its call si
   const menuItem = page.locator('.context-view .action-label', { hasText: 'Show Call Hierarchy' });
   await rightClick(page, 'main() {', 1);
   await expect(menuItem).toBeVisible();
-  // One click, once the item takes it: see menuItemArmed.
-  await expect.poll(() => menuItemArmed(page, menuItem)).toBe(true);
-  await menuItem.click();
+  // The menu offers it; its shortcut runs it. A click on Monaco's menu item
+  // was not taken in 2 of 3 runs on a loaded machine even once the item
+  // listened for it, which tests Monaco's menu, not the hierarchy.
+  await page.keyboard.press('Escape');
+  await expect(menuItem).toBeHidden();
+  await page.keyboard.press('Shift+Alt+KeyH');
   await expect(main).toBeVisible();
   // The direction chosen last stays.
   await expect(panel(page).locator('[data-direction="outgoing"]')).toHaveAttribute('aria-pressed', 'true');
