@@ -82,8 +82,12 @@ func Handler(cfg Config) http.Handler {
 	// started — what a test checks to see that nothing was started.
 	mux.Handle("GET "+relay.MetricsPath, cfg.Relay)
 	files := agentProxy(cfg.AgentURL, cfg.AgentToken)
+	// The workspace routes: list, read, save (PUT), and the Files tree's
+	// create, move (POST) and delete (DELETE).
 	mux.Handle("GET /api/v1/workspace/", files)
 	mux.Handle("PUT /api/v1/workspace/", files)
+	mux.Handle("POST /api/v1/workspace/", files)
+	mux.Handle("DELETE /api/v1/workspace/", files)
 	// The agent's library routes, read-only: GET alone is forwarded.
 	mux.Handle("GET /api/v1/library/", files)
 	mux.Handle("GET /monaco/", http.StripPrefix("/monaco/", http.FileServer(http.Dir(cfg.MonacoDir))))

@@ -113,11 +113,24 @@ func TestHandlerRoutes(t *testing.T) {
 	if code, _, _ := get("PUT", "/api/v1/workspace/file?path=main.go"); code != 200 || d.agent.method != "PUT" || d.agent.path != "/api/v1/workspace/file?path=main.go" {
 		t.Errorf("save route: %d %s %s", code, d.agent.method, d.agent.path)
 	}
+	// The Files tree's create, move and delete reach the agent as sent.
+	for _, r := range []struct{ method, path string }{
+		{"POST", "/api/v1/workspace/entry?path=pkg%2Fnew.go&kind=file"},
+		{"POST", "/api/v1/workspace/move?from=main.go&to=pkg%2Fmain.go"},
+		{"DELETE", "/api/v1/workspace/entry?path=pkg"},
+	} {
+		if code, _, _ := get(r.method, r.path); code != 200 || d.agent.method != r.method || d.agent.path != r.path || d.agent.auth != "Bearer secret" || d.agent.cookie != "" {
+			t.Errorf("%s %s: %d %s %s auth=%q cookie=%q", r.method, r.path, code, d.agent.method, d.agent.path, d.agent.auth, d.agent.cookie)
+		}
+	}
 	if code, _, _ := get("GET", "/api/v1/library/file?path=%2Fusr%2Flocal%2Fgo%2Fsrc%2Ffmt%2Fprint.go"); code != 200 || d.agent.method != "GET" || d.agent.path != "/api/v1/library/file?path=%2Fusr%2Flocal%2Fgo%2Fsrc%2Ffmt%2Fprint.go" {
 		t.Errorf("library route: %d %s %s", code, d.agent.method, d.agent.path)
 	}
-	if code, _, _ := get("PUT", "/api/v1/library/file?path=%2Fx"); code == 200 {
-		t.Errorf("a write to the library reached the agent: %d", code)
+	for _, method := range []string{"PUT", "POST", "DELETE"} {
+		n := d.agent.n
+		if code, _, _ := get(method, "/api/v1/library/file?path=%2Fx"); code == 200 || d.agent.n != n {
+			t.Errorf("a %s to the library reached the agent: %d", method, code)
+		}
 	}
 	if code, _, h := get("GET", "/wasm/lsp.cd5d4935a48c.wasm"); code != 200 || h.Get("Content-Type") != "application/wasm" || h.Get("Cache-Control") != assets.ImmutableCache {
 		t.Errorf("lsp.wasm: %d %q", code, h.Get("Content-Type"))
@@ -158,8 +171,15 @@ func TestSignInGuardsEveryRoute(t *testing.T) {
 			t.Errorf("GET %s without the cookie: %d", path, code)
 		}
 	}
-	if code, _, _ := d.do(t, "PUT", "/api/v1/workspace/file?path=main.go", "", nil); code != http.StatusUnauthorized {
-		t.Errorf("save without the cookie: %d", code)
+	for _, r := range []struct{ method, path string }{
+		{"PUT", "/api/v1/workspace/file?path=main.go"},
+		{"POST", "/api/v1/workspace/entry?path=new.go&kind=file"},
+		{"POST", "/api/v1/workspace/move?from=main.go&to=x.go"},
+		{"DELETE", "/api/v1/workspace/entry?path=main.go"},
+	} {
+		if code, _, _ := d.do(t, r.method, r.path, "", nil); code != http.StatusUnauthorized {
+			t.Errorf("%s %s without the cookie: %d", r.method, r.path, code)
+		}
 	}
 	code, _, h := d.do(t, "GET", access.SignInPath+"?token=page-secret", "", nil)
 	if code != http.StatusSeeOther || h.Get("Location") != "/" || !strings.HasPrefix(h.Get("Set-Cookie"), d.cookie+";") {
@@ -171,8 +191,8 @@ func TestSignInGuardsEveryRoute(t *testing.T) {
 }
 
 // A rebinding page (foreign Host, with a matching Origin or none) and a
-// cross-origin page cannot list, read or save workspace files, even with
-// the page's cookie: nothing reaches the agent.
+// cross-origin page cannot list, read, save, create, move or delete
+// workspace files, even with the page's cookie: nothing reaches the agent.
 func TestFileRoutesRefuseRebindingAndCrossOrigin(t *testing.T) {
 	d := newDemoServer(t)
 	_, port, _ := net.SplitHostPort(d.srv.Listener.Addr().String())
@@ -192,6 +212,9 @@ func TestFileRoutesRefuseRebindingAndCrossOrigin(t *testing.T) {
 			{"GET", "/api/v1/workspace/files"},
 			{"GET", "/api/v1/workspace/file?path=main.go"},
 			{"PUT", "/api/v1/workspace/file?path=main.go"},
+			{"POST", "/api/v1/workspace/entry?path=new.go&kind=file"},
+			{"POST", "/api/v1/workspace/move?from=main.go&to=x.go"},
+			{"DELETE", "/api/v1/workspace/entry?path=main.go"},
 			{"PUT", "/api/v1/user/settings"},
 			{"GET", "/lsp/demo?language=go"},
 		} {

@@ -1,5 +1,6 @@
 // Package files serves a workspace's files over HTTP: the listing a Files
-// tree needs and the read and save of one file; and, read-only, the library
+// tree needs, the read and save of one file, and the tree's create, move
+// and delete of a file or directory; and, read-only, the library
 // files outside it that definitions lead to (library.go). Every path is
 // confined by package workspace (through package library for the latter);
 // this package only maps their answers to HTTP statuses and carries no
@@ -27,7 +28,8 @@ import (
 const MaxFileSize = wire.MaxMessageSize
 
 // Handler serves wire.AgentFilesPath, wire.AgentFilePath,
-// wire.AgentSearchPath and wire.AgentReposPath.
+// wire.AgentEntryPath, wire.AgentMovePath, wire.AgentSearchPath and
+// wire.AgentReposPath.
 type Handler struct {
 	root   *workspace.Root
 	logger *slog.Logger
@@ -45,6 +47,9 @@ func New(root *workspace.Root, token string, logger *slog.Logger) *Handler {
 	h.mux.HandleFunc("GET "+wire.AgentFilesPath, h.list)
 	h.mux.HandleFunc("GET "+wire.AgentFilePath, h.read)
 	h.mux.HandleFunc("PUT "+wire.AgentFilePath, h.write)
+	h.mux.HandleFunc("POST "+wire.AgentEntryPath, h.create)
+	h.mux.HandleFunc("DELETE "+wire.AgentEntryPath, h.delete)
+	h.mux.HandleFunc("POST "+wire.AgentMovePath, h.move)
 	h.mux.HandleFunc("GET "+wire.AgentSearchPath, h.search)
 	h.mux.HandleFunc("GET "+wire.AgentReposPath, h.repos)
 	h.authed = auth.Require(token, h.mux)
@@ -123,6 +128,41 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var dir bool
+	switch q.Get(wire.ParamKind) {
+	case wire.KindFile:
+	case wire.KindDir:
+		dir = true
+	default:
+		http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
+		return
+	}
+	if err := h.root.Create(q.Get(wire.ParamPath), dir); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusCreated)
+}
+
+func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
+	if err := h.root.Delete(r.URL.Query().Get(wire.ParamPath)); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if err := h.root.Move(q.Get(wire.ParamFrom), q.Get(wire.ParamTo)); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
 // fail maps an error to a status. The body is the status text only: paths
 // and system errors go to the log, not to the client.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) { fail(h.logger, w, r, err) }
@@ -141,6 +181,8 @@ func fail(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error
 		code = http.StatusForbidden
 	case errors.Is(err, workspace.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 		code = http.StatusNotFound
+	case errors.Is(err, workspace.ErrExists), errors.Is(err, fs.ErrExist):
+		code = http.StatusConflict
 	case errors.As(err, &tooBig):
 		code = http.StatusRequestEntityTooLarge
 	}
@@ -149,7 +191,12 @@ func fail(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error
 		w.Header().Set("Connection", "close")
 	}
 	if code == http.StatusInternalServerError {
-		logger.Error("workspace file route", "method", r.Method, "path", r.URL.Query().Get(wire.ParamPath), "err", err)
+		q := r.URL.Query()
+		args := []any{"method", r.Method, "route", r.URL.Path, "path", q.Get(wire.ParamPath)}
+		if q.Has(wire.ParamFrom) || q.Has(wire.ParamTo) {
+			args = append(args, "from", q.Get(wire.ParamFrom), "to", q.Get(wire.ParamTo))
+		}
+		logger.Error("workspace file route", append(args, "err", err)...)
 	}
 	http.Error(w, http.StatusText(code), code)
 }

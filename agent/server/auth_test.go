@@ -26,6 +26,8 @@ func TestEveryRouteAuthenticatesFirst(t *testing.T) {
 		wire.AgentFilePath + "?path=a.go", wire.AgentFilePath + "?path=../x", wire.AgentSearchPath + "?q=x",
 		wire.AgentSearchPath, wire.AgentReposPath, wire.AgentTaskStopPath, metrics.Path,
 		wire.AgentLibraryRootsPath, wire.AgentLibraryFilePath + "?path=/etc/passwd",
+		wire.AgentEntryPath + "?path=a.go&kind=file", wire.AgentEntryPath + "?path=..",
+		wire.AgentMovePath + "?from=a.go&to=b.go", wire.AgentMovePath,
 	} {
 		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
 			for _, tok := range []string{"", "wrong"} {

@@ -175,6 +175,8 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(wire.AgentInstallersPath, installers.New(env, cfg.Catalog, cfg.Token, plan))
 	mux.Handle(wire.AgentFilesPath, fh)
 	mux.Handle(wire.AgentFilePath, fh)
+	mux.Handle(wire.AgentEntryPath, fh)
+	mux.Handle(wire.AgentMovePath, fh)
 	mux.Handle(wire.AgentSearchPath, fh)
 	mux.Handle(wire.AgentReposPath, fh)
 	var commands []string

@@ -73,6 +73,26 @@ func TestRoutesWired(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.JSONEq(t, `["a.go"]`, string(b))
 
+	// The Files tree's create, move and delete reach the workspace.
+	for _, r := range []struct {
+		method, route string
+		want          int
+	}{
+		{http.MethodPost, wire.AgentEntryPath + "?path=d&kind=dir", http.StatusCreated},
+		{http.MethodPost, wire.AgentMovePath + "?from=a.go&to=d%2Fa.go", http.StatusNoContent},
+		{http.MethodDelete, wire.AgentEntryPath + "?path=d", http.StatusNoContent},
+	} {
+		req, _ := http.NewRequest(r.method, hs.URL+r.route, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, r.want, resp.StatusCode, "%s %s", r.method, r.route)
+	}
+	entries, err := os.ReadDir(ws)
+	require.NoError(t, err)
+	require.Empty(t, entries)
+
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c := dial(t, ctx, hs, "go")

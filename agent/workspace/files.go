@@ -135,23 +135,16 @@ func (r *Root) writeTarget(rel string) (string, os.FileMode, error) {
 	}
 	// A new file: its directory must exist and resolve inside.
 	c, _ := clean(rel) // resolve already accepted it lexically
-	dir, err := r.resolve(filepath.Dir(filepath.FromSlash(c)))
-	if errors.Is(err, ErrInvalidPath) { // the directory is the root itself
-		dir, err = ".", nil
-	}
+	p, err = r.entry(c)
 	if err != nil {
 		return "", 0, err
 	}
-	if fi, err := r.root.Stat(dir); err != nil || !fi.IsDir() {
-		return "", 0, fmt.Errorf("%w: %s is not a directory", ErrNotFound, filepath.Dir(c))
-	}
-	base := filepath.Base(c)
 	// A dangling symlink at the name would be followed by the rename's
 	// target lookup in nobody's favour; refuse it.
-	if _, err := r.root.Lstat(filepath.Join(dir, base)); err == nil {
+	if _, err := r.root.Lstat(p); err == nil {
 		return "", 0, fmt.Errorf("%w: %s", ErrEscapes, rel)
 	}
-	return filepath.Join(dir, base), 0o644, nil
+	return p, 0o644, nil
 }
 
 func randomSuffix() string {

@@ -1,12 +1,17 @@
 // Package workspace confines file access to a task workspace and answers the
 // questions the agent asks about it: which files it holds, which directories
-// are repositories, and how to read or atomically replace one file.
+// are repositories, and how to read or atomically replace one file; and it
+// makes a Files tree's changes: create, move or delete a file or directory
+// (ops.go).
 //
 // Confinement is layered. A request path is checked lexically (relative, no
 // ".." escape), then resolved with filepath.EvalSymlinks and checked against
 // the resolved workspace root, which tells an escape (403) from a missing
-// file (404). The I/O itself then goes through an os.Root, which refuses to
-// leave the root even if a symlink is swapped between the check and the use.
+// file (404); a create, move or delete resolves only the parent directory
+// that way, and acts on the name itself — a symlink there is moved or
+// removed as a link, never followed, and a create never goes through one.
+// The I/O itself then goes through an os.Root, which refuses to leave the
+// root even if a symlink is swapped between the check and the use.
 package workspace
 
 import (
@@ -36,6 +41,11 @@ var (
 	// every other unusable path it is the client's to fix, not a fault of
 	// the agent's.
 	ErrUnresolvable = errors.New("workspace: path does not resolve")
+	// ErrExists: the name a file or directory would be created at, or
+	// moved to, is taken — by a file, a directory, or a symlink, dangling
+	// or not. Nothing is ever replaced: a Files tree's create or rename
+	// must not silently destroy what was there.
+	ErrExists = errors.New("workspace: already exists")
 )
 
 // skipDirs are never listed or searched: VCS internals and dependency trees
