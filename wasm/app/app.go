@@ -199,6 +199,21 @@ func (a *App) Explore(ctx ctxlite.Context, js string) (string, error) {
 	return a.client.Explore(ctx, js)
 }
 
+// WillChangeFiles is the first half of the page's create, rename or
+// delete of workspace files: the servers' edits, applied
+// (client.Client.WillChangeFiles). It answers the result's JSON.
+func (a *App) WillChangeFiles(ctx ctxlite.Context, js string) (string, error) {
+	r, err := a.client.WillChangeFiles(ctx, js)
+	if err != nil {
+		return "", err
+	}
+	return r.JSON(), nil
+}
+
+// DidChangeFiles tells the servers the operation was made
+// (client.Client.DidChangeFiles).
+func (a *App) DidChangeFiles(js string) error { return a.client.DidChangeFiles(js) }
+
 // Problems is a session's problems list as JSON (client.Client.Problems).
 func (a *App) Problems(sessionID string) string { return a.client.Problems(sessionID) }
 

@@ -142,6 +142,24 @@ export interface FileOperationOptions {
   ignoreIfNotExists?: boolean;
 }
 
+/** A file or folder of willCreateFiles/didCreateFiles or willDeleteFiles/didDeleteFiles: its workspace-relative path. */
+export type FileOperationEntry = string | { path: string; folder?: boolean };
+
+/** A file or folder of willRenameFiles/didRenameFiles: workspace-relative paths before and after. */
+export interface FileRename {
+  oldPath: string;
+  newPath: string;
+  folder?: boolean;
+}
+
+/** What willCreateFiles, willRenameFiles and willDeleteFiles did. */
+export interface FileOperationResult {
+  /** How many servers' workspace edits were applied. */
+  applied: number;
+  /** One reason per server whose edit was refused or that failed to answer ("<language>: <reason>"). */
+  failed: string[];
+}
+
 /** Options of openDocument. */
 export interface OpenDocumentOptions {
   sessionId: string;
@@ -381,6 +399,18 @@ export interface KandevLSP {
   typeHierarchy(model: Monaco.editor.ITextModel | string, position: Monaco.IPosition): Promise<HierarchyItem[]>;
   supertypes(item: HierarchyItem): Promise<HierarchyItem[]>;
   subtypes(item: HierarchyItem): Promise<HierarchyItem[]>;
+  /** Before the page creates files: each server that asked (workspace/willCreateFiles) answers an edit, applied before this resolves. */
+  willCreateFiles(sessionId: string, files: FileOperationEntry[]): Promise<FileOperationResult>;
+  /** After the page created them: workspace/didCreateFiles to each server that asked. */
+  didCreateFiles(sessionId: string, files: FileOperationEntry[]): Promise<void>;
+  /** Before the page renames or moves files or folders: the servers' edits (such as updated imports), applied. */
+  willRenameFiles(sessionId: string, files: FileRename[]): Promise<FileOperationResult>;
+  /** After the page renamed them: workspace/didRenameFiles. */
+  didRenameFiles(sessionId: string, files: FileRename[]): Promise<void>;
+  /** Before the page deletes files or folders: the servers' edits, applied. */
+  willDeleteFiles(sessionId: string, files: FileOperationEntry[]): Promise<FileOperationResult>;
+  /** After the page deleted them: workspace/didDeleteFiles. */
+  didDeleteFiles(sessionId: string, files: FileOperationEntry[]): Promise<void>;
   /** Every file of the session with diagnostics, open or not, by path; [] before configure. */
   problems(sessionId: string): ProblemFile[];
   /** Called when a session's problems list changed (read it with problems); returns the unsubscribe function. */

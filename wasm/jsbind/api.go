@@ -140,7 +140,10 @@ func (a *api) object() (jsValue, error) {
 		return obj, err
 	}
 	a.listenForThePath()
-	return obj, a.addExplore(obj)
+	if err := a.addExplore(obj); err != nil {
+		return obj, err
+	}
+	return obj, a.addFileOps(obj)
 }
 
 // listenForThePath has reconnecting connections try again at once when the

@@ -32,11 +32,18 @@ func (a *api) addExplore(obj jsValue) error {
 	if err != nil {
 		return err
 	}
+	return addCalls(obj, goFn, exploreJS, exploreNames)
+}
+
+// addCalls sets on obj the members names of what the JavaScript function
+// body source, called with go bound to goFn, returns: the page's calls
+// that pack their arguments into JSON for one Go function.
+func addCalls(obj, goFn jsValue, source string, names []string) error {
 	fn, err := jsGlobal().Get("Function")
 	if err != nil {
 		return err
 	}
-	mk, err := fn.New("go", exploreJS)
+	mk, err := fn.New("go", source)
 	if err != nil {
 		return err
 	}
@@ -44,7 +51,7 @@ func (a *api) addExplore(obj jsValue) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range exploreNames {
+	for _, name := range names {
 		f, err := calls.Get(name)
 		if err == nil {
 			err = obj.Set(name, f)

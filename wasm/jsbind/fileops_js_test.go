@@ -39,3 +39,29 @@ func TestConfigureFileOpsFollowCallbacks(t *testing.T) {
 		require.Equal(t, c.want, o.fileOps, c.name)
 	}
 }
+
+// The page's file-operation calls: before configure a will* answers "no
+// edit"; after it, a request without servers answers the same, a did*
+// resolves empty, and a malformed one (a rename without its new path, a
+// path leaving the workspace) is rejected with the reason.
+func TestFileOperationCalls(t *testing.T) {
+	ctor := jsEval(t, fakeWebSocket)
+	mon := jsEval(t, fakeMonaco)
+	a := newAPI("v", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return jsEval(t, fakeStorage), nil })
+	lsp, err := a.object()
+	require.NoError(t, err)
+	for _, name := range fileOpsNames {
+		require.Equal(t, jsTypeFunction, get(t, lsp, name).Type(), name)
+	}
+	out := jsEval(t, `({ out: {} })`)
+	rename := jsEval(t, `[{ oldPath: 'src/a.ts', newPath: 'src/b.ts' }]`)
+	require.JSONEq(t, `{"v":{"applied":0,"failed":[]}}`, stringify(t, settle(t, out, call(t, lsp, "willRenameFiles", "demo", rename), "before")))
+
+	require.True(t, mustBool(t, call(t, lsp, "configure", obj(t, map[string]any{"monaco": mon, "relayURL": "ws://h/lsp"}))))
+	require.JSONEq(t, `{"v":{"applied":0,"failed":[]}}`, stringify(t, settle(t, out, call(t, lsp, "willRenameFiles", "demo", rename), "none")))
+	require.JSONEq(t, `{}`, stringify(t, settle(t, out, call(t, lsp, "didCreateFiles", "demo", jsEval(t, `['a.ts', { path: 'lib', folder: true }]`)), "did")))
+	bad := settle(t, out, call(t, lsp, "willRenameFiles", "demo", jsEval(t, `[{ oldPath: 'a.ts' }]`)), "noNew")
+	require.Contains(t, stringify(t, bad), "malformed")
+	bad = settle(t, out, call(t, lsp, "didDeleteFiles", "demo", jsEval(t, `['../etc/passwd']`)), "escape")
+	require.Contains(t, stringify(t, bad), "malformed")
+}

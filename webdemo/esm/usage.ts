@@ -92,6 +92,15 @@ export async function integrate(sessionId: string, openTab: (t: NavigationTarget
     }
   });
   offProblems();
+  // A file tree's rename: the servers' edits first, then the move, then the news.
+  void (async () => {
+    const moves = [{ oldPath: 'greet/greet.go', newPath: 'greet/hello.go' }, { oldPath: 'web', newPath: 'site', folder: true }];
+    const r = await lsp.willRenameFiles('demo', moves);
+    console.log(r.applied, r.failed.join('; '));
+    await lsp.didRenameFiles('demo', moves);
+    await lsp.willCreateFiles('demo', ['notes.md', { path: 'docs', folder: true }]);
+    await lsp.didDeleteFiles('demo', ['old.go']);
+  })();
   // Workspace symbols and call hierarchies, for the page's own UI.
   void (async () => {
     const syms = await lsp.workspaceSymbols(model, 'Greet');
