@@ -26,6 +26,7 @@ import { createSearchPanel } from './search.js';
 import { loadTabs, saveTabs } from './tabstore.js';
 import { registerGoModules } from './gomod.js';
 import { pageText } from './pagetexts.js';
+import { FileTree } from './filetree.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -453,105 +454,15 @@ function reconfigure() {
 
 // --- files tree -------------------------------------------------------------
 
-// The tree is built from the workspace's file list; a folder renders its
-// children the first time it expands. It is nested lists of buttons, a
-// folder's saying whether it is expanded: Tab and Enter work it, with no
-// tree role promising the arrow keys of one.
-/** @typedef {{ dirs: Map<string, SubDir>, files: string[] }} TreeDir */
-/** @typedef {TreeDir & { path: string }} SubDir */
-/** @type {TreeDir} */
-const treeRoot = { dirs: new Map(), files: [] };
-// The workspace's repositories (folders the task host found a .git in):
-// their folders say so in the tree.
-let repositories = new Set();
-function addToTree(/** @type {string} */ path) {
-  const parts = path.split('/');
-  let node = treeRoot;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const dir = parts.slice(0, i + 1).join('/');
-    if (!node.dirs.has(parts[i])) node.dirs.set(parts[i], { path: dir, dirs: new Map(), files: [] });
-    node = /** @type {SubDir} */ (node.dirs.get(parts[i])); // set above
-  }
-  node.files.push(path);
-}
-
-/** @param {HTMLElement} ul @param {TreeDir} node */
-function renderLevel(ul, node) {
-  for (const [name, dir] of [...node.dirs.entries()].sort()) {
-    const li = document.createElement('li');
-    const b = document.createElement('button');
-    b.className = 'folder';
-    b.textContent = name;
-    b.dataset.dir = dir.path;
-    if (repositories.has(dir.path)) {
-      const badge = document.createElement('span');
-      badge.className = 'repo-badge';
-      badge.dataset.t = 'page.repository';
-      badge.textContent = tr('page.repository');
-      b.dataset.repo = dir.path;
-      b.append(' ', badge);
-    }
-    b.setAttribute('aria-expanded', 'false');
-    b.addEventListener('click', () => toggleFolder(dir.path));
-    const sub = document.createElement('ul');
-    sub.hidden = true;
-    li.append(b, sub);
-    ul.append(li);
-  }
-  for (const path of node.files.sort()) {
-    const li = document.createElement('li');
-    const b = document.createElement('button');
-    b.className = 'file';
-    b.textContent = /** @type {string} */ (path.split('/').pop());
-    b.title = path;
-    b.dataset.path = path;
-    b.setAttribute('aria-current', 'false');
-    b.addEventListener('click', () => {
-      if (narrowMQ.matches) setFilesOpen(false);
-      openFile(path);
-    });
-    li.append(b);
-    ul.append(li);
-  }
-}
-
-function findDir(/** @type {string} */ path) {
-  /** @type {TreeDir | undefined} */
-  let node = treeRoot;
-  for (const part of path.split('/')) {
-    node = node && node.dirs.get(part);
-  }
-  return node;
-}
-
-// expandFolder loads (renders) and opens one folder.
-function expandFolder(/** @type {string} */ path) {
-  const b = document.querySelector(`#files button.folder[data-dir="${CSS.escape(path)}"]`);
-  if (!b) return;
-  const sub = /** @type {HTMLElement} */ (b.nextElementSibling); // a folder's list follows its button
-  if (!sub.dataset.loaded) {
-    renderLevel(sub, /** @type {TreeDir} */ (findDir(path))); // the button was rendered from it
-    sub.dataset.loaded = 'true';
-  }
-  sub.hidden = false;
-  b.setAttribute('aria-expanded', 'true');
-}
-
-function toggleFolder(/** @type {string} */ path) {
-  const b = document.querySelector(`#files button.folder[data-dir="${CSS.escape(path)}"]`);
-  if (b && b.getAttribute('aria-expanded') === 'true') {
-    /** @type {HTMLElement} */ (b.nextElementSibling).hidden = true;
-    b.setAttribute('aria-expanded', 'false');
-  } else {
-    expandFolder(path);
-  }
-}
-
-function markActiveFile(/** @type {string | null} */ path) {
-  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#files button.file'))) {
-    b.setAttribute('aria-current', String(b.dataset.path === path));
-  }
-}
+const tree = new FileTree($('files'), {
+  t: tr,
+  open: (path) => {
+    if (narrowMQ.matches) setFilesOpen(false);
+    openFile(path);
+  },
+  operate: (op) => operate(op),
+});
+const markActiveFile = (/** @type {string | null} */ path) => tree.markActive(path);
 
 // On narrow screens the tree is a panel over the page, opened on demand.
 const toggleFiles = $('toggle-files');
@@ -717,6 +628,7 @@ function mount(t, text) {
 // the model had before the edit, when it held the file's text.
 function adoptEdited(/** @type {import('@kandev/lsp').EditedFile} */ file) {
   const id = tabId(file.sessionId, file.path);
+  if (editedDuring && !editedDuring.has(id)) editedDuring.set(id, !tabs.has(id));
   if (tabs.has(id)) {
     renderTabs();
     if (current && current.id === id) renderSaveState();
@@ -840,16 +752,22 @@ function renderAll() {
 // closeFile closes the active tab: a later open remounts it.
 function closeFile() {
   if (!current) return;
-  const t = current;
+  closeTab(current);
+  rememberTabs();
+}
+
+// closeTab closes one tab, discarding its model; when it was the active
+// one, the session's next tab (or nothing) is shown.
+function closeTab(/** @type {Tab} */ t) {
   tabs.delete(t.id);
   if (editor.getModel() === t.model) editor.setModel(null);
   if (t.doc) t.doc.close();
   if (t === diffShown) renderDiff(null);
   if (t.diffOriginal) t.diffOriginal.dispose();
   if (t.model) t.model.dispose();
+  if (t !== current) return renderTabs();
   const next = [...tabs.values()].find((x) => x.sessionId === sessionId);
   if (next) activate(next); else showNothing();
-  rememberTabs();
 }
 $('close-file').addEventListener('click', closeFile);
 
@@ -867,7 +785,7 @@ async function navigateTo(target) {
     if (!s) return false;
     switchSession(s.id);
   }
-  for (const dir of target.ancestors || []) expandFolder(dir);
+  for (const dir of target.ancestors || []) tree.expand(dir);
   const t = (target.tabId && tabs.get(target.tabId)) || await (target.library ? openLibrary(target.path) : openFile(target.path));
   if (!t) return false; // a library file the task host refused
   activate(t);
@@ -953,13 +871,13 @@ function renderSaveState() {
   el.textContent = tr(/** @type {Record<string, string>} */ ({ saving: 'page.saving', failed: 'page.saveFailed', dirty: 'page.dirty', saved: 'page.saved' })[state]);
 }
 
-// save writes the active tab through the agent's workspace file route and
-// reports the outcome to lsp.wasm, which synchronizes the language servers:
+// save writes the active tab (saveTab any tab) through the agent's
+// workspace file route and reports the outcome to lsp.wasm, which synchronizes the language servers:
 // the final didChange, then didSave (with text only when the buffer still
 // is what was written).
-async function save() {
-  const t = current;
-  if (!t || t.view !== 'monaco' || t.library) return;
+function save() { return saveTab(current); }
+async function saveTab(/** @type {Tab | null} */ t) {
+  if (!t || t.view !== 'monaco' || t.library) return false;
   const model = /** @type {ITextModel} */ (t.model); // a Monaco tab's
   await lsp.willSave(model); // formats first (formatOnSave)
   const persistedVersion = model.getVersionId();
@@ -985,8 +903,120 @@ async function save() {
   t.state = ok ? (outcome && outcome.dirty ? 'dirty' : 'saved') : 'failed';
   if (t === current) renderSaveState();
   renderTabs();
+  return ok;
 }
 editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, save);
+
+// --- file operations ----------------------------------------------------------
+
+// operate makes one create, rename (or move) or delete of the tree on the
+// task host, framed for the language servers: first their will… request,
+// whose edits lsp.wasm applies (the TypeScript server's updated imports of
+// a moved module); the files those edits changed are saved, as an IDE
+// saves a refactoring's files, and those that were not open close again;
+// then the operation itself, the did… notification, and the tabs
+// following it. A refusal by the task host leaves the tree and the tabs as
+// they were and says so in a notice.
+/** @param {import('./filetree.js').TreeOperation} op @returns {Promise<boolean>} */
+async function operate(op) {
+  const s = sessionId;
+  const useLSP = lspSession(s);
+  const to = op.newPath || '';
+  const renames = [{ oldPath: op.path, newPath: to, folder: op.folder }];
+  const entries = [{ path: op.path, folder: op.folder }];
+  const under = (/** @type {Tab} */ t) => t.sessionId === s && !t.library && (t.path === op.path || (op.folder && t.path.startsWith(op.path + '/')));
+  if (useLSP) {
+    editedDuring = new Map();
+    try {
+      const r = await (op.kind === 'create' ? lsp.willCreateFiles(s, entries) : op.kind === 'rename' ? lsp.willRenameFiles(s, renames) : lsp.willDeleteFiles(s, entries));
+      if (r.failed.length) console.warn(`${op.kind} ${op.path}:`, r.failed.join('; '));
+    } finally {
+      const edited = editedDuring;
+      editedDuring = null;
+      for (const [id, adopted] of edited) {
+        const t = tabs.get(id);
+        if (!t || op.kind === 'delete' && under(t)) continue; // going anyway
+        if (await saveTab(t) && adopted) closeTab(t);
+      }
+    }
+  }
+  const url = op.kind === 'rename' ? `/api/v1/workspace/move?from=${encodeURIComponent(op.path)}&to=${encodeURIComponent(to)}`
+    : `/api/v1/workspace/entry?path=${encodeURIComponent(op.path)}` + (op.kind === 'create' ? `&kind=${op.folder ? 'dir' : 'file'}` : '');
+  const res = await fetch(url, { method: op.kind === 'delete' ? 'DELETE' : 'POST' }).catch(() => null);
+  if (!res || !res.ok) {
+    fileOpFailed(op, res ? res.status : 0);
+    return false;
+  }
+  if (op.kind === 'create') {
+    if (op.folder) tree.addDir(op.path); else tree.addFile(op.path);
+  } else if (op.kind === 'rename') {
+    tree.move(op.path, to);
+  } else {
+    tree.delete(op.path);
+  }
+  // The servers hear of it before documents open at the new paths.
+  if (useLSP) await (op.kind === 'create' ? lsp.didCreateFiles(s, entries) : op.kind === 'rename' ? lsp.didRenameFiles(s, renames) : lsp.didDeleteFiles(s, entries));
+  const moved = [...tabs.values()].filter(under);
+  if (op.kind === 'rename') retab(moved, op.path, to); else for (const t of moved) closeTab(t);
+  tree.render();
+  if (op.kind === 'create' || op.kind === 'rename') tree.expandTo(op.kind === 'create' ? op.path : to);
+  if (op.kind === 'create' && !op.folder) await openFile(op.path);
+  rememberTabs();
+  return true;
+}
+
+// editedDuring collects, while a will… request's edits are applied, the
+// tabs they changed (by id), and whether each was opened for the edit.
+/** @type {Map<string, boolean> | null} */
+let editedDuring = null;
+
+// retab moves tabs under a renamed path to the new one: each closes (its
+// document closes on the servers) and opens at the new path, in the same
+// place of the strip, with the same text — unsaved changes stay unsaved.
+/** @param {Tab[]} moved @param {string} from @param {string} to */
+function retab(moved, from, to) {
+  const wasCurrent = moved.find((t) => t === current);
+  const order = [...tabs.values()];
+  for (const old of moved) {
+    const path = to + old.path.slice(from.length);
+    const t = /** @type {Tab} */ ({ id: tabId(old.sessionId, path), sessionId: old.sessionId, path, view: 'loading', model: null, doc: null, language: null, state: 'saved' });
+    if (old.view === 'monaco') {
+      const text = /** @type {ITextModel} */ (old.model).getValue();
+      const dirty = isDirty(old);
+      const view = old.model === editor.getModel() ? editor.saveViewState() : old.viewState;
+      mount(t, old.savedText ?? text);
+      if (dirty) /** @type {ITextModel} */ (t.model).setValue(text);
+      t.viewState = view;
+      t.loaded = Promise.resolve();
+    } else {
+      t.loaded = load(t, undefined);
+    }
+    order[order.indexOf(old)] = t;
+    tabs.delete(old.id);
+    if (old === current) current = null;
+    closeTab(old);
+  }
+  tabs.clear();
+  for (const t of order) tabs.set(t.id, t);
+  const next = wasCurrent && tabs.get(tabId(wasCurrent.sessionId, to + wasCurrent.path.slice(from.length)));
+  if (next) activate(next); else renderTabs();
+}
+
+// fileOpFailed says that the task host refused an operation: the name is
+// taken, the folder is gone, or the path is not the workspace's.
+/** @param {import('./filetree.js').TreeOperation} op @param {number} status */
+function fileOpFailed(op, status) {
+  const el = noticeElement({
+    type: 'error',
+    title: tr('page.fileOp.failed', { path: op.path }),
+    message: tr(status === 409 ? 'page.fileOp.exists' : status === 404 ? 'page.fileOp.missing' : 'page.fileOp.refused', { path: op.newPath || op.path, status }),
+    actions: [],
+    dismissLabel: tr('message.dismiss'),
+    close: () => {},
+  });
+  el.classList.add('fileop-notice');
+  $('lsp-notices').append(el);
+}
 
 // --- Editors settings ---------------------------------------------------------
 
@@ -1096,9 +1126,9 @@ function restoreTabs(files) {
 const list = await (await fetch('/api/v1/workspace/files')).json();
 /** @type {string[]} */
 const workspaceFiles = Array.isArray(list) ? list : list.files;
-for (const path of workspaceFiles) addToTree(path);
-repositories = new Set(await fetch('/api/v1/workspace/repositories').then((r) => (r.ok ? r.json() : [])).catch(() => []));
-renderLevel($('files'), treeRoot);
+for (const path of workspaceFiles) tree.addFile(path);
+tree.repositories = new Set(await fetch('/api/v1/workspace/repositories').then((r) => (r.ok ? r.json() : [])).catch(() => []));
+tree.render();
 applyTexts();
 const restored = restoreTabs(new Set(workspaceFiles));
 switchSession(sessionId);

@@ -1,5 +1,5 @@
 // Texts of the page that lsp.wasm's catalogs do not hold: the keyboard
-// help around the editor. English and German, and the pseudo locale en-XA
+// help around the editor, library tabs, the Files tree's operations. English and German, and the pseudo locale en-XA
 // derived from the English as lsp.wasm derives its own (accented letters,
 // bracketed, a third longer), so it still shows which texts are
 // translated. The page asks lsp.text first; these answer only the keys
@@ -17,6 +17,17 @@ const TEXTS = {
     'page.tabFocus.off': 'Tab now inserts a tab.',
     'page.library': 'read-only',
     'page.library.message': 'This file is outside the workspace (a library): it opens read-only.',
+    'page.newFile': 'New File…',
+    'page.newFolder': 'New Folder…',
+    'page.rename': 'Rename…',
+    'page.delete': 'Delete',
+    'page.treeName.title': 'Enter to confirm, Escape to cancel. A slash moves: sub/name into a folder below, /path from the workspace root.',
+    'page.deleteFile.confirm': 'Delete {path}?',
+    'page.deleteFolder.confirm': 'Delete the folder {path} and everything in it?',
+    'page.fileOp.failed': 'Could not change {path}',
+    'page.fileOp.exists': '{path} already exists.',
+    'page.fileOp.missing': 'The file or its folder no longer exists.',
+    'page.fileOp.refused': 'The task host refused it (HTTP {status}).',
   },
   de: {
     'page.tabFocus': 'Tab wechselt den Fokus',
@@ -27,6 +38,17 @@ const TEXTS = {
     'page.tabFocus.off': 'Tab fügt jetzt einen Tabulator ein.',
     'page.library': 'schreibgeschützt',
     'page.library.message': 'Diese Datei liegt außerhalb des Arbeitsbereichs (eine Bibliothek) und ist schreibgeschützt.',
+    'page.newFile': 'Neue Datei…',
+    'page.newFolder': 'Neuer Ordner…',
+    'page.rename': 'Umbenennen…',
+    'page.delete': 'Löschen',
+    'page.treeName.title': 'Eingabe bestätigt, Escape bricht ab. Ein Schrägstrich verschiebt: unter/name in einen Ordner darunter, /pfad ab dem Arbeitsbereich.',
+    'page.deleteFile.confirm': '{path} löschen?',
+    'page.deleteFolder.confirm': 'Den Ordner {path} mit allem darin löschen?',
+    'page.fileOp.failed': '{path} konnte nicht geändert werden',
+    'page.fileOp.exists': '{path} gibt es schon.',
+    'page.fileOp.missing': 'Die Datei oder ihr Ordner existiert nicht mehr.',
+    'page.fileOp.refused': 'Der Task-Host hat abgelehnt (HTTP {status}).',
   },
 };
 
