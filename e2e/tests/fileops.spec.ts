@@ -8,8 +8,8 @@ import type { Page } from '@playwright/test';
 // host's file routes, and the language servers hear of it: the TypeScript
 // server answers willRenameFiles with the edits that keep every import
 // whole, which land in the importers — saved, as a refactoring's files are.
-// Each test works in a folder of its own, so the worker's shared workspace
-// stays as the other specs expect it.
+// Each test works in folders of its own, removed afterwards, so the
+// worker's shared workspace stays as the other specs expect it.
 
 test.use({
   expectedPageErrors: [{
@@ -29,6 +29,11 @@ const modelText = (page: Page, uri: string) => page.evaluate((uri) => {
   const m = monaco.editor.getModel(monaco.Uri.parse(uri));
   return m ? (m.getValue() as string) : null;
 }, uri);
+
+const own = ['ts/ops', 'ts/shapes-kit', 'py/ops', 'notes'];
+test.afterEach(({ demo }) => {
+  for (const dir of own) fs.rmSync(path.join(demo.workspace, dir), { recursive: true, force: true });
+});
 
 /** seed writes files into the workspace before the page lists it. */
 function seed(workspace: string, files: Record<string, string>) {

@@ -19,10 +19,11 @@ test.beforeEach(async ({ page }) => {
   await openDemo(page);
 });
 
-/** lineAtCursor is the active model's line under the cursor. */
+/** lineAtCursor is the active model's line under the cursor ('' until the tab has its model). */
 const lineAtCursor = (page: Page) => page.evaluate(() => {
   const { editor } = (window as any).demo;
-  return editor.getModel().getLineContent(editor.getPosition().lineNumber) as string;
+  const model = editor.getModel(); // none while the tab's file still loads
+  return model ? model.getLineContent(editor.getPosition().lineNumber) as string : '';
 });
 
 const activeTab = (page: Page) => page.locator('#tabs [role="tab"][aria-selected="true"]');
