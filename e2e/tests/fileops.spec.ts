@@ -30,7 +30,7 @@ const modelText = (page: Page, uri: string) => page.evaluate((uri) => {
   return m ? (m.getValue() as string) : null;
 }, uri);
 
-const own = ['ts/ops', 'ts/shapes-kit', 'py/ops', 'notes'];
+const own = ['ts/ops', 'ts/shapes-kit', 'py/ops', 'notes', 'scratch'];
 test.afterEach(({ demo }) => {
   for (const dir of own) fs.rmSync(path.join(demo.workspace, dir), { recursive: true, force: true });
 });
@@ -169,4 +169,32 @@ test('a rename the task host refuses changes nothing and says why', async ({ pag
   await expect(page.locator('#current-file')).toHaveText('notes/ops/a.txt');
   expect(fs.readFileSync(path.join(demo.workspace, 'notes/ops/b.txt'), 'utf8')).toBe('b\n');
   expect(fs.readFileSync(path.join(demo.workspace, 'notes/ops/a.txt'), 'utf8')).toBe('a\n');
+});
+
+test('files a script creates or deletes on the task host come and go in the tree without a reload', async ({ page, demo }) => {
+  await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_server_configs: {} });
+  await openDemo(page);
+  await openFile(page, 'main.go');
+  await waitReady(page); // the agent's watcher reports over the session's live connection
+  const before = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+
+  // A generator writes a folder with a file: the folder appears, and so
+  // does a second file written into it once it is open.
+  seed(demo.workspace, { 'scratch/gen/api.go': 'package gen\n' });
+  await expect(folderRow(page, 'scratch')).toBeVisible({ timeout: 15_000 });
+  await folderRow(page, 'scratch').click();
+  await folderRow(page, 'scratch/gen').click();
+  await expect(row(page, 'scratch/gen/api.go')).toBeVisible();
+  fs.writeFileSync(path.join(demo.workspace, 'scratch/gen/types.go'), 'package gen\n');
+  await expect(row(page, 'scratch/gen/types.go')).toBeVisible({ timeout: 15_000 });
+  await expect(folderRow(page, 'scratch/gen')).toHaveAttribute('aria-expanded', 'true');
+
+  // A file removed there goes; then the whole folder.
+  fs.rmSync(path.join(demo.workspace, 'scratch/gen/api.go'));
+  await expect(row(page, 'scratch/gen/api.go')).toHaveCount(0, { timeout: 15_000 });
+  await expect(row(page, 'scratch/gen/types.go')).toBeVisible();
+  fs.rmSync(path.join(demo.workspace, 'scratch'), { recursive: true });
+  await expect(folderRow(page, 'scratch')).toHaveCount(0, { timeout: 15_000 });
+  await expect(row(page, 'main.go')).toBeVisible();
+  expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(before);
 });

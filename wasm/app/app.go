@@ -66,6 +66,9 @@ type Config struct {
 	// OnDiskChange receives each change on disk to an open document's
 	// file (client.Config.OnDiskChange); nil drops them.
 	OnDiskChange func(client.DiskChange)
+	// OnWorkspaceFiles receives the workspace paths changed on the task
+	// host (client.Config.OnWorkspaceFiles); nil drops them.
+	OnWorkspaceFiles func(sessionID string, changes []client.FileChange)
 	// OnProblems learns that a session's problems list changed
 	// (client.Config.OnProblems); nil drops the events.
 	OnProblems func(sessionID string)
@@ -154,6 +157,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		FileOps:     cfg.FileOps,
 	}
 	ccfg.ReadFile, ccfg.OnDiskChange, ccfg.OnProblems = cfg.ReadFile, cfg.OnDiskChange, cfg.OnProblems
+	ccfg.OnWorkspaceFiles = cfg.OnWorkspaceFiles
 	ccfg.Library = cfg.Library
 	ccfg.ShowDocument = cfg.ShowDocument
 	c, err := client.New(ccfg)

@@ -150,6 +150,13 @@ type Config struct {
 	// (see Document.diskChanged), from a goroutine of the document; it
 	// must not block. Nil drops them.
 	OnDiskChange func(DiskChange)
+	// OnWorkspaceFiles learns which workspace paths were created, changed
+	// or deleted on the task host (a files frame: the agent's watcher, so
+	// also what a build or a terminal did), opened or not, for a Files
+	// tree to follow. Every connection of a session hears the same frames:
+	// one of them reports (see connection.reportsFiles). It is called on
+	// the connection's handler and must not block. Nil drops them.
+	OnWorkspaceFiles func(sessionID string, changes []FileChange)
 	// OnProblems learns that a session's problems list (Problems)
 	// changed; it must not block. Nil drops the events.
 	OnProblems func(sessionID string)

@@ -27,6 +27,8 @@ func (c *connection) filesChanged(params j.Raw) {
 		typ int
 	}
 	var hits []hit
+	var changes []FileChange
+	report := c.cl.cfg.OnWorkspaceFiles != nil && c.reportsFiles()
 	c.mu.Lock()
 	rpc, root, reg := c.rpc, c.workspace, c.reg
 	c.mu.Unlock()
@@ -34,6 +36,9 @@ func (c *connection) filesChanged(params j.Raw) {
 		return // not initialized: no server to tell, no document open
 	}
 	p, err := watched.Frame(params, root, reg.Registered(lsptypes.MethodDidChangeWatchedFiles), func(rel string, typ int) {
+		if report {
+			changes = append(changes, FileChange{Path: rel, Type: typ})
+		}
 		c.mu.Lock()
 		if e := c.byPath[path.Join(root, rel)]; e != nil {
 			for _, d := range e.docs {
@@ -54,6 +59,43 @@ func (c *connection) filesChanged(params j.Raw) {
 	for _, h := range hits {
 		h.d.onDisk(c, h.typ)
 	}
+	if len(changes) > 0 {
+		c.cl.cfg.OnWorkspaceFiles(c.p.key.sessionID, changes)
+	}
+}
+
+// FileChange is one workspace path changed on the task host
+// (Config.OnWorkspaceFiles).
+type FileChange struct {
+	// Path is workspace-relative and slash-separated.
+	Path string
+	// Type is wire.FileCreated, FileChanged or FileDeleted.
+	Type int
+}
+
+// reportsFiles says whether c is the connection that reports its
+// session's files frames to the page: of the session's initialized
+// connections, the one of the first language in name order, then slot,
+// then generation. Each connection of a session carries the same frames;
+// choosing one by a rule every connection applies alike reports each
+// frame once. While connections come and go a frame may be reported by
+// none or by two, which a Files tree that lists again absorbs.
+func (c *connection) reportsFiles() bool {
+	cl := c.cl
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	best := c
+	for _, o := range cl.conns {
+		k, b := o.p.key, best.p.key
+		if k.sessionID != b.sessionID {
+			continue
+		}
+		if k.language < b.language || k.language == b.language &&
+			(k.slot < b.slot || k.slot == b.slot && o.gen < best.gen) {
+			best = o
+		}
+	}
+	return best == c
 }
 
 // DiskModel is optionally implemented by a document's TextSource (the

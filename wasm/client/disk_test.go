@@ -307,3 +307,44 @@ func TestStopEndsAPendingRead(t *testing.T) {
 	require.NoError(t, <-stopped)
 	require.Error(t, ctx.Err(), "the read was ended with the connection")
 }
+
+// Every change a files frame names reaches the page, opened or not, once
+// per session however many of its connections carry the frame; each
+// session reports its own.
+func TestWorkspaceFilesReportedOncePerSession(t *testing.T) {
+	t.Parallel()
+	type report struct {
+		session string
+		changes []FileChange
+	}
+	got := make(chan report, 8)
+	h := newHarness(t, func(c *Config) {
+		c.OnWorkspaceFiles = func(s string, ch []FileChange) { got <- report{s, ch} }
+	})
+	open := func(session, path string) *fakeAgent {
+		m := newModel("x\n")
+		_, err := h.client.OpenDocument(session, path, m, m)
+		require.NoError(t, err)
+		a := h.agent(t)
+		handshake(t, h, a, "/w", "file:///w")
+		a.recvMethod("textDocument/didOpen")
+		return a
+	}
+	goAgent, tsAgent, otherAgent := open("demo", "main.go"), open("demo", "web/app.ts"), open("other", "main.go")
+
+	const frame = `{"files":[{"path":"gen/api.go","type":1},{"path":"../escape","type":1},{"path":"notes.txt","type":3}]}`
+	tsAgent.send(frame)
+	goAgent.send(frame)
+	otherAgent.send(frame)
+	for _, a := range []*fakeAgent{tsAgent, goAgent, otherAgent} {
+		settle(t, a) // every frame handled
+	}
+	want := []FileChange{{Path: "gen/api.go", Type: wire.FileCreated}, {Path: "notes.txt", Type: wire.FileDeleted}}
+	seen := map[string]int{}
+	for len(got) > 0 {
+		r := <-got
+		require.Equal(t, want, r.changes, "a malformed path is dropped")
+		seen[r.session]++
+	}
+	require.Equal(t, map[string]int{"demo": 1, "other": 1}, seen)
+}

@@ -234,6 +234,12 @@ export interface ProblemFile {
   }>;
 }
 
+/** Workspace paths created, changed or deleted on the task host, opened or not (onWorkspaceFiles). */
+export interface WorkspaceFiles {
+  sessionId: string;
+  changes: Array<{ path: string; change: 'created' | 'changed' | 'deleted' }>;
+}
+
 /** A change on the task host to an open document's file (onDiskChange). */
 export interface DiskChange {
   sessionId: string;
@@ -385,6 +391,8 @@ export interface KandevLSP {
   onMessage(listener: (message: ServerMessage) => void): () => void;
   /** Changes on the task host to open documents' files; returns the unsubscribe function. */
   onDiskChange(listener: (change: DiskChange) => void): () => void;
+  /** Every workspace path the task host reports changed, for a Files tree; returns the unsubscribe function. */
+  onWorkspaceFiles(listener: (files: WorkspaceFiles) => void): () => void;
   /** Symbols of the workspace matching query, from the server of the model (or its URI); [] when none offers them. */
   workspaceSymbols(model: Monaco.editor.ITextModel | string, query: string): Promise<WorkspaceSymbolItem[]>;
   /** Fills in a symbol's range (workspaceSymbol/resolve); null when the server cannot. */

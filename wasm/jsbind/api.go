@@ -61,6 +61,7 @@ type api struct {
 	listeners    []listener                 // onStatus
 	msgLs        []listener                 // onMessage
 	diskLs       []listener                 // onDiskChange
+	filesLs      []listener                 // onWorkspaceFiles
 	probLs       []listener                 // onProblems
 	nextID       int
 	docs         map[int]func() // open document handles' close, by id
@@ -101,6 +102,7 @@ func (a *api) object() (jsValue, error) {
 		{"onStatus", a.subscribe(&a.listeners, "onStatus")},
 		{"onMessage", a.subscribe(&a.msgLs, "onMessage")},
 		{"onDiskChange", a.subscribe(&a.diskLs, "onDiskChange")},
+		{"onWorkspaceFiles", a.subscribe(&a.filesLs, "onWorkspaceFiles")},
 		{"onProblems", a.subscribe(&a.probLs, "onProblems")},
 		{"problems", a.problems},
 		{"respond", a.respond},
@@ -223,6 +225,11 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	cfg.OnDiskChange = func(ch client.DiskChange) {
 		if live() {
 			a.emitDisk(ch)
+		}
+	}
+	cfg.OnWorkspaceFiles = func(sessionID string, changes []client.FileChange) {
+		if live() {
+			a.emitTo(&a.filesLs, workspaceFilesJSON(sessionID, changes), "onWorkspaceFiles listener")
 		}
 	}
 	cfg.ShowDocument = a.showDocumentFunc(opts.openFile, opts.openTabs, opts.openExternal)
@@ -701,7 +708,7 @@ func (a *api) dispose(_ jsValue, _ []jsValue) any {
 	}
 	a.app, a.bridge, a.late, a.editor = nil, nil, nil, jsUndefined()
 	a.gen++
-	a.listeners, a.msgLs, a.diskLs, a.probLs = nil, nil, nil, nil
+	a.listeners, a.msgLs, a.diskLs, a.filesLs, a.probLs = nil, nil, nil, nil, nil
 	a.mu.Unlock()
 	for _, f := range closers {
 		f()

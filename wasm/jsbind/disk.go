@@ -5,12 +5,15 @@ package jsbind
 import (
 	"sync"
 
+	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/ctxlite"
+	"github.com/kandev/lsp/wasm/jsonlite"
 )
 
 // Files that change on the task host: the model side of a reload, the
-// page's readFile awaited from Go, and the onDiskChange events.
+// page's readFile awaited from Go, the onDiskChange events, and the
+// onWorkspaceFiles events of every path the task host reports.
 
 // VersionID implements client.DiskModel: model.getVersionId().
 func (m *model) VersionID() int {
@@ -108,6 +111,27 @@ func (a *api) emitDisk(ch client.DiskChange) {
 		return
 	}
 	a.emitValue(&a.diskLs, v, "onDiskChange listener")
+}
+
+// workspaceFilesJSON is the onWorkspaceFiles event (see wasm/API.md).
+func workspaceFilesJSON(sessionID string, changes []client.FileChange) string {
+	b := jsonlite.AppendString([]byte(`{"sessionId":`), sessionID)
+	b = append(b, `,"changes":[`...)
+	for i, c := range changes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kind := "changed"
+		switch c.Type {
+		case wire.FileCreated:
+			kind = "created"
+		case wire.FileDeleted:
+			kind = "deleted"
+		}
+		b = jsonlite.AppendString(append(b, `{"path":`...), c.Path)
+		b = append(jsonlite.AppendString(append(b, `,"change":`...), kind), '}')
+	}
+	return string(append(b, "]}"...))
 }
 
 // readFileFunc adapts the page's readFile(sessionId, path) → (a Promise

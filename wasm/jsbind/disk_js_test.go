@@ -149,6 +149,22 @@ func TestDiskChangeEvent(t *testing.T) {
 	require.Equal(t, []string{`{"sessionId":"demo","path":"greet/greet.go","model":"kandev://demo/greet/greet.go","change":"changed","reloaded":false,"dirty":true,"versionId":7}`}, got)
 }
 
+func TestWorkspaceFilesEvent(t *testing.T) {
+	a := newAPI("test", nil, nil)
+	var got []string
+	fn, err := jsFuncOf(func(_ jsValue, args []jsValue) any {
+		got = append(got, stringify(t, args[0]))
+		return nil
+	})
+	require.NoError(t, err)
+	defer fn.Release()
+	a.filesLs = []listener{{id: 1, fn: fn.Value()}}
+	a.emitTo(&a.filesLs, workspaceFilesJSON("demo", []client.FileChange{
+		{Path: "gen/api.go", Type: 1}, {Path: "a \"b\".txt", Type: 2}, {Path: "old", Type: 3}}), "onWorkspaceFiles listener")
+	require.Equal(t, []string{`{"sessionId":"demo","changes":[{"path":"gen/api.go","change":"created"},` +
+		`{"path":"a \"b\".txt","change":"changed"},{"path":"old","change":"deleted"}]}`}, got)
+}
+
 func itoa(n int) string {
 	if n == 0 {
 		return "0"

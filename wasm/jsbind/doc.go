@@ -31,6 +31,7 @@
 //	const off2 = lsp.onMessage((message) => {}); // server messages for people
 //	lsp.respond(message.id, 'Reload');  // a showMessageRequest's choice (null dismisses) → boolean
 //	const off3 = lsp.onDiskChange((change) => {}); // open files changed on the task host (disk.go)
+//	const off4 = lsp.onWorkspaceFiles((files) => {}); // any workspace path changed there (disk.go)
 //	lsp.dispose();                   // teardown; configure may follow → true
 //	lsp.version;
 //

@@ -85,6 +85,11 @@ export async function integrate(sessionId: string, openTab: (t: NavigationTarget
     console.log(c.sessionId, c.path, c.model, c.reloaded, c.versionId);
   });
   offDisk();
+  // Any workspace path created or deleted there: a Files tree lists again.
+  const offFiles = lsp.onWorkspaceFiles(({ sessionId: s, changes }) => {
+    for (const c of changes) console.log(s, c.path, c.change === 'created' || c.change === 'deleted');
+  });
+  offFiles();
   // Every file's diagnostics of the session, open or not: a Problems panel.
   const offProblems = lsp.onProblems(({ sessionId: s }) => {
     for (const f of lsp.problems(s)) {

@@ -464,6 +464,32 @@ const tree = new FileTree($('files'), {
 });
 const markActiveFile = (/** @type {string | null} */ path) => tree.markActive(path);
 
+// The tree follows the task host: what a build, a generator or a terminal
+// creates or deletes there (lsp.wasm's onWorkspaceFiles, from the agent's
+// watcher) appears and goes without a reload. A batch is a hint to list
+// again, a moment later and never under the user's hands: not while the
+// tree's own operation runs, a name field or its menu is open.
+/** @type {string[]} */
+let treeGone = [];
+let treeSync = 0;
+let operating = 0;
+lsp.onWorkspaceFiles(({ sessionId: s, changes }) => {
+  if (s !== config.sessionId || changes.every((c) => c.change === 'changed')) return;
+  treeGone.push(...changes.filter((c) => c.change === 'deleted').map((c) => c.path));
+  clearTimeout(treeSync);
+  treeSync = setTimeout(syncTree, 150);
+});
+async function syncTree() {
+  const later = () => { treeSync = setTimeout(syncTree, 300); };
+  if (operating || tree.busy()) return later();
+  const list = await fetch('/api/v1/workspace/files').then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  if (!list) return;
+  if (operating || tree.busy()) return later();
+  const gone = treeGone;
+  treeGone = [];
+  if (tree.sync(Array.isArray(list) ? list : list.files, gone)) tree.render();
+}
+
 // On narrow screens the tree is a panel over the page, opened on demand.
 const toggleFiles = $('toggle-files');
 function setFilesOpen(/** @type {boolean} */ open) {
@@ -919,6 +945,16 @@ editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, save);
 // they were and says so in a notice.
 /** @param {import('./filetree.js').TreeOperation} op @returns {Promise<boolean>} */
 async function operate(op) {
+  operating++;
+  try {
+    return await operateNow(op);
+  } finally {
+    operating--;
+  }
+}
+
+/** @param {import('./filetree.js').TreeOperation} op @returns {Promise<boolean>} */
+async function operateNow(op) {
   const s = sessionId;
   const useLSP = lspSession(s);
   const to = op.newPath || '';

@@ -114,6 +114,44 @@ export class FileTree {
     walk(folder);
   }
 
+  /** files lists every file of the tree. @returns {string[]} */
+  files() {
+    /** @type {string[]} */
+    const out = [];
+    const walk = (/** @type {TreeDir} */ node) => {
+      out.push(...node.files);
+      for (const d of node.dirs.values()) walk(d);
+    };
+    walk(this.root);
+    return out;
+  }
+
+  // sync makes the tree the task host's: listed is its file list now,
+  // gone the paths it reported deleted since the last sync. Files come
+  // and go as listed; a folder goes when it was reported deleted and
+  // nothing listed is in it (an empty folder the list cannot show stays
+  // until then). It reports whether anything changed.
+  /** @param {string[]} listed @param {string[]} gone @returns {boolean} */
+  sync(listed, gone) {
+    const now = new Set(listed);
+    let changed = false;
+    for (const f of this.files()) {
+      if (!now.has(f)) { this.delete(f); changed = true; }
+    }
+    for (const p of gone) {
+      if (p && this.dir(p) && !listed.some((f) => f.startsWith(p + '/'))) { this.delete(p); changed = true; }
+    }
+    for (const f of listed) {
+      if (!this.has(f)) { this.addFile(f); changed = true; }
+    }
+    return changed;
+  }
+
+  /** busy says a name field or the menu is open: no time to draw the tree again. */
+  busy() {
+    return !!this.ul.querySelector('input.tree-name') || !this.menu.el.hidden;
+  }
+
   /** dir is a folder's node ('' is the root), or undefined. @param {string} path */
   dir(path) {
     /** @type {TreeDir | undefined} */
