@@ -226,3 +226,52 @@ test('the locale switch changes the control, its popover and the settings page',
   await page.locator('#locale').selectOption('en');
   await expect(page.locator('#open-settings')).toHaveText('Settings');
 });
+
+test('at 1280 px the toolbar stays one row, whatever the status, the file name and the locale say', async ({ page, demo }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await start(page, 'toolbar');
+  await openFile(page, 'main.go');
+  await expect(toolbar(page)).toHaveText('Go · Ready', { timeout: 60_000 });
+  const bar = page.locator('.toolbar');
+  const height = async () => (await bar.boundingBox())!.height;
+  // One row: less than two of its buttons high.
+  const oneRow = 2 * (await page.locator('#open-settings').boundingBox())!.height;
+  expect(await height()).toBeLessThan(oneRow);
+  // The longest texts the page has: the pseudo locale, unsaved changes and
+  // a status that says at length what is wrong (written into the control
+  // as a status would; the control shows a view's label as it comes).
+  await page.locator('#locale').selectOption('en-XA');
+  await page.evaluate(() => {
+    (window as any).demo.editor.trigger('test', 'type', { text: ' ' });
+    document.getElementById('lsp-status')!.textContent =
+      'TypeScript · vscode-json-language-server is not installed on the task host; turn on auto-install in Settings or install it yourself';
+    document.getElementById('current-file')!.textContent = 'internal/very/deeply/nested/package/with/a/long/name/handlers_generated_test.go';
+  });
+  await expect(page.locator('#save-state')).not.toBeEmpty();
+  expect(await height()).toBeLessThan(oneRow);
+  // Every action is still on screen; in English and German, whole.
+  const actions = ['close-file', 'toggle-diff', 'toggle-tab-focus', 'open-symbols', 'toggle-search', 'toggle-problems', 'open-settings'];
+  const onScreen = async (whole: boolean) => {
+    const right = (await bar.boundingBox())!.x + (await bar.boundingBox())!.width;
+    for (const id of [...actions, 'lsp-status']) {
+      const el = page.locator('#' + id);
+      if (!(await el.isVisible())) continue;
+      const box = (await el.boundingBox())!;
+      expect(box.x + box.width, id).toBeLessThanOrEqual(right + 0.5);
+      expect(box.width, id).toBeGreaterThan(20);
+      if (whole && id !== 'lsp-status') expect(await el.evaluate((e) => e.scrollWidth - e.clientWidth), `${id} whole`).toBeLessThanOrEqual(1);
+    }
+    expect((await page.locator('#current-file').boundingBox())!.width, 'the file name keeps a place').toBeGreaterThan(60);
+  };
+  await onScreen(false);
+  for (const locale of ['de', 'en']) {
+    await page.locator('#locale').selectOption(locale);
+    await page.evaluate(() => {
+      document.getElementById('lsp-status')!.textContent = 'Go · ' + 'a long account of what went wrong '.repeat(4);
+    });
+    expect(await height(), locale).toBeLessThan(oneRow);
+    await onScreen(true);
+  }
+  await page.locator('#locale').selectOption('en');
+  await page.evaluate(() => (window as any).demo.editor.trigger('test', 'undo', null));
+});
