@@ -24,10 +24,11 @@ func DefaultSettingsPath() (string, error) {
 
 // OpenSettings opens the demo's settings database at path (empty:
 // DefaultSettingsPath). A new database starts with Go, TypeScript and
-// Python set to auto-start and auto-install, so the demo shows
-// intelligence as soon as a file opens — installing a missing server on
-// the (local) task host first, as the product does; what the user saves
-// is kept.
+// Python set to auto-start, and every language a built-in server can be
+// installed for set to auto-install, so the demo shows intelligence as
+// soon as a file opens and Start works for the others — installing a
+// missing server on the (local) task host first, as the product does;
+// what the user saves is kept.
 func OpenSettings(path string) (*settings.SQLite, error) {
 	if path == "" {
 		var err error
@@ -45,9 +46,15 @@ func OpenSettings(path string) (*settings.SQLite, error) {
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		auto := []string{string(wire.Go), string(wire.TypeScript), string(wire.Python)}
+		var install []string
+		for _, l := range wire.Languages {
+			if l.AutoInstallable {
+				install = append(install, string(l.Language))
+			}
+		}
 		// gopls shows inlay hints only when asked to.
 		configs := map[string]json.RawMessage{string(wire.Go): json.RawMessage(goplsHints)}
-		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &auto, ServerConfigs: &configs}
+		patch := settings.Patch{AutoStartLanguages: &auto, AutoInstallLanguages: &install, ServerConfigs: &configs}
 		if _, err := store.Update(context.Background(), settings.LocalUser, patch); err != nil {
 			store.Close()
 			return nil, err

@@ -23,6 +23,12 @@ test('a missing auto-installable server shows the German catalog message, not tr
   const popover = page.locator('#lsp-popover');
   await expect(popover).toContainText('automatische Installation');
   await expect(popover).not.toContainText('not installed');
+  // The task host can install it: Install comes first, with what it runs
+  // there, as the Settings page shows it.
+  await expect(page.locator('#lsp-install-action')).toHaveText('Installieren');
+  await expect(page.locator('#lsp-install-action')).toBeFocused();
+  await expect(page.locator('#command-popover')).toContainText('npm');
+  await expect(page.locator('#destination-popover')).toContainText('pyright');
   const v = await view(page, 'python');
   expect(v.state).toBe('error');
 });
@@ -47,9 +53,9 @@ test('a pending initialize shows increasing elapsed time in German units, with S
   await expect(popover).not.toContainText(/%|verbleibend|remaining/);
 });
 
-test('with auto-install on, a missing server is installed on the task host and comes up ready', async ({ page }) => {
+test('Install in the popover turns auto-install on: the missing server is installed on the task host and comes up ready', async ({ page }) => {
   test.setTimeout(180_000);
-  await putSettings(page, { lsp_auto_start_languages: ['python'], lsp_auto_install_languages: ['python'] });
+  await putSettings(page, { lsp_auto_start_languages: ['python'], lsp_auto_install_languages: ['go'] });
   await openDemo(page);
   await page.evaluate(() => {
     const d = (window as any).demo;
@@ -61,8 +67,15 @@ test('with auto-install on, a missing server is installed on the task host and c
     });
   });
   await openFile(page, 'tool.py');
+  await expect(status(page)).toHaveAttribute('data-close-code', '4001');
+  await status(page).click();
+  await page.locator('#lsp-install-action').click();
   // A real npm install of pyright into the bare host's ~/.kandev/lsp-servers.
   await expect(status(page)).toHaveAttribute('data-state', 'ready', { timeout: 150_000 });
+  const saved = await (await page.request.get('/api/v1/user/settings')).json();
+  expect(saved.lsp_auto_install_languages).toEqual(['go', 'python']);
+  // Installed: the popover offers Install no more.
+  await expect(page.locator('#lsp-install')).toBeHidden();
   const states: string[] = await page.evaluate(() => (window as any).states);
   expect(states).toContain('installing');
   expect(states.indexOf('installing')).toBeLessThan(states.indexOf('ready'));

@@ -26,6 +26,7 @@ var englishStatus = []kv{
 	{"action.start", "Start"},
 	{"action.stop", "Stop"},
 	{"action.retry", "Retry"},
+	{"action.install", "Install"},
 
 	{"message.title", "Message from {server}"},
 	{"message.dismiss", "Dismiss"},
@@ -118,6 +119,7 @@ var germanStatus = []kv{
 	{"action.start", "Starten"},
 	{"action.stop", "Beenden"},
 	{"action.retry", "Erneut versuchen"},
+	{"action.install", "Installieren"},
 
 	{"message.title", "Meldung von {server}"},
 	{"message.dismiss", "Schließen"},

@@ -296,6 +296,8 @@ export interface StatusView {
   message?: string;
   /** true for Kotlin. */
   experimental: boolean;
+  /** The text of an Install button when the server is missing and the task host can install it (close code 4001): turn on auto-install for the language, then retry. */
+  installLabel: string | null;
   /** Open documents of the pair. */
   documents: number;
   /** The catalog id of the server ('' before the task host named the language's default). */

@@ -12,7 +12,7 @@ func TestJSONMatchesEncodingJSON(t *testing.T) {
 		{SessionID: "s", Language: "go", State: "ready", Summary: "Go: ready", Details: []string{"a", "b\n"}, Documents: 2},
 		{Action: &act, ActionLabel: &act, Progress: &Progress{Title: "Indexing", Message: "x", Percentage: &pct, ElapsedMs: 1200, Others: 1},
 			Initializing: &Initializing{ElapsedMs: 5, Long: true}, Finished: &Finished{Title: "t", Message: "m"}, Reconnect: &Reconnect{Attempt: 2, ElapsedMs: 1500},
-			CloseCode: &code, Message: "install failed: \"exit 1\"", Experimental: true, Details: []string{}},
+			CloseCode: &code, Message: "install failed: \"exit 1\"", Experimental: true, InstallLabel: &act, Details: []string{}},
 		{Progress: &Progress{Title: "no percentage"}, Tick: true},
 	} {
 		want, _ := json.Marshal(v)

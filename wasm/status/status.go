@@ -60,6 +60,11 @@ type View struct {
 	// failure detail, an initialize error message); omitted when empty.
 	Message      string `json:"message,omitempty"`
 	Experimental bool   `json:"experimental"`
+	// InstallLabel is set, to the localized text of an Install button,
+	// when the server is missing and the task host has an installer for it
+	// (close code 4001): a page may offer to turn on auto-install for the
+	// language and retry, which installs it. Null otherwise.
+	InstallLabel *string `json:"installLabel"`
 	// Documents counts the pair's open documents.
 	Documents int `json:"documents"`
 	// Server is the catalog id of the pair's server, "" before the task
@@ -206,6 +211,12 @@ func (v View) AppendJSON(b []byte) []byte {
 	}
 	b = j.AppendLit(b, `,"experimental":`)
 	b = j.AppendBool(b, v.Experimental)
+	b = j.AppendLit(b, `,"installLabel":`)
+	if v.InstallLabel == nil {
+		b = j.AppendNull(b)
+	} else {
+		b = j.AppendString(b, *v.InstallLabel)
+	}
 	b = j.AppendLit(b, `,"documents":`)
 	b = j.AppendInt(b, int64(v.Documents))
 	b = j.AppendLit(b, `,"server":`)
@@ -454,6 +465,10 @@ func Build(s client.Status, cat *i18n.Catalog, now int64) View {
 			k = cat.T(k, a...)
 		}
 		v.Details = append(v.Details, k)
+	}
+	if v.CloseCode != nil && *v.CloseCode == int(wire.CloseBinaryMissing) && s.State != client.StateOff {
+		label := cat.T("action.install")
+		v.InstallLabel = &label
 	}
 	if act != "" {
 		label := cat.T("action." + act)

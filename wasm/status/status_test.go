@@ -166,6 +166,20 @@ func TestViewTable(t *testing.T) {
 	}
 }
 
+// A missing server the task host can install (4001) offers Install in the
+// view's locale; one it cannot (4007), an exited one, or one stopped since
+// does not.
+func TestInstallOffered(t *testing.T) {
+	t.Parallel()
+	label := func(locale string, s client.Status) *string { return Build(s, i18n.For(locale), t0).InstallLabel }
+	require.Equal(t, "Install", *label("en", st("python", client.StateError, code(4001))))
+	require.Equal(t, "Installieren", *label("de", st("python", client.StateError, code(4001))))
+	require.Nil(t, label("en", st("kotlin", client.StateError, code(4007))))
+	require.Nil(t, label("en", st("python", client.StateError, code(4006))))
+	require.Nil(t, label("en", st("python", client.StateOff, code(4001))))
+	require.Nil(t, label("en", st("python", client.StateReady)))
+}
+
 func TestViewJSON(t *testing.T) {
 	t.Parallel()
 	s := st("kotlin", client.StateStarting, initSince(80*time.Second), active(

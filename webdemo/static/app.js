@@ -10,6 +10,7 @@
 
 import { config, monaco, lsp } from './platform.js';
 import { createStatusControl } from './status.js';
+import { installersOf, installerDetails } from './installers.js';
 import { createStatusBar } from './statusbar.js';
 import { createSettingsPage } from './settings.js';
 
@@ -381,7 +382,36 @@ lspItem.type = 'button';
 lspItem.className = 'lsp-status';
 lspItem.hidden = true;
 const statusBar = createStatusBar({ items: { session: sessionItem, lsp: lspItem, cursor: cursorItem }, t: tr });
-const control = createStatusControl({ lsp, t: tr, barItem: lspItem });
+// Install, for a server the task host is missing but can install: what
+// it runs there (the installers answer, asked once per session until an
+// install), then auto-install on for the language, saved like a Settings
+// change, and the pair tried again — the task host installs and starts it.
+/** @type {Map<string, import('./installers.js').InstallersAnswer | null>} */
+const installerAnswers = new Map();
+const control = createStatusControl({
+  lsp, t: tr, barItem: lspItem,
+  install: {
+    details(v, suffix) {
+      if (!installerAnswers.has(v.sessionId)) {
+        installerAnswers.set(v.sessionId, null);
+        installersOf(v.sessionId).then((a) => {
+          installerAnswers.set(v.sessionId, a);
+          control.repaint();
+        });
+      }
+      const answer = installerAnswers.get(v.sessionId);
+      const chosen = (settings.lsp_language_servers || {})[v.language] || [];
+      return answer ? installerDetails(tr, answer, v.language, v.server || chosen[v.slot] || '', suffix) : [];
+    },
+    async run(v) {
+      const langs = settings.lsp_auto_install_languages || [];
+      if (!langs.includes(v.language)) await saveSettings({ lsp_auto_install_languages: [...langs, v.language] });
+      installersOf(v.sessionId, true); // found, once installed
+      installerAnswers.delete(v.sessionId);
+      lsp.retry(v.sessionId, v.language, v.slot);
+    },
+  },
+});
 lsp.onStatus(() => control.repaint());
 
 // mountedModel is the model of the active Monaco text editor, or null when

@@ -8,6 +8,8 @@
 // which asks the session's task host.
 // @ts-check
 
+import { h, installerDetails } from './installers.js';
+
 /** @typedef {import('@kandev/lsp').Settings} Settings */
 /**
  * GET /api/v1/lsp/runtime: the languages with their catalog servers (the
@@ -16,41 +18,14 @@
  */
 /** @typedef {import('@kandev/lsp').Language} Language */
 /** @typedef {{ id: Language, experimental: boolean, servers: string[] }} Lang */
-/**
- * The task host's answer for one server (relay's installers route).
- * @typedef {{ server?: string, command: string, found?: boolean, path?: string, installable?: boolean, reason?: string,
- *   guidance?: string, installCommand?: string[], workDir?: string, download?: string,
- *   prerequisites?: { name: string, found: boolean }[], destination: string }} ServerInfo
- */
-/** @typedef {ServerInfo & { language: string, servers?: ServerInfo[] }} LanguageInfo */
-/** @typedef {{ goos: string, goarch: string, languages?: LanguageInfo[] }} InstallersAnswer */
+/** @typedef {import('./installers.js').InstallersAnswer} InstallersAnswer */
 /**
  * @typedef {{ session: string, state: 'none' | 'loading' | 'ok' | 'error', answer?: InstallersAnswer, code?: number }} Installers
  */
-
 // Every id asked for is in index.html or in what render built.
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 // A form control of the page, by id (the same promise).
 const control = (/** @type {string} */ id) => /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */ ($(id));
-
-// h builds an element: h('p', { class: 'x', id: 'y' }, 'text', child).
-/**
- * @param {string} tag @param {Record<string, unknown>} [attrs]
- * @param {...(Node | string | null | undefined | false)} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs = {}, ...children) {
-  // Any: attrs that are properties of the element (onclick, checked) are set by name.
-  const el = /** @type {HTMLElement & Record<string, any>} */ (document.createElement(tag));
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') el.className = String(v);
-    else if (k in el && typeof v !== 'string') el[k] = v;
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
-  el.append(.../** @type {(Node | string)[]} */ (children.filter((c) => c !== null && c !== undefined && c !== false)));
-  return el;
-}
 
 // swap is list with the items at i and j exchanged.
 /** @param {string[]} list @param {number} i @param {number} j */
@@ -58,12 +33,6 @@ function swap(list, i, j) {
   const out = [...list];
   [out[i], out[j]] = [out[j], out[i]];
   return out;
-}
-
-// shellWords shows an argv as one copyable command line.
-/** @param {string[]} argv */
-function shellWords(argv) {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
 /**
@@ -193,7 +162,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       h('p', { class: 'card-note note', id: `card-note-${id}`, role: 'status' }),
       // A language with one server in its catalog shows that server's
       // details here, as it has no list.
-      l.servers.length > 1 ? null : h('div', { class: 'installer', id: `installer-${id}` }, ...installerDetails(id, listed(l, s)[0], id)),
+      l.servers.length > 1 ? null : h('div', { class: 'installer', id: `installer-${id}` }, ...details(id, listed(l, s)[0], id)),
       h('label', { for: `config-${id}`, class: 'config-label' }, t('settings.config')),
       textarea,
       h('p', { class: 'error config-error', id: `config-error-${id}`, 'data-language': id, role: 'alert' }, error || ''),
@@ -233,7 +202,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
           () => saveServers(l, swap(list, i, i + 1), `.server-row[data-slot="${i + 1}"] .move-${i + 1 === list.length - 1 ? 'up' : 'down'}`)),
         iconButton('remove', 'settings.server.remove', sv, '✕', list.length === 1,
           () => saveServers(l, list.filter((x) => x !== sv), `#server-${id}`))),
-      h('div', { class: 'installer', id: `installer-${suffix(i)}` }, ...installerDetails(id, sv, suffix(i)))));
+      h('div', { class: 'installer', id: `installer-${suffix(i)}` }, ...details(id, sv, suffix(i)))));
     const out = [
       h('h5', { id: `servers-heading-${id}`, class: 'servers-heading' }, t('settings.servers')),
       h('p', { class: 'hint' }, t('settings.servers.hint')),
@@ -259,52 +228,10 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     return out;
   }
 
-  // installerDetails shows the task host's answer for one server of a
-  // language, all of it visible without hovering; its elements' ids end in
-  // suffix.
-  /** @param {string} lang @param {string} serverId @param {string} suffix @returns {HTMLElement[]} */
-  function installerDetails(lang, serverId, suffix) {
-    if (!installers || installers.state !== 'ok') return [];
-    const answer = /** @type {InstallersAnswer} */ (installers.answer); // state ok
-    const entry = (answer.languages || []).find((x) => x.language === lang);
-    if (!entry) return [];
-    // The server's own answer. An entry without servers answers for its
-    // own server only (one that names none predates the catalog: the
-    // language's one server).
-    const info = entry.servers
-      ? entry.servers.find((x) => x.server === serverId)
-      : (!entry.server || entry.server === serverId ? entry : null);
-    if (!info) return [];
-    const id = suffix;
-    const server = info.command;
-    const out = [h('p', { class: 'server-state', 'data-found': String(!!info.found) },
-      // A found server has a path.
-      info.found ? t('settings.found', { server, path: /** @type {string} */ (info.path) }) : t('settings.missing', { server }))];
-    if (!info.installable) {
-      const why = info.reason === 'manual_only'
-        ? t('settings.manual', { server })
-        : info.reason === 'unsupported_os'
-          ? t('settings.unsupportedOS', { server, os: `${answer.goos}/${answer.goarch}` })
-          : info.guidance; // a condition without a catalog text: the task host's words
-      out.push(h('p', { class: 'guidance', id: `guidance-${id}` }, why));
-      return out;
-    }
-    const rows = [];
-    if (info.installCommand && info.installCommand.length) {
-      rows.push(h('dt', {}, t('settings.command')), h('dd', {},
-        h('code', { class: 'command', id: `command-${id}` }, shellWords(info.installCommand)),
-        info.workDir ? h('div', { class: 'hint' }, t('settings.workdir', { dir: info.workDir })) : null));
-    }
-    if (info.download) rows.push(h('dt', {}, t('settings.download')), h('dd', {}, h('code', { id: `download-${id}` }, info.download)));
-    const prereqs = info.prerequisites || [];
-    rows.push(h('dt', {}, t('settings.prerequisites')), h('dd', {}, prereqs.length
-      ? h('ul', { class: 'prereqs', id: `prereqs-${id}` }, ...prereqs.map((p) => h('li', { 'data-found': String(p.found), 'data-name': p.name },
-        t(p.found ? 'settings.prereq.found' : 'settings.prereq.missing', { name: p.name }))))
-      : h('span', { id: `prereqs-${id}` }, t('settings.prereq.none'))));
-    rows.push(h('dt', {}, t('settings.destination')), h('dd', {}, h('code', { id: `destination-${id}` }, info.destination)));
-    out.push(h('dl', { class: 'installer-details' }, ...rows));
-    return out;
-  }
+  // details is the task host's answer for one server, once it came.
+  /** @param {string} lang @param {string} serverId @param {string} suffix */
+  const details = (lang, serverId, suffix) => (installers && installers.state === 'ok'
+    ? installerDetails(t, /** @type {InstallersAnswer} */ (installers.answer), lang, serverId, suffix) : []);
 
   /** @param {Settings} patch @param {HTMLElement} note */
   async function save(patch, note) {

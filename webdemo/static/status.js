@@ -6,8 +6,12 @@
 // the panel with its own summary, progress, details and action, which acts
 // on that server alone (its slot).
 //
+// A server that is missing where the task host can install it gets Install
+// beside Retry, with what installing runs there (as Settings shows it):
+// install.run turns on auto-install for the language and retries.
+//
 // The popover and the drawer are dialogs: opening one moves the focus to its
-// first action (Start, Stop or Retry), Tab and Shift+Tab go round its
+// first action (Install, Start, Stop or Retry), Tab and Shift+Tab go round its
 // buttons while it is open, and Escape closes it and gives the focus back
 // to the control that opened it.
 // @ts-check
@@ -18,9 +22,10 @@
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /**
- * @param {{ lsp: import('@kandev/lsp').KandevLSP, t: import('./platform.js').Texts, barItem: HTMLElement }} parts
+ * @typedef {{ details: (view: StatusView, suffix: string) => HTMLElement[], run: (view: StatusView) => Promise<void> }} Install
+ * @param {{ lsp: import('@kandev/lsp').KandevLSP, t: import('./platform.js').Texts, barItem: HTMLElement, install: Install }} parts
  */
-export function createStatusControl({ lsp, t, barItem }) {
+export function createStatusControl({ lsp, t, barItem, install }) {
   const toolbarBtn = $('lsp-status');
   const popover = $('lsp-popover');
   const drawer = $('lsp-drawer');
@@ -28,6 +33,7 @@ export function createStatusControl({ lsp, t, barItem }) {
   const backdrop = $('drawer-backdrop');
   const panel = $('lsp-panel');
   const actionEl = $('lsp-action');
+  const installEl = $('lsp-install-action');
   const triggers = { toolbar: toolbarBtn, status_bar: barItem };
 
   /** @type {import('@kandev/lsp').Surface | null} */
@@ -81,6 +87,7 @@ export function createStatusControl({ lsp, t, barItem }) {
     $('lsp-details').replaceChildren(...details(one));
     paintProgress($('lsp-progress'), one && one.progress);
     paintAction(actionEl, one);
+    paintInstall(one);
     paintServers(view && view.servers ? view.servers : []);
     keepFocus();
   }
@@ -88,14 +95,15 @@ export function createStatusControl({ lsp, t, barItem }) {
   const dialog = () => (open && open.kind === 'drawer' ? drawer : popover);
 
   /** @returns {HTMLElement[]} the shown action buttons, in order */
-  const actions = () => [actionEl, .../** @type {NodeListOf<HTMLElement>} */ ($('lsp-servers').querySelectorAll('.server-action'))]
+  const actions = () => [installEl, actionEl, .../** @type {NodeListOf<HTMLElement>} */ ($('lsp-servers').querySelectorAll('.server-install, .server-action'))]
     .filter((b) => !b.hidden && !!b.getClientRects().length);
 
   // noteFocus reads which action has the focus before a repaint.
   function noteFocus() {
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     if (active === actionEl) focusKey = 'main';
-    else if (active && active.classList.contains('server-action')) focusKey = active.dataset.slot || null;
+    else if (active === installEl) focusKey = 'install';
+    else if (active && (active.classList.contains('server-action') || active.classList.contains('server-install'))) focusKey = active.dataset.key || null;
     else if (open && (active === dialog() || !active || active === document.body)) { /* still waiting */ }
     else focusKey = null; // the user moved on
   }
@@ -107,7 +115,8 @@ export function createStatusControl({ lsp, t, barItem }) {
     const shown = actions();
     const button = focusKey === 'first' ? shown[0]
       : focusKey === 'main' ? shown.find((b) => b === actionEl)
-        : shown.find((b) => b.dataset.slot === focusKey);
+        : focusKey === 'install' ? shown.find((b) => b === installEl)
+          : shown.find((b) => b.dataset.key === focusKey);
     const active = document.activeElement;
     if (button) {
       if (active !== button) button.focus();
@@ -129,6 +138,35 @@ export function createStatusControl({ lsp, t, barItem }) {
       button.dataset.action = v.action;
       // The localized label comes with the view where lsp.wasm has one.
       button.textContent = v.actionLabel || t(`page.action.${v.action}`);
+    }
+  }
+
+  // paintInstall shows Install and the installer's details for a missing
+  // server the task host can install (the view's installLabel), else
+  // nothing. A click is taken once: the button waits until the retry began.
+  /** @param {StatusView | null} v */
+  function paintInstall(v) {
+    const box = $('lsp-install');
+    box.hidden = !(v && v.installLabel);
+    if (!v || !v.installLabel) {
+      $('lsp-install-error').textContent = '';
+      return;
+    }
+    installEl.textContent = v.installLabel;
+    $('lsp-install-details').replaceChildren(...install.details(v, 'popover'));
+  }
+
+  /** @param {HTMLElement} button @param {StatusView} v */
+  async function runInstall(button, v) {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    $('lsp-install-error').textContent = '';
+    try {
+      await install.run(v);
+    } catch (e) {
+      $('lsp-install-error').textContent = t('settings.saveFailed', { error: /** @type {Error} */ (e).message });
+    } finally {
+      button.removeAttribute('aria-disabled');
     }
   }
 
@@ -164,9 +202,25 @@ export function createStatusControl({ lsp, t, barItem }) {
       button.className = 'lsp-action server-action';
       button.id = `lsp-server-action-${v.slot}`;
       button.dataset.slot = String(v.slot);
+      button.dataset.key = `action-${v.slot}`;
       button.setAttribute('aria-labelledby', `${button.id} ${name.id}`);
       paintAction(button, v);
-      li.append(head, progress, lines, button);
+      if (!v.installLabel) {
+        li.append(head, progress, lines, button);
+        return li;
+      }
+      const inst = document.createElement('button');
+      inst.type = 'button';
+      inst.className = 'lsp-action server-install';
+      inst.id = `lsp-server-install-${v.slot}`;
+      inst.dataset.slot = String(v.slot);
+      inst.dataset.key = `install-${v.slot}`;
+      inst.setAttribute('aria-labelledby', `${inst.id} ${name.id}`);
+      inst.textContent = v.installLabel;
+      const where = document.createElement('div');
+      where.className = 'installer';
+      where.append(...install.details(v, `server-${v.slot}`));
+      li.append(head, progress, lines, where, inst, ' ', button);
       return li;
     }));
   }
@@ -230,7 +284,7 @@ export function createStatusControl({ lsp, t, barItem }) {
     // Into the dialog: its first action, else (nothing to do yet) the
     // drawer's Close or the popover itself until an action comes.
     const first = actions()[0];
-    focusKey = first ? (first === actionEl ? 'main' : first.dataset.slot || null) : 'first';
+    focusKey = first ? (first === actionEl ? 'main' : first === installEl ? 'install' : first.dataset.key || null) : 'first';
     (first || (kind === 'drawer' ? $('lsp-drawer-close') : popover)).focus();
   }
 
@@ -285,9 +339,18 @@ export function createStatusControl({ lsp, t, barItem }) {
     const fn = lsp[/** @type {import('@kandev/lsp').StatusAction} */ (actionEl.dataset.action)]; // paintAction's
     if (typeof fn === 'function') fn(view.sessionId, view.language);
   });
+  installEl.addEventListener('click', () => {
+    if (view) runInstall(installEl, view.servers ? view.servers[0] : view);
+  });
   // A server's own button acts on that server only; the others and the
   // language's auto-start are left alone.
   $('lsp-servers').addEventListener('click', (e) => {
+    const inst = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('.server-install')); // clicks hit elements
+    const sv = inst && view && view.servers ? view.servers.find((x) => String(x.slot) === inst.dataset.slot) : null;
+    if (inst && sv) {
+      runInstall(inst, sv);
+      return;
+    }
     const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('.server-action')); // clicks hit elements
     if (!view || !button) return;
     const fn = lsp[/** @type {import('@kandev/lsp').StatusAction} */ (button.dataset.action)]; // paintAction's
