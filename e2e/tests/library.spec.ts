@@ -94,3 +94,31 @@ test('TypeScript and Python: console.log and print open the servers\' own librar
   await expect(page.locator('#current-file')).toContainText(/typeshed.*\/builtins\.pyi \(read-only\)/);
   await expect.poll(() => lineAtCursor(page)).toContain('def len(');
 });
+
+test('Go: Ctrl+click on fmt.Println, as a user does it, opens print.go with no error in the page', async ({ page }) => {
+  await openFile(page, 'main.go');
+  await waitReady(page);
+  await hoverUntil(page, 'Println(', 'func fmt.Println(');
+  await page.keyboard.press('Escape');
+  // Where Println is on screen, from Monaco's own layout.
+  const at = await page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    const model = editor.getModel();
+    const pos = model.getPositionAt(model.getValue().indexOf('Println(') + 2);
+    const p = editor.getScrolledVisiblePosition(pos);
+    const box = editor.getDomNode().getBoundingClientRect();
+    return { x: box.left + p.left, y: box.top + p.top + p.height / 2 };
+  });
+  // Ctrl held, the pointer over the name: Monaco underlines the link (its
+  // preview reads the target's model, which "Model not found" broke), then
+  // the click goes to it.
+  await page.mouse.move(at.x - 10, at.y);
+  await page.keyboard.down('Control');
+  await page.mouse.move(at.x, at.y, { steps: 3 });
+  await expect(page.locator('.goto-definition-link')).not.toHaveCount(0);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await expect(page.locator('#current-file')).toContainText('/src/fmt/print.go (read-only)');
+  await expect.poll(() => lineAtCursor(page)).toContain('func Println(');
+});
