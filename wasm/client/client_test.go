@@ -113,7 +113,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":null}`, a.recv().raw)
 	a.send(`{"jsonrpc":"2.0","id":3,"method":"workspace/semanticTokens/refresh"}`)
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":3,"result":null}`, a.recv().raw)
-	a.send(`{"jsonrpc":"2.0","id":4,"method":"workspace/applyEdit","params":{}}`)
+	a.sendMalformed(`{"jsonrpc":"2.0","id":4,"method":"workspace/applyEdit","params":{}}`)
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":4,"result":{"applied":false,"failureReason":"malformed workspace/applyEdit params"}}`, a.recv().raw)
 	a.send(`{"jsonrpc":"2.0","id":5,"method":"workspace/unknown","params":{}}`)
 	m := a.recv()

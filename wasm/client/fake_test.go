@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/tools/lspconform"
 	"github.com/kandev/lsp/wasm/clock"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
@@ -111,6 +112,34 @@ type fakeAgent struct {
 	t   *testing.T
 	url string
 	end transport.PipeEnd
+	// conf checks every message both ways against the LSP meta model
+	// (nil without one): what the client sends to the letter.
+	conf *lspconform.Conn
+}
+
+// metaModel is the LSP meta model the fake agents check messages
+// against, loaded once; nil where there is none (the test then says so).
+var metaModel = sync.OnceValue(func() *lspconform.Model {
+	path, ok := lspconform.Find()
+	if !ok {
+		return nil
+	}
+	m, err := lspconform.Load(path)
+	if err != nil {
+		panic(err)
+	}
+	return m
+})
+
+// conform checks one frame; a mismatch fails the test that produced it.
+func (a *fakeAgent) conform(from lspconform.Side, frame []byte) {
+	a.t.Helper()
+	if a.conf == nil {
+		return
+	}
+	if err := a.conf.Check(from, frame); err != nil {
+		a.t.Errorf("LSP conformance: %v\n%s", err, frame)
+	}
 }
 
 type rpcMsg struct {
@@ -124,7 +153,20 @@ type rpcMsg struct {
 
 func (a *fakeAgent) send(format string, args ...any) {
 	a.t.Helper()
-	require.NoError(a.t, a.end.Write(ctxlite.Background(), fmt.Appendf(nil, format, args...)))
+	frame := fmt.Appendf(nil, format, args...)
+	a.conform(lspconform.Server, frame)
+	require.NoError(a.t, a.end.Write(ctxlite.Background(), frame))
+}
+
+// sendMalformed sends what no server may send — a test of the client's
+// defence — past the conformance check.
+func (a *fakeAgent) sendMalformed(format string, args ...any) {
+	a.t.Helper()
+	frame := fmt.Appendf(nil, format, args...)
+	if a.conf != nil {
+		a.conf.Record(lspconform.Server, frame) // its answer is checked
+	}
+	require.NoError(a.t, a.end.Write(ctxlite.Background(), frame))
 }
 
 func (a *fakeAgent) recv() rpcMsg {
@@ -133,6 +175,7 @@ func (a *fakeAgent) recv() rpcMsg {
 	defer cancel()
 	data, err := a.end.Read(ctx)
 	require.NoError(a.t, err)
+	a.conform(lspconform.Client, data)
 	var m rpcMsg
 	require.NoError(a.t, json.Unmarshal(data, &m), string(data))
 	m.raw = string(data)
@@ -171,7 +214,11 @@ type fakeDialer struct {
 
 func (d *fakeDialer) dial(_ ctxlite.Context, url string) (jsonrpc.Transport, error) {
 	client, agent := transport.Pipe()
-	d.agents <- &fakeAgent{t: d.t, url: url, end: agent}
+	a := &fakeAgent{t: d.t, url: url, end: agent}
+	if m := metaModel(); m != nil {
+		a.conf = m.NewConn()
+	}
+	d.agents <- a
 	return client, nil
 }
 

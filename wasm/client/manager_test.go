@@ -383,7 +383,7 @@ func TestConfigurationBySectionAndPushWithoutReconnect(t *testing.T) {
 	a.send(`{"jsonrpc":"2.0","id":1,"method":"workspace/configuration","params":{"items":[{"section":"python.analysis"},{"section":"pyright"},{"section":"python.missing"},{"scopeUri":"file:///w"},{"section":"go"}]}}`)
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":[{"typeCheckingMode":"basic"},{"disableOrganizeImports":true},null,`+
 		`{"python":{"analysis":{"typeCheckingMode":"basic"}},"pyright":{"disableOrganizeImports":true}},null]}`, a.recv().raw)
-	a.send(`{"jsonrpc":"2.0","id":2,"method":"workspace/configuration","params":"bad"}`)
+	a.sendMalformed(`{"jsonrpc":"2.0","id":2,"method":"workspace/configuration","params":"bad"}`)
 	m2 := a.recv()
 	require.NotNil(t, m2.Error)
 	require.Equal(t, jsonrpc.ErrInvalidParams.Code, m2.Error.Code)
