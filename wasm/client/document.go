@@ -210,6 +210,9 @@ func (d *Document) flushForRequest(c *connection) (string, int32) {
 		return "", 0
 	}
 	d.sd.Flush()
+	if !d.sd.Holds(d.src) {
+		return "", 0 // another model of the file leads with other text
+	}
 	return d.uri, d.sd.Version()
 }
 

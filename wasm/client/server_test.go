@@ -244,6 +244,17 @@ func TestTwoModelsOfOneFileShareTheServerDocument(t *testing.T) {
 	change := a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"contentChanges":[{"text":"package main\n\nfunc f() {}\n"}]`)
 
+	// The first model's text is no longer the server's: its calls are
+	// answered null without a request (a token or a range from the other
+	// text would fall past its lines), until its text is the same again.
+	require.Equal(t, "null", answer(t, provide(h, id, features.Hover, `{"uri":"`+m1.uri+`","lineNumber":1,"column":1}`)))
+	a.nothingQueued()
+	m1.set("package main\n\nfunc f() {}\n")
+	got := provide(h, id, features.Hover, `{"uri":"`+m1.uri+`","lineNumber":1,"column":1}`)
+	req := a.recvMethod("textDocument/hover")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"contents":"package main"}}`, req.ID)
+	require.Contains(t, answer(t, got), "package main")
+
 	d1.Close()
 	a.nothingQueued() // the other model still shows the file
 	d2.Close()

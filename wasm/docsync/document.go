@@ -313,6 +313,20 @@ func (d *Doc) text() string {
 	return ""
 }
 
+// Holds reports whether the server's document is src's text: src leads,
+// or its text is the lead's. Two models of one file share the server
+// document; after an edit in one, the other's positions no longer match
+// what the server answers for (a semantic token past a line's end).
+func (d *Doc) Holds(src TextSource) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	lead := d.lead
+	if lead == nil && len(d.members) > 0 {
+		lead = d.members[0].src
+	}
+	return lead == src || src.Text() == d.text()
+}
+
 // Join adds another model of the same task file: it shares this server
 // document (no second didOpen). It reports false once the document
 // closed; the caller then opens a new one.
