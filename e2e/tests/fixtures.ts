@@ -1,5 +1,5 @@
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { test as base, expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -299,6 +299,39 @@ const alwaysExpected: ExpectedPageError[] = [{
   why: 'the same failure: the worker\'s error event, re-raised by Monaco\'s worker client (it carries no message)',
 }];
 
+type TraceEntry = { socket: number; from: 'client' | 'server'; frame: string };
+
+// traceLSP records every frame of the page's language-server sockets (the
+// relay's /lsp/ route), reloads and reconnects included, in order.
+function traceLSP(page: Page): TraceEntry[] {
+  const trace: TraceEntry[] = [];
+  let sockets = 0;
+  page.on('websocket', (ws) => {
+    if (!new URL(ws.url()).pathname.startsWith('/lsp/')) return;
+    const socket = ++sockets;
+    const add = (from: 'client' | 'server') => ({ payload }: { payload: string | Buffer }) => {
+      trace.push({ socket, from, frame: typeof payload === 'string' ? payload : payload.toString('utf8') });
+    };
+    ws.on('framesent', add('client'));
+    ws.on('framereceived', add('server'));
+  });
+  return trace;
+}
+
+// conform holds the test's language-server traffic to the LSP 3.18 meta
+// model (bin/kandev-lspconform, tools/lspconform): what lsp.wasm sent to
+// the letter, what the servers sent to its types. A frame that does not
+// conform fails the test that produced it.
+function conform(trace: TraceEntry[], testInfo: TestInfo) {
+  if (!trace.length) return;
+  const file = testInfo.outputPath('lsp-trace.json');
+  fs.writeFileSync(file, JSON.stringify(trace));
+  const r = spawnSync(path.join(root, 'bin', 'kandev-lspconform'), [file], { encoding: 'utf8', cwd: root });
+  if (r.error) throw r.error;
+  expect(r.stdout, `LSP conformance of the test's ${trace.length} frames (${file})`).not.toMatch(/^socket \d+:/m);
+  expect(r.status, r.stderr).toBe(0);
+}
+
 /** demoTest is a test whose worker runs one demo started with opts. */
 export function demoTest(opts: DemoOptions) {
   return base.extend<{ entry: string; expectedPageErrors: ExpectedPageError[] }, { demo: Demo }>({
@@ -310,7 +343,8 @@ export function demoTest(opts: DemoOptions) {
     // console error (the page's, Monaco's or lsp.wasm's), unless the error
     // is expected above or by the spec: a page that breaks while the
     // assertions still hold must not pass.
-    page: async ({ page, entry, expectedPageErrors }, use) => {
+    page: async ({ page, entry, expectedPageErrors }, use, testInfo) => {
+      const lspTrace = traceLSP(page);
       const expected = [...alwaysExpected, ...expectedPageErrors].filter((e) => e.entry === undefined || e.entry === entry);
       const errors: string[] = [];
       const check = (kind: string, text: string) => {
@@ -324,6 +358,7 @@ export function demoTest(opts: DemoOptions) {
       });
       await use(page);
       expect(errors, 'the page logged errors or threw').toEqual([]);
+      conform(lspTrace, testInfo);
     },
     demo: [async ({}, use) => {
       const demo = await startDemo(opts);
