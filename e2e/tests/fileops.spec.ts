@@ -30,7 +30,7 @@ const modelText = (page: Page, uri: string) => page.evaluate((uri) => {
   return m ? (m.getValue() as string) : null;
 }, uri);
 
-const own = ['ts/ops', 'ts/shapes-kit', 'py/ops', 'notes', 'scratch'];
+const own = ['ts/ops', 'ts/shapes-kit', 'ts/moves', 'gomoves', 'py/ops', 'notes', 'scratch'];
 test.afterEach(({ demo }) => {
   for (const dir of own) fs.rmSync(path.join(demo.workspace, dir), { recursive: true, force: true });
 });
@@ -197,4 +197,66 @@ test('files a script creates or deletes on the task host come and go in the tree
   await expect(folderRow(page, 'scratch')).toHaveCount(0, { timeout: 15_000 });
   await expect(row(page, 'main.go')).toBeVisible();
   expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(before);
+});
+
+test('the TypeScript server\'s "Move to a new file": the edit fills the file it wrote, and a change on disk never reloads over it', async ({ page, demo }) => {
+  seed(demo.workspace, {
+    'ts/moves/tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true, "types": [] }, "include": ["*.ts"] }\n',
+    'ts/moves/main.ts': 'export function twice(n: number): number {\n  return n * 2;\n}\n\nconsole.log(twice(21));\n',
+  });
+  await putSettings(page, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {} });
+  await openDemo(page);
+  await openFile(page, 'ts/moves/main.ts');
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'kandev://demo/ts/moves/main.ts', { errorsOnly: true })).toEqual([]);
+  // The function selected, the server's refactoring applied as Monaco's
+  // Refactor menu would: typescript-language-server writes the new file,
+  // empty, then sends the edit that fills it; the task host's watcher then
+  // reports the file, which must not reload the model's edit away.
+  await page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    editor.setSelection({ startLineNumber: 1, startColumn: 1, endLineNumber: 3, endColumn: 2 });
+    editor.focus();
+  });
+  await expect.poll(async () => {
+    await page.evaluate(() => (window as any).demo.editor.trigger('test', 'editor.action.codeAction', { kind: 'refactor.move.newFile', apply: 'first' }));
+    return fs.existsSync(path.join(demo.workspace, 'ts/moves/twice.ts'));
+  }, { timeout: 30_000, intervals: [1000, 2000] }).toBe(true);
+  await expect(row(page, 'ts/moves/twice.ts')).toBeVisible();
+  await expect.poll(() => modelText(page, 'kandev://demo/ts/moves/twice.ts')).toContain('export function twice(n: number)');
+  await expect.poll(() => modelText(page, 'kandev://demo/ts/moves/main.ts')).toContain('import { twice } from "./twice"');
+  // The edits are the user's to save, as any refactoring's: dirty tabs,
+  // with no notice of a change on disk for the file the server wrote.
+  await expect(page.locator('#tabs [role="tab"][data-path="ts/moves/twice.ts"]')).toContainText('●');
+  await page.locator('#tabs [role="tab"][data-path="ts/moves/twice.ts"]').click();
+  await page.keyboard.press('Control+s');
+  await expect.poll(() => fs.readFileSync(path.join(demo.workspace, 'ts/moves/twice.ts'), 'utf8')).toContain('export function twice(n: number)');
+  expect(await modelText(page, 'kandev://demo/ts/moves/twice.ts')).toContain('export function twice(n: number)');
+  await expect(page.locator('#lsp-notices .notice', { hasText: 'twice.ts' })).toHaveCount(0);
+});
+
+test('gopls\'s "Extract declarations to new file": the edit\'s CreateFile is made on the task host, then filled', async ({ page, demo }) => {
+  seed(demo.workspace, {
+    'gomoves/calc.go': 'package gomoves\n\nfunc Twice(n int) int {\n\treturn n * 2\n}\n\nfunc Half(n int) int {\n\treturn n / 2\n}\n',
+  });
+  await putSettings(page, { lsp_auto_start_languages: ['go'], lsp_server_configs: {} });
+  await openDemo(page);
+  await openFile(page, 'gomoves/calc.go');
+  await waitReady(page);
+  await page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    editor.setSelection({ startLineNumber: 3, startColumn: 1, endLineNumber: 5, endColumn: 2 });
+    editor.focus();
+  });
+  // gopls answers with a workspace edit whose first change creates the
+  // file (documentChanges: CreateFile, then its text): the page's
+  // createFile makes it on the task host, lsp.wasm fills its model.
+  await expect.poll(async () => {
+    await page.evaluate(() => (window as any).demo.editor.trigger('test', 'editor.action.codeAction', { kind: 'refactor.extract.toNewFile', apply: 'first' }));
+    return fs.readdirSync(path.join(demo.workspace, 'gomoves')).filter((f) => f !== 'calc.go');
+  }, { timeout: 30_000, intervals: [1000, 2000] }).toEqual(['twice.go']);
+  await expect(row(page, 'gomoves/twice.go')).toBeVisible();
+  await expect.poll(() => modelText(page, 'kandev://demo/gomoves/twice.go')).toContain('func Twice(n int) int');
+  await expect.poll(() => modelText(page, 'kandev://demo/gomoves/calc.go')).not.toContain('func Twice');
+  await expect(page.locator('#lsp-notices .notice', { hasText: 'twice.go' })).toHaveCount(0);
 });

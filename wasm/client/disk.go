@@ -155,6 +155,16 @@ func (d *Document) SetPersisted(v int) {
 	}
 }
 
+// SetPersistedText says that the text on disk is text, the model's at
+// version v — what a model made for a workspace edit held before it — so
+// that a change on disk back to it, or to nothing else, is told apart
+// from one that would overwrite the edit.
+func (d *Document) SetPersistedText(v int, text string) {
+	if _, ok := d.src.(DiskModel); ok {
+		d.setDisk(v, docsync.Hash(text))
+	}
+}
+
 func (d *Document) setDisk(version int, base uint64) {
 	d.mu.Lock()
 	d.disk.persisted, d.disk.base = version, base

@@ -348,3 +348,37 @@ func TestWorkspaceFilesReportedOncePerSession(t *testing.T) {
 	}
 	require.Equal(t, map[string]int{"demo": 1, "other": 1}, seen)
 }
+
+// A model a workspace edit made and filled (the TypeScript server's "Move
+// to a new file" writes the empty file, then sends the edit that fills
+// it): opened with the text it was made from as what is on disk, the
+// watcher's news of the empty file is no change, and the edit stays.
+func TestEditedModelKeepsItsEditWhenItsFileAppears(t *testing.T) {
+	t.Parallel()
+	h, disk, changes := diskHarness(t)
+	m := newDiskModel(t, "")
+	m.version = 2
+	m.text = "export function twice() {}\n" // made at version 1 from "", then edited
+	doc, err := h.client.OpenDocument("demo", "twice.ts", m, m)
+	require.NoError(t, err)
+	m.doc = doc
+	doc.SetPersistedText(1, "")
+	a := h.agent(t)
+	handshake(t, h, a, "/w", "file:///w")
+	a.recvMethod("textDocument/didOpen")
+	disk.set("demo:twice.ts", "")
+
+	a.send(`{"files":[{"path":"twice.ts","type":1}]}`)
+	settle(t, a)
+	require.Equal(t, "export function twice() {}\n", m.Text())
+	require.Empty(t, changes, "nothing to tell: the file holds what the model was made from")
+
+	// Anything else on disk is told as a change under the edit, never
+	// reloaded over it.
+	disk.set("demo:twice.ts", "// theirs\n")
+	a.send(`{"files":[{"path":"twice.ts","type":2}]}`)
+	ch := nextChange(t, changes)
+	require.True(t, ch.Dirty)
+	require.False(t, ch.Reloaded)
+	require.Equal(t, "export function twice() {}\n", m.Text())
+}

@@ -132,6 +132,8 @@ export interface EditedFile {
   created: boolean;
   /** The model's version id before the edit (for a created model: the version whose text is the file on disk). */
   versionBefore: number;
+  /** For a created model: the file's text it was made from, at versionBefore (openDocument's persistedText). */
+  textBefore?: string;
 }
 
 /** LSP's options of a create, rename or delete file operation. */
@@ -171,6 +173,8 @@ export interface OpenDocumentOptions {
   library?: boolean;
   /** The model's version id whose text is the file on disk; default: its version now. */
   persistedVersion?: number;
+  /** With persistedVersion: that version's text, when the page has it. */
+  persistedText?: string;
 }
 
 /** An open document: a lease on its (session, language) connection. */

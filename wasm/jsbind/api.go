@@ -554,7 +554,9 @@ func (a *api) openDocument(_ jsValue, args []jsValue) any {
 		}
 		return nil
 	}
-	if opts.persisted != nil {
+	if opts.persistedText != nil {
+		d.SetPersistedText(*opts.persisted, *opts.persistedText)
+	} else if opts.persisted != nil {
 		d.SetPersisted(*opts.persisted)
 	}
 	if bridge != nil {

@@ -32,6 +32,8 @@ type openOptions struct {
 	path      string
 	model     jsValue
 	persisted *int // persistedVersion, when given
+	// persistedText is the text at persistedVersion, when given with it.
+	persistedText *string
 	library   bool // a read-only file outside the workspace; path is absolute
 }
 
@@ -156,6 +158,11 @@ func parseOpen(args []jsValue) (openOptions, error) {
 	if v, err := opts.Get("persistedVersion"); err == nil && v.Type() == jsTypeNumber {
 		if n, err := v.Int(); err == nil {
 			o.persisted = &n
+		}
+	}
+	if v, err := opts.Get("persistedText"); err == nil && v.Type() == jsTypeString && o.persisted != nil {
+		if s, err := v.String(); err == nil {
+			o.persistedText = &s
 		}
 	}
 	return o, nil

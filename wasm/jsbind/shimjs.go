@@ -370,6 +370,9 @@ const shimSource = `// @ts-check
     const steps = JSON.parse(planJSON);
     /** @type {Map<string, Shim.Model>} */
     const made = new Map();
+    // The text each made model was made from: the file's before the edit.
+    /** @type {Map<string, string>} */
+    const madeFrom = new Map();
     const fail = (/** @type {unknown} */ why) => { for (const m of made.values()) if (!m.isDisposed()) m.dispose(); applied(n, q({ applied: false, failureReason: String(why) })); };
     // A file a create or rename of this plan brings about is read when its
     // edit comes, after the operation; the others before anything changes.
@@ -383,7 +386,10 @@ const shimSource = `// @ts-check
       return Promise.resolve(readFile(s.sessionId, s.path)).then((text) => {
         if (typeof text !== 'string') throw new Error('cannot read ' + s.path);
         const u = monaco.Uri.parse(uri);
-        if (!monaco.editor.getModel(u)) made.set(uri, monaco.editor.createModel(text, undefined, u));
+        if (!monaco.editor.getModel(u)) {
+          made.set(uri, monaco.editor.createModel(text, undefined, u));
+          madeFrom.set(uri, text);
+        }
       });
     })).then(async (reads) => {
       for (const r of reads) if (r.status === 'rejected') throw r.reason;
@@ -402,6 +408,7 @@ const shimSource = `// @ts-check
         if (!m && later.has(s.model)) {
           const text = typeof readFile === 'function' ? await readFile(s.sessionId, s.path) : '';
           made.set(s.model, m = monaco.editor.createModel(typeof text === 'string' ? text : '', undefined, u));
+          madeFrom.set(s.model, typeof text === 'string' ? text : '');
         }
         if (!m) throw new Error('no model for ' + s.path);
         if (!touched.has(m)) { touched.set(m, { s, before: m.getVersionId() }); m.pushStackElement(); }
@@ -410,7 +417,9 @@ const shimSource = `// @ts-check
       for (const [m, t] of touched) {
         m.pushStackElement();
         if (typeof page.onEdit === 'function') {
-          try { page.onEdit({ sessionId: t.s.sessionId, path: t.s.path, model: m, created: made.get(t.s.model) === m, versionBefore: t.before }); } catch (e) { console.error(e); }
+          const created = made.get(t.s.model) === m;
+          const file = { sessionId: t.s.sessionId, path: t.s.path, model: m, created, versionBefore: t.before };
+          try { page.onEdit(created ? { ...file, textBefore: madeFrom.get(t.s.model) } : file); } catch (e) { console.error(e); }
         }
       }
       applied(n, '{"applied":true}');

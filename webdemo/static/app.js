@@ -82,6 +82,12 @@ function configureLSP() {
     readLibraryFile: (session, path) => fetch(libraryURL(path)).then((r) => (r.ok ? r.text() : null)),
     // A workspace edit changed a file: it becomes a dirty tab to save.
     onEdit: (file) => adoptEdited(file),
+    // A workspace edit's file operations (the TypeScript server's "Move to
+    // a new file" creates one): made on the task host, the tree and the
+    // tabs following.
+    createFile: (s, path, o) => resourceOp(s, { kind: 'create', path }, o),
+    renameFile: (s, from, to, o) => resourceOp(s, { kind: 'rename', path: from, to }, o),
+    deleteFile: (s, path, o) => resourceOp(s, { kind: 'delete', path }, o),
     // Save formats first (lsp.willSave) where the server formats.
     formatOnSave: true,
   });
@@ -692,7 +698,12 @@ function adoptEdited(/** @type {import('@kandev/lsp').EditedFile} */ file) {
   }
   /** @type {Tab} */
   const t = { id, sessionId: file.sessionId, path: file.path, view: 'monaco', model: file.model, doc: null, language: null, state: 'saved', savedVersion: file.versionBefore };
-  t.doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: file.model }) : null;
+  // The model's text on disk is the one before the edit: a change on disk
+  // must not reload over the edit (the TypeScript server writes the empty
+  // file its "Move to a new file" edit then fills).
+  t.doc = lspSession(t.sessionId)
+    ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model: file.model, persistedVersion: file.versionBefore, persistedText: file.textBefore })
+    : null;
   t.language = t.doc ? t.doc.language : null;
   t.loaded = Promise.resolve();
   tabs.set(id, t);
@@ -1029,6 +1040,56 @@ async function operateNow(op) {
   if (op.kind === 'create' && !op.folder) await openFile(op.path);
   rememberTabs();
   return true;
+}
+
+// resourceOp makes one file operation of a server's workspace edit on the
+// task host, with LSP's options: an existing target is kept
+// (ignoreIfExists) or replaced (overwrite), else the edit fails; a missing
+// one is no failure with ignoreIfNotExists; a folder with entries is
+// deleted only with recursive. Unlike the tree's own operations, nothing is
+// framed by will…/did…: the server that sent the edit knows.
+/**
+ * @param {string} s @param {{ kind: 'create' | 'rename' | 'delete', path: string, to?: string }} op
+ * @param {import('@kandev/lsp').FileOperationOptions} o @returns {Promise<boolean>}
+ */
+async function resourceOp(s, op, o) {
+  const send = (/** @type {string} */ method, /** @type {string} */ url) => fetch(url, { method }).then((r) => r.status, () => 0);
+  const entry = (/** @type {string} */ p) => `/api/v1/workspace/entry?path=${encodeURIComponent(p)}`;
+  const to = op.to || '';
+  operating++;
+  try {
+    if (op.kind === 'create') {
+      let status = await send('POST', entry(op.path) + '&kind=file');
+      if (status === 409 && o.overwrite) status = await fetch(fileURL(op.path), { method: 'PUT', body: '' }).then((r) => r.status, () => 0);
+      else if (status === 409 && o.ignoreIfExists) return true;
+      if (status !== 201 && status !== 204) return false;
+      tree.addFile(op.path);
+    } else if (op.kind === 'rename') {
+      let status = await send('POST', `/api/v1/workspace/move?from=${encodeURIComponent(op.path)}&to=${encodeURIComponent(to)}`);
+      if (status === 409 && o.ignoreIfExists) return true;
+      if (status === 409 && o.overwrite && (await send('DELETE', entry(to))) === 204) {
+        status = await send('POST', `/api/v1/workspace/move?from=${encodeURIComponent(op.path)}&to=${encodeURIComponent(to)}`);
+      }
+      if (status !== 204) return false;
+      tree.move(op.path, to);
+      retab([...tabs.values()].filter((t) => t.sessionId === s && !t.library && (t.path === op.path || t.path.startsWith(op.path + '/'))), op.path, to);
+    } else {
+      const dir = tree.dir(op.path);
+      if (dir && (dir.files.size || dir.dirs.size) && !o.recursive) return false;
+      const status = await send('DELETE', entry(op.path));
+      if (status === 404 && o.ignoreIfNotExists) return true;
+      if (status !== 204) return false;
+      tree.delete(op.path);
+      for (const t of [...tabs.values()]) {
+        if (t.sessionId === s && !t.library && (t.path === op.path || t.path.startsWith(op.path + '/'))) closeTab(t);
+      }
+    }
+    tree.render();
+    rememberTabs();
+    return true;
+  } finally {
+    operating--;
+  }
 }
 
 // editedDuring collects, while a will… request's edits are applied, the
