@@ -493,13 +493,15 @@ func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.A
 			c.heard(req.Params)
 		}
 		return nil, nil
-	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh, features.MethodCodeLensRefresh:
+	case lsptypes.MethodSemanticTokensRefresh, lsptypes.MethodInlayHintRefresh, features.MethodCodeLensRefresh, features.MethodFoldingRangeRefresh:
 		f := features.SemanticTokens
 		switch req.Method {
 		case lsptypes.MethodInlayHintRefresh:
 			f = features.InlayHints
 		case features.MethodCodeLensRefresh:
 			f = features.CodeLens
+		case features.MethodFoldingRangeRefresh:
+			f = features.FoldingRange
 		}
 		if e := c.cl.cfg.Editor; e != nil {
 			e.Refresh(c.id(), f)

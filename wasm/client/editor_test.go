@@ -207,6 +207,11 @@ func TestProvidersFollowCapabilities(t *testing.T) {
 		opts: `{"triggerCharacters":["("],"retriggerCharacters":[]}`}}, rec.providers(t))
 	a.send(`{"jsonrpc":"2.0","id":"r2","method":"workspace/semanticTokens/refresh"}`)
 	require.Equal(t, id, rec.next(t, "refresh").connID)
+	// LSP 3.18's folding-range refresh reaches the folding providers.
+	a.send(`{"jsonrpc":"2.0","id":"r3","method":"workspace/foldingRange/refresh"}`)
+	ev = rec.next(t, "refresh")
+	require.Equal(t, id, ev.connID)
+	require.Equal(t, features.FoldingRange, ev.feature)
 }
 
 // A stop or crash disposes only that connection's providers; the other

@@ -41,8 +41,9 @@
 // linked editing ranges (linked.go), selection ranges (selection.go), and
 // semantic tokens' delta and range requests (semantic.go).
 //
-// A server request workspace/semanticTokens/refresh, workspace/inlayHint/refresh
-// or workspace/codeLens/refresh is answered with null and fires the
+// A server request workspace/semanticTokens/refresh, workspace/inlayHint/refresh,
+// workspace/codeLens/refresh or workspace/foldingRange/refresh (3.18) is
+// answered with null and fires the
 // onDidChange emitter of that connection's providers of the feature, so
 // Monaco fetches again; an empty token answer is a completed {"data":[]}
 // and never null, so Monaco does not retry in a loop.

@@ -9,6 +9,10 @@ import j "github.com/kandev/lsp/wasm/jsonlite"
 // ("comment", "imports", "region") as a string the shim turns into
 // monaco.languages.FoldingRangeKind. Ranges that end before they start
 // are left out.
+//
+// workspace/foldingRange/refresh (LSP 3.18; the client capability
+// workspace.foldingRange.refreshSupport) fires the provider's onDidChange,
+// so Monaco asks for every open model's ranges again.
 
 func foldingResult(raw []byte, _ *Request, _ *Env) (string, error) {
 	b, err := mapArray(nil, raw, func(b []byte, v j.Value) []byte {

@@ -1,8 +1,11 @@
 package features
 
-// The LSP 3.17 methods of the features wired here that package lsptypes
-// does not name.
+// The LSP 3.17 and 3.18 methods of the features wired here that package
+// lsptypes does not name.
 const (
+	// MethodFoldingRangeRefresh (3.18) asks the client to fetch every
+	// document's folding ranges again.
+	MethodFoldingRangeRefresh = "workspace/foldingRange/refresh"
 	MethodCodeLens            = "textDocument/codeLens"
 	MethodCodeLensResolve     = "codeLens/resolve"
 	MethodCodeLensRefresh     = "workspace/codeLens/refresh"

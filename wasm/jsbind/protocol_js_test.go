@@ -16,9 +16,10 @@ import (
 // they were parsed, and a console.warn that counts.
 const fakeProtocolMonaco = `(function () {
 	const regs = [], commands = {}, warnings = [];
-	const languages = {};
+	const languages = { FoldingRangeKind: function (v) { this.value = v; } };
 	for (const k of ['registerCodeLensProvider', 'registerLinkProvider', 'registerColorProvider', 'registerLinkedEditingRangeProvider',
-		'registerSelectionRangeProvider', 'registerDocumentSemanticTokensProvider', 'registerDocumentRangeSemanticTokensProvider']) {
+		'registerSelectionRangeProvider', 'registerDocumentSemanticTokensProvider', 'registerDocumentRangeSemanticTokensProvider',
+		'registerFoldingRangeProvider']) {
 		languages[k] = (lang, provider) => { const r = { kind: k, lang, provider, disposed: false }; regs.push(r); return { dispose() { r.disposed = true; } }; };
 	}
 	const warn = console.warn;
@@ -138,4 +139,26 @@ func TestShimLinksColorsLinkedSelection(t *testing.T) {
 	_, _, json = lastCall(t, answers)
 	require.JSONEq(t, `{"uri":"kandev://s/main.go","params":{"positions":[{"line":1,"character":2},{"line":3,"character":0}]}}`, json, "LSP positions")
 	require.JSONEq(t, `[[{"range":`+mr+`}],[]]`, stringify(t, s), "one list per position")
+}
+
+// Folding ranges come back with Monaco's kinds, and LSP 3.18's
+// workspace/foldingRange/refresh fires the provider's onDidChange until
+// the connection ends.
+func TestShimFoldingRangeRefresh(t *testing.T) {
+	b, mon, answers, kinds := protocolBridge(t, features.Providers{}, features.FoldingRange)
+	provider := kinds["registerFoldingRangeProvider"]
+	answerWith(t, answers, "foldingRange", `[{"start":1,"end":4,"kind":"imports"}]`)
+	got := get(t, settle(t, mon, call(t, provider, "provideFoldingRanges", jsEval(t, protoModel), jsEval(t, `({})`), jsEval(t, `({})`)), "folds"), "v")
+	require.Equal(t, "imports", str(t, get(t, index(t, got, 0), "kind", "value")))
+
+	fired := jsEval(t, `(function (p) { const o = { n: 0 }; p.onDidChange(() => { o.n++; }); return o; })`)
+	counter, err := fired.Invoke(provider)
+	require.NoError(t, err)
+	b.Refresh("c1", features.FoldingRange)
+	require.Equal(t, 1, mustInt(t, get(t, counter, "n")))
+	b.Refresh("c1", features.CodeLens) // another feature's refresh
+	require.Equal(t, 1, mustInt(t, get(t, counter, "n")))
+	b.Ended("c1")
+	b.Refresh("c1", features.FoldingRange)
+	require.Equal(t, 1, mustInt(t, get(t, counter, "n")))
 }

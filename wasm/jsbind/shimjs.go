@@ -249,14 +249,19 @@ const shimSource = `// @ts-check
     documentSymbol: (id, lang) => L.registerDocumentSymbolProvider(lang, mark({
       provideDocumentSymbols(model, token) { return ask(id, 'documentSymbol', doc(model) + '}', token); },
     })),
-    foldingRange: (id, lang) => L.registerFoldingRangeProvider(lang, mark({
-      provideFoldingRanges(model, context, token) {
-        return ask(id, 'foldingRange', doc(model) + '}', token).then((r) => {
-          if (r) for (const f of r) if (f.kind) f.kind = new L.FoldingRangeKind(f.kind);
-          return r;
-        });
-      },
-    })),
+    foldingRange: (id, lang) => {
+      const p = mark({
+        /** @type {(model: Shim.Model, context: unknown, token: Shim.Token) => Promise<any>} */
+        provideFoldingRanges(model, context, token) {
+          return ask(id, 'foldingRange', doc(model) + '}', token).then((r) => {
+            if (r) for (const f of r) if (f.kind) f.kind = new L.FoldingRangeKind(f.kind);
+            return r;
+          });
+        },
+      });
+      const wrap = refreshable(id, 'foldingRange', 'onDidChange', p);
+      return wrap(L.registerFoldingRangeProvider(lang, p));
+    },
     documentHighlight: (id, lang) => L.registerDocumentHighlightProvider(lang, mark({
       provideDocumentHighlights(model, position, token) { return ask(id, 'documentHighlight', pos(model, position) + '}', token); },
     })),
