@@ -30,7 +30,7 @@ func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
 // register dynamically still offer them).
 const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true,"didSave":true},` +
 	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
-	`"diagnostic":{"dynamicRegistration":true,"relatedDocumentSupport":true},` +
+	`"diagnostic":{"dynamicRegistration":true,"relatedDocumentSupport":true,"markupMessageSupport":true},` +
 	`"codeAction":{"dynamicRegistration":true,"isPreferredSupport":true,"disabledSupport":true,"dataSupport":true,"resolveSupport":{"properties":["edit"]},` +
 	`"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["","quickfix","refactor","refactor.extract","refactor.inline","refactor.rewrite","source","source.organizeImports","source.fixAll"]}}},` +
 	`"rename":{"dynamicRegistration":true,"prepareSupport":true},` +

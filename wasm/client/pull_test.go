@@ -80,7 +80,7 @@ func TestPullDiagnosticsFollowTheDocument(t *testing.T) {
 		} `json:"capabilities"`
 	}
 	require.NoError(t, json.Unmarshal(params, &init))
-	require.JSONEq(t, `{"dynamicRegistration":true,"relatedDocumentSupport":true}`, string(init.Capabilities.TextDocument.Diagnostic))
+	require.JSONEq(t, `{"dynamicRegistration":true,"relatedDocumentSupport":true,"markupMessageSupport":true}`, string(init.Capabilities.TextDocument.Diagnostic))
 	require.JSONEq(t, `{"refreshSupport":true}`, string(init.Capabilities.Workspace.Diagnostics))
 
 	// Pulled after the didOpen, shown as markers.

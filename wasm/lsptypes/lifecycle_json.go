@@ -35,7 +35,14 @@ func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 	d.Severity, ok[1] = DiagnosticSeverity(sev), ok1
 	d.Code = v.Get("code").Raw()
 	d.Source, ok[2] = v.Get("source").DecodeString()
-	d.Message, ok[3] = v.Get("message").DecodeString()
+	if m := v.Get("message"); m.Kind() == j.Object {
+		// MarkupContent (LSP 3.18): its value, as plain text.
+		kind, _ := m.Get("kind").DecodeString()
+		value, vok := m.Get("value").Str()
+		d.Message, ok[3] = diagnosticMessage(value, kind, true), vok
+	} else {
+		d.Message, ok[3] = m.DecodeString()
+	}
 	ok[4] = true
 	// The details below are optional: one of the wrong shape is left out
 	// rather than losing the diagnostic.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kandev/lsp/wasm/jsonlite"
+	"github.com/stretchr/testify/require"
 )
 
 func TestLifecycleAppendJSONMatchesEncodingJSON(t *testing.T) {
@@ -66,4 +67,26 @@ func TestLifecycleParseMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("ParseInitializeResult(%s) = %+v, %v; encoding/json %+v, %v", s, got, err, want, werr)
 		}
 	}
+}
+
+// LSP 3.18: a diagnostic's message may be MarkupContent; Monaco's markers
+// show plain text, so Markdown loses its marks, not its words.
+func TestMarkupDiagnosticMessage(t *testing.T) {
+	for _, c := range []struct{ message, want string }{
+		{`"plain"`, "plain"},
+		{`{"kind":"plaintext","value":"a *b* [c](d)"}`, "a *b* [c](d)"},
+		{"{\"kind\":\"markdown\",\"value\":\"Use `fmt.Println` instead of **print**; see [the docs](https://go.dev/doc) or \\\\*this\\\\*.\"}",
+			"Use fmt.Println instead of print; see the docs or *this*."},
+		{`{"kind":"markdown","value":"snake_case_name stays, _emphasis_ goes"}`, "snake_case_name stays, emphasis goes"},
+		{`{"kind":"markdown","value":"[unclosed link"}`, "[unclosed link"},
+	} {
+		v, err := jsonlite.Parse([]byte(`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":` + c.message + `}`))
+		require.NoError(t, err)
+		d, ok := ParseDiagnostic(v)
+		require.True(t, ok, c.message)
+		require.Equal(t, c.want, d.Message, c.message)
+	}
+	v, _ := jsonlite.Parse([]byte(`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":{"kind":"markdown"}}`))
+	_, ok := ParseDiagnostic(v)
+	require.False(t, ok, "MarkupContent without a value")
 }
