@@ -49,7 +49,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]},` +
 	`"resolveSupport":{"properties":["documentation","detail","additionalTextEdits"]}},` +
 	`"completionItemKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]},` +
-	`"completionList":{"itemDefaults":["editRange","insertTextFormat","commitCharacters","data"]}},` +
+	`"completionList":{"itemDefaults":["editRange","insertTextFormat","commitCharacters","data"],"applyKindSupport":true}},` +
 	`"hover":{"dynamicRegistration":true,"contentFormat":["markdown","plaintext"]},` +
 	`"definition":{"dynamicRegistration":true,"linkSupport":true},` +
 	`"references":{"dynamicRegistration":true},` +

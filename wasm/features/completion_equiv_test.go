@@ -15,6 +15,11 @@ var equivSeeds = []string{
 	`{"isIncomplete":false,"itemDefaults":{"editRange":{"start":{"line":3,"character":1},"end":{"line":3,"character":2}},"commitCharacters":["("],"insertTextFormat":2,"data":1},"items":[{"label":"d","textEditText":"d$0"},{"label":"e","commitCharacters":[]}]}`,
 	`{"items":[{"label":"\u00e9\ud83d\ude00\n\"q\"","documentation":{"kind":"plaintext","value":"a\tb"},"deprecated":true,"labelDetails":{"detail":""}}],"isIncomplete":true}`,
 	` [ { "label" : "spaced" , "kind" : 25 } ] `,
+	// LSP 3.18 applyKind: Merge joins the defaults' commit characters and
+	// the item's own; Replace (and no applyKind) is 3.17's rule.
+	`{"applyKind":{"commitCharacters":2,"data":2},"itemDefaults":{"commitCharacters":[ "(" ]},"items":[{"label":"m","commitCharacters":[ "." , ";" ]},{"label":"n"},{"label":"o","commitCharacters":[ ]}]}`,
+	`{"applyKind":{"commitCharacters":1},"itemDefaults":{"commitCharacters":["("]},"items":[{"label":"r","commitCharacters":["."]},{"label":"s"}]}`,
+	`{"applyKind":null,"items":[{"label":"t","commitCharacters":["."]}]}`,
 }
 
 // The scanner-based mapping agrees with the encoding/json reference.
@@ -64,4 +69,29 @@ func FuzzCompletionResult(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ApplyKind Merge (LSP 3.18) gives each item the union of the defaults'
+// commit characters and its own; an item with none, or an empty list,
+// keeps the defaults'.
+func TestCompletionApplyKindMergesCommitCharacters(t *testing.T) {
+	out, err := CompletionResult(json.RawMessage(equivSeeds[len(equivSeeds)-3]), CompletionRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Suggestions []struct {
+			Label            string   `json:"label"`
+			CommitCharacters []string `json:"commitCharacters"`
+		} `json:"suggestions"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"m": {"(", ".", ";"}, "n": {"("}, "o": {"("}}
+	for _, s := range got.Suggestions {
+		if !reflect.DeepEqual(s.CommitCharacters, want[s.Label]) {
+			t.Errorf("%s: %v, want %v", s.Label, s.CommitCharacters, want[s.Label])
+		}
+	}
 }

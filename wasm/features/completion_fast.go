@@ -1,5 +1,7 @@
 package features
 
+import "bytes"
+
 // CompletionResult turns a textDocument/completion result (CompletionItem[],
 // CompletionList or null) into the JSON of Monaco's CompletionList:
 //
@@ -8,7 +10,9 @@ package features
 // isIncomplete is preserved, so Monaco asks again (trigger kind 3) as the
 // user types. Ranges: an item's TextEdit range or InsertReplaceEdit
 // {insert, replace}, else the list's itemDefaults.editRange, else the word
-// at the request position. After JSON.parse the object is ready for Monaco
+// at the request position. Commit characters are the item's, else the
+// list's defaults — both together when the list's applyKind (LSP 3.18)
+// says Merge. After JSON.parse the object is ready for Monaco
 // as is.
 func CompletionResult(raw []byte, req CompletionRequest) (string, error) {
 	b, err := AppendCompletionResult(nil, raw, req)
@@ -52,6 +56,8 @@ func appendCompletion(b []byte, raw []byte, req CompletionRequest, key int) ([]b
 				}
 			case `"itemDefaults"`:
 				defs.parse(&s)
+			case `"applyKind"`:
+				defs.parseApplyKind(&s)
 			default:
 				s.skip(0)
 			}
@@ -139,11 +145,36 @@ func (e *rawEdit) parse(s *scanner) {
 	}
 }
 
-// itemDefaultsRaw is CompletionList.itemDefaults (LSP 3.17).
+// emptyArray reports a raw JSON array with no element (or none at all).
+func emptyArray(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) < 2 || len(bytes.TrimSpace(t[1:len(t)-1])) == 0
+}
+
+// itemDefaultsRaw is CompletionList.itemDefaults (LSP 3.17), and whether
+// the list's applyKind (3.18) merges an item's commit characters with
+// them rather than replacing them.
 type itemDefaultsRaw struct {
-	commit    []byte // raw array, nil if absent
-	editRange rawEdit
-	format    uint32
+	commit      []byte // raw array, nil if absent
+	editRange   rawEdit
+	format      uint32
+	mergeCommit bool
+}
+
+// applyKindMerge is ApplyKind.Merge (LSP 3.18); Replace (1) is the 3.17 rule.
+const applyKindMerge = 2
+
+func (d *itemDefaultsRaw) parseApplyKind(s *scanner) {
+	if s.null() {
+		return
+	}
+	for k, ok := s.objectStart(); ok; k, ok = s.nextKey() {
+		if string(k) == `"commitCharacters"` {
+			d.mergeCommit = s.uint() == applyKindMerge
+			continue
+		}
+		s.skip(0)
+	}
 }
 
 func (d *itemDefaultsRaw) parse(s *scanner) {
@@ -385,10 +416,19 @@ func (it *rawItem) append(b []byte, defs *itemDefaultsRaw, word *ranges) []byte 
 	b = appendRanges(b, rng)
 
 	commit := it.commit
-	if !it.commitSet {
+	switch {
+	case !it.commitSet:
+		commit = defs.commit
+	case defs.mergeCommit && !emptyArray(defs.commit) && !emptyArray(commit):
+		// Merge (LSP 3.18): the defaults' characters, then the item's.
+		b = append(b, `,"commitCharacters":`...)
+		b = append(b, bytes.TrimRight(defs.commit, " \t\r\n]")...)
+		b = append(append(b, ','), bytes.TrimLeft(commit, " \t\r\n[")...)
+		commit = nil
+	case defs.mergeCommit && emptyArray(commit):
 		commit = defs.commit
 	}
-	if len(commit) > 2 { // not [] (raw arrays from value() have no padding)
+	if !emptyArray(commit) {
 		b = append(b, `,"commitCharacters":`...)
 		b = append(b, commit...)
 	}

@@ -56,6 +56,9 @@ type itemDefaults struct {
 type completionList struct {
 	IsIncomplete bool             `json:"isIncomplete"`
 	ItemDefaults *itemDefaults    `json:"itemDefaults"`
+	ApplyKind    *struct {
+		CommitCharacters int `json:"commitCharacters"`
+	} `json:"applyKind"`
 	Items        []completionItem `json:"items"`
 }
 
@@ -85,7 +88,13 @@ func refAppendCompletionResult(b []byte, raw json.RawMessage, req CompletionRequ
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = refAppendItem(b, &list.Items[i], list.ItemDefaults, &word)
+		it := list.Items[i]
+		// LSP 3.18's applyKind Merge: the defaults' commit characters and
+		// the item's own together.
+		if list.ApplyKind != nil && list.ApplyKind.CommitCharacters == 2 && it.CommitCharacters != nil && list.ItemDefaults != nil && len(list.ItemDefaults.CommitCharacters) > 0 {
+			it.CommitCharacters = append(append([]string(nil), list.ItemDefaults.CommitCharacters...), it.CommitCharacters...)
+		}
+		b = refAppendItem(b, &it, list.ItemDefaults, &word)
 	}
 	b = append(b, `],"incomplete":`...)
 	b = appendBool(b, list.IsIncomplete)

@@ -16,17 +16,47 @@ import (
 // (Object.assign): {"detail"?,"documentation"?,"additionalTextEdits"?}, or
 // null when the list is no longer kept.
 
+// mergesData reports the list's applyKind.data is Merge (LSP 3.18).
+func mergesData(list j.Value) bool {
+	n, ok := list.Get("applyKind").Get("data").Uint()
+	return ok && n == applyKindMerge
+}
+
+// withData is the raw item with data as its data member, first.
+func withData(item j.Value, data []byte) []byte {
+	out := append([]byte(`{"data":`), data...)
+	for k, v := range item.Members() {
+		if k != "data" {
+			out = append(appendKey(out, k), v.Raw()...)
+		}
+	}
+	return append(out, '}')
+}
+
 func resolveCompletion(r *Request, e *Env) (string, error) {
 	item, whole, ok := kept(r, e)
 	if !ok {
 		return "null", nil
 	}
 	send := []byte(item.Raw())
-	if d := whole.Get("itemDefaults").Get("data"); d.Exists() && !item.Get("data").Exists() {
-		send = append(append(append([]byte(`{"data":`), d.Raw()...), ','), send[1:]...)
-		if item.Len() == 0 {
-			send = append(append([]byte(`{"data":`), d.Raw()...), '}')
+	d := whole.Get("itemDefaults").Get("data")
+	own := item.Get("data")
+	switch {
+	case d.Exists() && (!own.Exists() || own.IsNull()):
+		send = withData(item, d.Raw())
+	case d.Kind() == j.Object && own.Kind() == j.Object && mergesData(whole):
+		// ApplyKind Merge (LSP 3.18): the defaults' members, each
+		// overwritten by the item's of the same name; no deeper.
+		merged := []byte{'{'}
+		for k, v := range d.Members() {
+			if !own.Get(k).Exists() {
+				merged = append(appendKey(merged, k), v.Raw()...)
+			}
 		}
+		for k, v := range own.Members() {
+			merged = append(appendKey(merged, k), v.Raw()...)
+		}
+		send = withData(item, append(merged, '}'))
 	}
 	raw, err := e.Call(lsptypes.MethodCompletionResolve, j.Raw(send))
 	if err != nil {

@@ -151,6 +151,19 @@ func TestCompletionResolve(t *testing.T) {
 	require.JSONEq(t, `{"detail":"class","documentation":{"value":"**G**"},"additionalTextEdits":[{"range":`+mRange+`,"text":"import x\n"}]}`, res)
 	require.Equal(t, `completionItem/resolve {"data":{"f":1},"label":"Greeter"}`, f.sent[1])
 	require.Equal(t, "null", runCall(t, "completionResolve", `{"uri":"kandev://s/a.go","lsp":[9,0]}`, f, Providers{CompletionResolve: true}), "forgotten")
+
+	// LSP 3.18 applyKind: Merge lays the item's data members over the
+	// defaults' (shallow); Replace sends the item's own.
+	for _, c := range []struct{ kind, want string }{
+		{"2", `{"data":{"f":1,"g":{"x":1},"h":3},"label":"A"}`},
+		{"1", `{"data":{"g":{"x":1},"h":3},"label":"A"}`},
+	} {
+		f.answers["textDocument/completion"] = `{"applyKind":{"data":` + c.kind + `},"itemDefaults":{"data":{"f":1,"g":{"y":2}}},"items":[{"label":"A","data":{"g":{"x":1},"h":3}}]}`
+		out := runCall(t, "completion", `{"uri":"kandev://s/a.go","lineNumber":2,"column":3,"wordStart":1,"wordEnd":3,"triggerKind":0,"triggerCharacter":""}`, f, Providers{CompletionResolve: true})
+		key := out[strings.Index(out, `"lsp":[`)+7 : strings.Index(out, `"lsp":[`)+8]
+		runCall(t, "completionResolve", `{"uri":"kandev://s/a.go","lsp":[`+key+`,0]}`, f, Providers{CompletionResolve: true})
+		require.JSONEq(t, c.want, strings.TrimPrefix(f.sent[len(f.sent)-1], "completionItem/resolve "), "applyKind %s", c.kind)
+	}
 }
 
 // Workspace edits: multi-file plans (one step per file: one undo stop),
