@@ -54,12 +54,12 @@ type itemDefaults struct {
 }
 
 type completionList struct {
-	IsIncomplete bool             `json:"isIncomplete"`
-	ItemDefaults *itemDefaults    `json:"itemDefaults"`
+	IsIncomplete bool          `json:"isIncomplete"`
+	ItemDefaults *itemDefaults `json:"itemDefaults"`
 	ApplyKind    *struct {
 		CommitCharacters int `json:"commitCharacters"`
 	} `json:"applyKind"`
-	Items        []completionItem `json:"items"`
+	Items []completionItem `json:"items"`
 }
 
 // CompletionResult turns a textDocument/completion result (CompletionItem[],

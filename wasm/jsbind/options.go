@@ -34,7 +34,7 @@ type openOptions struct {
 	persisted *int // persistedVersion, when given
 	// persistedText is the text at persistedVersion, when given with it.
 	persistedText *string
-	library   bool // a read-only file outside the workspace; path is absolute
+	library       bool // a read-only file outside the workspace; path is absolute
 }
 
 func parseConfigure(args []jsValue) (configureOptions, error) {
