@@ -34,7 +34,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"codeAction":{"dynamicRegistration":true,"isPreferredSupport":true,"disabledSupport":true,"dataSupport":true,"resolveSupport":{"properties":["edit"]},` +
 	`"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["","quickfix","refactor","refactor.extract","refactor.inline","refactor.rewrite","source","source.organizeImports","source.fixAll"]}}},` +
 	`"rename":{"dynamicRegistration":true,"prepareSupport":true},` +
-	`"formatting":{"dynamicRegistration":true},"rangeFormatting":{"dynamicRegistration":true},"onTypeFormatting":{"dynamicRegistration":true},` +
+	`"formatting":{"dynamicRegistration":true},"rangeFormatting":{"dynamicRegistration":true,"rangesSupport":true},"onTypeFormatting":{"dynamicRegistration":true},` +
 	`"documentSymbol":{"dynamicRegistration":true,"hierarchicalDocumentSymbolSupport":true,"tagSupport":{"valueSet":[1]},` +
 	`"symbolKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26]}},` +
 	`"foldingRange":{"dynamicRegistration":true,"lineFoldingOnly":true,"foldingRangeKind":{"valueSet":["comment","imports","region"]}},` +

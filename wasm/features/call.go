@@ -173,7 +173,11 @@ func posParams(r *Request, e *Env) (j.Appender, error) {
 
 // monacoRange reads a Monaco IRange member as an LSP range.
 func (r *Request) monacoRange(key string) (lsptypes.Range, bool) {
-	v := r.v.Get(key)
+	return monacoRangeOf(r.v.Get(key))
+}
+
+// monacoRangeOf reads a Monaco IRange as an LSP range.
+func monacoRangeOf(v j.Value) (lsptypes.Range, bool) {
 	var n [4]uint64
 	for i, k := range [4]string{"startLineNumber", "startColumn", "endLineNumber", "endColumn"} {
 		u, ok := v.Get(k).Uint()

@@ -115,6 +115,9 @@ type Providers struct {
 	CodeActionResolve bool
 	// RenamePrepare: the server answers textDocument/prepareRename.
 	RenamePrepare bool
+	// RangesFormatting: the server formats several ranges in one request
+	// (textDocument/rangesFormatting, LSP 3.18).
+	RangesFormatting bool
 	// OnTypeTriggers are on-type formatting's characters, first first.
 	OnTypeTriggers []string
 	// Resolves are the features whose items the server resolves:
@@ -140,6 +143,7 @@ type options struct {
 	RetriggerCharacters []string `json:"retriggerCharacters"`
 	ResolveProvider     bool     `json:"resolveProvider"`
 	PrepareProvider     bool     `json:"prepareProvider"`
+	RangesSupport       bool     `json:"rangesSupport"`
 	CodeActionKinds     []string `json:"codeActionKinds"`
 	OnTypeTriggers      []string `json:"-"` // firstTriggerCharacter, then moreTriggerCharacter
 	Legend              *Legend  `json:"legend"`
@@ -188,6 +192,7 @@ func parseOptions(v j.Value) (o options, ok bool) {
 	// The options of the later features: one of the wrong shape counts as
 	// absent rather than failing the whole capability object.
 	o.PrepareProvider, _ = v.Get("prepareProvider").Bool()
+	o.RangesSupport, _ = v.Get("rangesSupport").Bool()
 	o.CodeActionKinds, _ = decodeStrings(v.Get("codeActionKinds"))
 	if first, ok := v.Get("firstTriggerCharacter").DecodeString(); ok && first != "" {
 		more, _ := decodeStrings(v.Get("moreTriggerCharacter"))

@@ -201,3 +201,25 @@ func TestPlanWorkspaceEdit(t *testing.T) {
 	require.JSONEq(t, `[{"op":"rename","sessionId":"s","path":"a.go","model":"kandev://s/a.go","newPath":"c.go","newModel":"kandev://s/c.go","options":{"overwrite":true}}]`, plan)
 	require.Equal(t, []string{"create", "delete"}, (OpCreate | OpDelete).ResourceOperations())
 }
+
+// LSP 3.18 rangesFormatting: several Monaco selections in one request,
+// only to a server that says rangesSupport; the edits come back in
+// Monaco's shape.
+func TestRangesFormatting(t *testing.T) {
+	f := &fakeEnv{answers: map[string]string{
+		"textDocument/rangesFormatting": `[{"range":` + lspRng + `,"newText":"x"}]`,
+	}}
+	req := `{"uri":"kandev://s/a.go","ranges":[{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":3},{"startLineNumber":4,"startColumn":2,"endLineNumber":5,"endColumn":1}],"options":{"tabSize":2,"insertSpaces":true}}`
+	require.Equal(t, "null", runCall(t, "rangesFormatting", req, f, Providers{}), "a server without rangesSupport gets nothing")
+	require.Empty(t, f.sent)
+	out := runCall(t, "rangesFormatting", req, f, Providers{RangesFormatting: true})
+	require.JSONEq(t, `[{"range":`+mRange+`,"text":"x"}]`, out)
+	require.Equal(t, `textDocument/rangesFormatting {"textDocument":{"uri":"file:///w/a.go"},"ranges":[`+
+		`{"start":{"line":0,"character":0},"end":{"line":0,"character":2}},{"start":{"line":3,"character":1},"end":{"line":4,"character":0}}],`+
+		`"options":{"tabSize":2,"insertSpaces":true}}`, f.sent[0])
+	c, _ := Lookup("rangesFormatting")
+	r, err := ParseRequest(`{"uri":"kandev://s/a.go","ranges":[],"options":{}}`)
+	require.NoError(t, err)
+	_, err = c.Run(&r, f.env(Providers{RangesFormatting: true}))
+	require.Error(t, err, "no range")
+}

@@ -38,6 +38,35 @@ func rangeFormattingParams(r *Request, e *Env) (j.Appender, error) {
 	return j.Raw(append(r.appendOptions(b), '}')), nil
 }
 
+// rangesFormatting formats several ranges at once (LSP 3.18, the server's
+// documentRangeFormattingProvider.rangesSupport): Monaco's "Format
+// Selection" with several selections. Request: {"uri","ranges":[Monaco
+// ranges],"options"}; answer: Monaco TextEdit[].
+func rangesFormatting(r *Request, e *Env) (string, error) {
+	b := append(appendDoc(nil, e.DocURI), `,"ranges":[`...)
+	n := 0
+	for _, v := range r.v.Get("ranges").Elems() {
+		rng, ok := monacoRangeOf(v)
+		if !ok {
+			return "", errRequest
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = rng.AppendJSON(b)
+		n++
+	}
+	if n == 0 {
+		return "", errRequest
+	}
+	b = append(r.appendOptions(append(b, ']')), '}')
+	raw, err := e.Call(MethodRangesFormatting, j.Raw(b))
+	if err != nil {
+		return "", err
+	}
+	return editsResult(raw, r, e)
+}
+
 func onTypeFormattingParams(r *Request, e *Env) (j.Appender, error) {
 	b, err := r.appendPosParams(nil, e)
 	if err != nil {

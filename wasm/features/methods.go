@@ -6,6 +6,9 @@ const (
 	// MethodFoldingRangeRefresh (3.18) asks the client to fetch every
 	// document's folding ranges again.
 	MethodFoldingRangeRefresh = "workspace/foldingRange/refresh"
+	// MethodRangesFormatting (3.18) formats several ranges of a document
+	// in one request.
+	MethodRangesFormatting = "textDocument/rangesFormatting"
 	MethodCodeLens            = "textDocument/codeLens"
 	MethodCodeLensResolve     = "codeLens/resolve"
 	MethodCodeLensRefresh     = "workspace/codeLens/refresh"

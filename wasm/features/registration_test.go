@@ -24,7 +24,7 @@ func TestRegistryDynamicEditingFeatures(t *testing.T) {
 		{"textDocument/codeAction", `"codeActionKinds":["quickfix","source.organizeImports"],"resolveProvider":true`, CodeAction, `{"kinds":["quickfix","source.organizeImports"]}`},
 		{"textDocument/rename", `"prepareProvider":true`, Rename, `{}`},
 		{"textDocument/formatting", ``, Formatting, `{}`},
-		{"textDocument/rangeFormatting", ``, RangeFormatting, `{}`},
+		{"textDocument/rangeFormatting", `"rangesSupport":true`, RangeFormatting, `{"ranges":true}`},
 		{"textDocument/onTypeFormatting", `"firstTriggerCharacter":"}","moreTriggerCharacter":[";"]`, OnTypeFormatting, `{"triggerCharacters":["}",";"]}`},
 		{"textDocument/documentSymbol", ``, DocumentSymbol, `{}`},
 		{"textDocument/foldingRange", ``, FoldingRange, `{}`},

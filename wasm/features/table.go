@@ -130,7 +130,16 @@ var table = []spec{
 		same: func(a, b Providers) bool { return a.RenamePrepare == b.RenamePrepare },
 	},
 	row(Formatting, "formatting", lsptypes.MethodFormatting, "documentFormattingProvider", formattingParams, editsResult),
-	row(RangeFormatting, "rangeFormatting", lsptypes.MethodRangeFormatting, "documentRangeFormattingProvider", rangeFormattingParams, editsResult),
+	{
+		call:       call{name: "rangeFormatting", f: RangeFormatting, method: lsptypes.MethodRangeFormatting, params: rangeFormattingParams, result: editsResult},
+		capability: "documentRangeFormattingProvider", register: []string{lsptypes.MethodRangeFormatting},
+		add: func(p *Providers, o options) bool {
+			p.RangesFormatting = p.RangesFormatting || o.RangesSupport
+			return true
+		},
+		same: func(a, b Providers) bool { return a.RangesFormatting == b.RangesFormatting },
+		json: func(b []byte, p Providers) []byte { return append(appendBool(append(b, `{"ranges":`...), p.RangesFormatting), '}') },
+	},
 	{
 		call:       call{name: "onTypeFormatting", f: OnTypeFormatting, method: lsptypes.MethodOnTypeFormatting, params: onTypeFormattingParams, result: editsResult},
 		capability: "documentOnTypeFormattingProvider", register: []string{lsptypes.MethodOnTypeFormatting},
@@ -186,6 +195,12 @@ var steps = []call{
 	{name: "codeActionApply", f: CodeAction, run: applyCodeAction},
 	{name: "prepareRename", f: Rename, run: prepareRename},
 	{name: "formatOnSave", f: Formatting, run: formatOnSave},
+	{name: "rangesFormatting", f: RangeFormatting, run: func(r *Request, e *Env) (string, error) {
+		if !e.Providers.RangesFormatting {
+			return "null", nil
+		}
+		return rangesFormatting(r, e)
+	}},
 	resolveStep("inlayHintResolve", InlayHints, lsptypes.MethodInlayHintResolve, appendHint),
 	resolveStep("codeLensResolve", CodeLens, MethodCodeLensResolve, appendLens),
 	{name: "codeLensRun", f: CodeLens, run: runCodeLens},

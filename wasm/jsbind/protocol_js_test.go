@@ -19,7 +19,7 @@ const fakeProtocolMonaco = `(function () {
 	const languages = { FoldingRangeKind: function (v) { this.value = v; } };
 	for (const k of ['registerCodeLensProvider', 'registerLinkProvider', 'registerColorProvider', 'registerLinkedEditingRangeProvider',
 		'registerSelectionRangeProvider', 'registerDocumentSemanticTokensProvider', 'registerDocumentRangeSemanticTokensProvider',
-		'registerFoldingRangeProvider']) {
+		'registerFoldingRangeProvider', 'registerDocumentRangeFormattingEditProvider']) {
 		languages[k] = (lang, provider) => { const r = { kind: k, lang, provider, disposed: false }; regs.push(r); return { dispose() { r.disposed = true; } }; };
 	}
 	const warn = console.warn;
@@ -161,4 +161,23 @@ func TestShimFoldingRangeRefresh(t *testing.T) {
 	b.Ended("c1")
 	b.Refresh("c1", features.FoldingRange)
 	require.Equal(t, 1, mustInt(t, get(t, counter, "n")))
+}
+
+// Range formatting gets Monaco's several-ranges entry point only from a
+// server that formats several ranges at once (LSP 3.18 rangesSupport),
+// and sends the selections in one call.
+func TestShimRangesFormatting(t *testing.T) {
+	_, _, _, kinds := protocolBridge(t, features.Providers{}, features.RangeFormatting)
+	require.Equal(t, jsTypeUndefined, get(t, kinds["registerDocumentRangeFormattingEditProvider"], "provideDocumentRangesFormattingEdits").Type())
+
+	_, mon, answers, kinds := protocolBridge(t, features.Providers{RangesFormatting: true}, features.RangeFormatting)
+	provider := kinds["registerDocumentRangeFormattingEditProvider"]
+	answerWith(t, answers, "rangesFormatting", `[{"range":{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":2},"text":"x"}]`)
+	ranges := jsEval(t, `[{startLineNumber:1,startColumn:1,endLineNumber:1,endColumn:3},{startLineNumber:4,startColumn:2,endLineNumber:5,endColumn:1}]`)
+	got := get(t, settle(t, mon, call(t, provider, "provideDocumentRangesFormattingEdits", jsEval(t, protoModel), ranges, jsEval(t, `({tabSize:2,insertSpaces:true})`), jsEval(t, `({})`)), "ranges"), "v")
+	require.Equal(t, "x", str(t, get(t, index(t, got, 0), "text")))
+	id, name, json := lastCall(t, answers)
+	require.Equal(t, []string{"c1", "rangesFormatting"}, []string{id, name})
+	require.JSONEq(t, `{"uri":"kandev://s/main.go","ranges":[{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":3},`+
+		`{"startLineNumber":4,"startColumn":2,"endLineNumber":5,"endColumn":1}],"options":{"tabSize":2,"insertSpaces":true}}`, json)
 }

@@ -38,6 +38,8 @@ declare namespace Shim {
     resolve?: boolean;
     legend?: import('monaco-editor').languages.SemanticTokensLegend;
     kinds?: string[];
+    /** Range formatting: the server formats several ranges at once (LSP 3.18). */
+    ranges?: boolean;
   }
 
   /** One entry of the providers table: registers the feature's provider for connection id and language lang. */

@@ -228,11 +228,22 @@
     formatting: (id, lang) => L.registerDocumentFormattingEditProvider(lang, mark({
       provideDocumentFormattingEdits(model, o, token) { return ask(id, 'formatting', doc(model) + opts(o) + '}', token); },
     })),
-    rangeFormatting: (id, lang) => L.registerDocumentRangeFormattingEditProvider(lang, mark({
-      provideDocumentRangeFormattingEdits(model, range, o, token) {
-        return ask(id, 'rangeFormatting', doc(model) + ',"range":' + q(range) + opts(o) + '}', token);
-      },
-    })),
+    rangeFormatting: (id, lang, o) => {
+      /** @type {any} */
+      const p = mark({
+        /** @type {(model: Shim.Model, range: unknown, f: Shim.FormattingOptions, token: Shim.Token) => Promise<any>} */
+        provideDocumentRangeFormattingEdits(model, range, f, token) {
+          return ask(id, 'rangeFormatting', doc(model) + ',"range":' + q(range) + opts(f) + '}', token);
+        },
+      });
+      // LSP 3.18: several selections formatted in one request.
+      if (o.ranges) {
+        /** @type {(model: Shim.Model, ranges: unknown[], f: Shim.FormattingOptions, token: Shim.Token) => Promise<any>} */
+        p.provideDocumentRangesFormattingEdits = (model, ranges, f, token) =>
+          ask(id, 'rangesFormatting', doc(model) + ',"ranges":' + q(ranges) + opts(f) + '}', token);
+      }
+      return L.registerDocumentRangeFormattingEditProvider(lang, p);
+    },
     onTypeFormatting: (id, lang, o) => L.registerOnTypeFormattingEditProvider(lang, mark({
       autoFormatTriggerCharacters: /** @type {string[]} */ (o.triggerCharacters), // always sent for onTypeFormatting
       provideOnTypeFormattingEdits(model, position, ch, fo, token) {
