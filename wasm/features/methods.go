@@ -8,7 +8,7 @@ const (
 	MethodFoldingRangeRefresh = "workspace/foldingRange/refresh"
 	// MethodRangesFormatting (3.18) formats several ranges of a document
 	// in one request.
-	MethodRangesFormatting = "textDocument/rangesFormatting"
+	MethodRangesFormatting    = "textDocument/rangesFormatting"
 	MethodCodeLens            = "textDocument/codeLens"
 	MethodCodeLensResolve     = "codeLens/resolve"
 	MethodCodeLensRefresh     = "workspace/codeLens/refresh"

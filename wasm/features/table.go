@@ -138,7 +138,9 @@ var table = []spec{
 			return true
 		},
 		same: func(a, b Providers) bool { return a.RangesFormatting == b.RangesFormatting },
-		json: func(b []byte, p Providers) []byte { return append(appendBool(append(b, `{"ranges":`...), p.RangesFormatting), '}') },
+		json: func(b []byte, p Providers) []byte {
+			return append(appendBool(append(b, `{"ranges":`...), p.RangesFormatting), '}')
+		},
 	},
 	{
 		call:       call{name: "onTypeFormatting", f: OnTypeFormatting, method: lsptypes.MethodOnTypeFormatting, params: onTypeFormattingParams, result: editsResult},
