@@ -24,6 +24,8 @@ test('adding ESLint to the TypeScript server fills the cap without restarting th
   const [before] = tsProcesses(demo.proc.pid!);
 
   await openSettings(page);
+  // As a user does: the card with the task host's answer, then the choice.
+  await expect(page.locator('#installers-host')).toHaveText(/^Task host of session demo: /);
   await card(page).getByLabel('Add a server').selectOption('eslint');
   await card(page).getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.locator('#card-note-typescript')).toHaveText(`Saved: open files of this language now use ${tsServer}, eslint.`);

@@ -165,3 +165,22 @@ test.describe(() => {
     await expect(page.locator('#card-python .installer')).toBeEmpty();
   });
 });
+
+test('a server picked to add and the focus survive a redraw of the page (the task host\'s answer, a locale switch)', async ({ page }) => {
+  await putSettings(page, { lsp_language_servers: {} });
+  await openDemo(page);
+  await openSettings(page);
+  const pick = page.locator('#add-server-typescript');
+  await pick.selectOption('eslint');
+  await pick.focus();
+  // A redraw, as the installers answer or a locale switch makes one.
+  await page.evaluate(() => {
+    const locale = document.getElementById('locale') as HTMLSelectElement;
+    locale.value = 'de';
+    locale.dispatchEvent(new Event('change'));
+  });
+  await expect(page.locator('#settings-title')).toHaveText('Editoren');
+  await expect(pick).toHaveValue('eslint');
+  await expect(pick).toBeFocused();
+  await page.locator('#locale').selectOption('en');
+});

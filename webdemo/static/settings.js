@@ -62,6 +62,10 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     // locale switch, an answer from the task host).
     const drafts = new Map([.../** @type {NodeListOf<HTMLTextAreaElement>} */ (page.querySelectorAll('textarea[data-language]'))].map((ta) => [ta.dataset.language, ta.value]));
     const errors = new Map([.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('.config-error'))].map((p) => [p.dataset.language, p.textContent]));
+    // And the server picked to add, and the control that has the focus:
+    // the task host's answer arrives while the user chooses.
+    const picks = new Map([.../** @type {NodeListOf<HTMLSelectElement>} */ (page.querySelectorAll('.add-server select'))].map((x) => [x.id, x.value]));
+    const focused = page.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement).id : '';
     const s = getSettings();
     page.replaceChildren(
       h('div', { class: 'settings-head' },
@@ -75,6 +79,11 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
         h('div', { id: 'language-cards', class: 'cards' }, ...languages().map((l) => card(l, s, drafts.get(l.id), errors.get(l.id))))),
     );
     $('close-settings').addEventListener('click', () => close());
+    for (const [id, value] of picks) {
+      const x = /** @type {HTMLSelectElement | null} */ (document.getElementById(id));
+      if (x && [...x.options].some((o) => o.value === value)) x.value = value;
+    }
+    if (focused) document.getElementById(focused)?.focus();
     refreshPlacement();
   }
 
