@@ -10,7 +10,7 @@ func model(t *testing.T) *Model {
 	t.Helper()
 	path, ok := Find()
 	if !ok {
-		t.Skip("no LSP meta model (" + MetaModelEnv + " or ../shared/lsp/" + metaName + ")")
+		t.Skip("no LSP meta model (" + MetaModelEnv + ", or shared/lsp/" + metaName + " beside the project)")
 	}
 	m, err := Load(path)
 	require.NoError(t, err)

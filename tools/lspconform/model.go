@@ -31,8 +31,9 @@ const MetaModelEnv = "KANDEV_LSP_META_MODEL"
 const metaName = "metaModel-3.18.0.json"
 
 // Find returns the meta model's path: $KANDEV_LSP_META_MODEL, else
-// ../shared/lsp/metaModel-3.18.0.json from the root of the Go module the
-// working directory is in. ok is false when there is none.
+// shared/lsp/metaModel-3.18.0.json in the folder that holds the root of
+// the Go module the working directory is in. ok is false when there is
+// none.
 func Find() (path string, ok bool) {
 	if p := os.Getenv(MetaModelEnv); p != "" {
 		return p, true
