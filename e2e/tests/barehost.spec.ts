@@ -15,6 +15,18 @@ async function openGerman(page: any) {
 test('a missing auto-installable server shows the German catalog message, not transport prose', async ({ page }) => {
   await openDemo(page);
   await putSettings(page, { lsp_auto_start_languages: ['python', 'rust'], lsp_auto_install_languages: [] });
+  // The task host's 4001, passed on with English prose as its close
+  // reason, as a backend that explains itself might send it: the browser
+  // gets the reason; the page must show only its own catalog's words.
+  const prose = 'exec: "pyright-langserver": executable file not found in $PATH';
+  const closes: number[] = [];
+  await page.routeWebSocket(/\/lsp\//, (ws) => {
+    const server = ws.connectToServer();
+    server.onClose((code, reason) => {
+      if (code !== undefined) closes.push(code);
+      ws.close({ code, reason: code === 4001 ? prose : reason });
+    });
+  });
   await openGerman(page);
   await openFile(page, 'tool.py');
   await expect(status(page)).toHaveAttribute('data-close-code', '4001');
@@ -23,6 +35,9 @@ test('a missing auto-installable server shows the German catalog message, not tr
   const popover = page.locator('#lsp-popover');
   await expect(popover).toContainText('automatische Installation');
   await expect(popover).not.toContainText('not installed');
+  expect(closes).toContain(4001);
+  await expect(popover).not.toContainText('executable file not found');
+  await expect(status(page)).not.toContainText('executable file not found');
   // The task host can install it: Install comes first, with what it runs
   // there, as the Settings page shows it.
   await expect(page.locator('#lsp-install-action')).toHaveText('Installieren');
