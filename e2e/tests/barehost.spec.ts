@@ -95,3 +95,24 @@ test('Install in the popover turns auto-install on: the missing server is instal
   expect(states).toContain('installing');
   expect(states.indexOf('installing')).toBeLessThan(states.indexOf('ready'));
 });
+
+test('an install that fails without a detail shows the German fallback, never the close prose', async ({ page }) => {
+  await openDemo(page);
+  await putSettings(page, { lsp_auto_start_languages: ['python'], lsp_auto_install_languages: ['python'] });
+  // No task host sends a 4003 without its install_failed detail first, so
+  // the page's socket is answered here: an installing frame, then the
+  // close with English prose as its reason and no detail before it.
+  await page.routeWebSocket(/\/lsp\//, (ws) => {
+    ws.send(JSON.stringify({ status: 'installing', language: 'python' }));
+    setImmediate(() => ws.close({ code: 4003, reason: 'npm ERR! code E404 pyright@1.1.414 not found' }));
+  });
+  await openGerman(page);
+  await openFile(page, 'tool.py');
+  await expect(status(page)).toHaveAttribute('data-close-code', '4003');
+  await expect(status(page)).toHaveText('Python · Die Installation von pyright-langserver ist fehlgeschlagen.');
+  await status(page).click();
+  const popover = page.locator('#lsp-popover');
+  await expect(popover).toContainText('Der Task-Host konnte pyright-langserver nicht installieren.');
+  await expect(popover).not.toContainText('npm ERR');
+  await expect(page.locator('#lsp-action')).toHaveText('Erneut versuchen');
+});
