@@ -375,6 +375,15 @@ let shown = null; // the tab whose model the editor holds
 const tabId = (/** @type {string} */ session, /** @type {string} */ path) => `${session}:${path}`;
 const fileURL = (/** @type {string} */ path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
 const libraryURL = (/** @type {string} */ path) => `/api/v1/library/file?path=${encodeURIComponent(path)}`;
+// The task host's entry and move routes, for the tree's operations and a
+// server's workspace-edit file operations.
+const entryURL = (/** @type {string} */ path) => `/api/v1/workspace/entry?path=${encodeURIComponent(path)}`;
+const moveURL = (/** @type {string} */ from, /** @type {string} */ to) => `/api/v1/workspace/move?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+// tabsUnder are session s's workspace tabs of path, and of everything in
+// it when it is a folder.
+/** @param {string} s @param {string} path @param {boolean} folder @returns {Tab[]} */
+const tabsUnder = (s, path, folder) => [...tabs.values()]
+  .filter((t) => t.sessionId === s && !t.library && (t.path === path || (folder && t.path.startsWith(path + '/'))));
 
 // --- status bar and status control ------------------------------------------
 
@@ -1001,7 +1010,6 @@ async function operateNow(op) {
   const to = op.newPath || '';
   const renames = [{ oldPath: op.path, newPath: to, folder: op.folder }];
   const entries = [{ path: op.path, folder: op.folder }];
-  const under = (/** @type {Tab} */ t) => t.sessionId === s && !t.library && (t.path === op.path || (op.folder && t.path.startsWith(op.path + '/')));
   if (useLSP) {
     editedDuring = new Map();
     try {
@@ -1012,13 +1020,13 @@ async function operateNow(op) {
       editedDuring = null;
       for (const [id, adopted] of edited) {
         const t = tabs.get(id);
-        if (!t || op.kind === 'delete' && under(t)) continue; // going anyway
+        if (!t || op.kind === 'delete' && tabsUnder(s, op.path, !!op.folder).includes(t)) continue; // going anyway
         if (await saveTab(t) && adopted) closeTab(t);
       }
     }
   }
-  const url = op.kind === 'rename' ? `/api/v1/workspace/move?from=${encodeURIComponent(op.path)}&to=${encodeURIComponent(to)}`
-    : `/api/v1/workspace/entry?path=${encodeURIComponent(op.path)}` + (op.kind === 'create' ? `&kind=${op.folder ? 'dir' : 'file'}` : '');
+  const url = op.kind === 'rename' ? moveURL(op.path, to)
+    : entryURL(op.path) + (op.kind === 'create' ? `&kind=${op.folder ? 'dir' : 'file'}` : '');
   const res = await fetch(url, { method: op.kind === 'delete' ? 'DELETE' : 'POST' }).catch(() => null);
   if (!res || !res.ok) {
     fileOpFailed(op, res ? res.status : 0);
@@ -1033,7 +1041,7 @@ async function operateNow(op) {
   }
   // The servers hear of it before documents open at the new paths.
   if (useLSP) await (op.kind === 'create' ? lsp.didCreateFiles(s, entries) : op.kind === 'rename' ? lsp.didRenameFiles(s, renames) : lsp.didDeleteFiles(s, entries));
-  const moved = [...tabs.values()].filter(under);
+  const moved = tabsUnder(s, op.path, !!op.folder);
   if (op.kind === 'rename') retab(moved, op.path, to); else for (const t of moved) closeTab(t);
   tree.render();
   if (op.kind === 'create' || op.kind === 'rename') tree.expandTo(op.kind === 'create' ? op.path : to);
@@ -1054,35 +1062,32 @@ async function operateNow(op) {
  */
 async function resourceOp(s, op, o) {
   const send = (/** @type {string} */ method, /** @type {string} */ url) => fetch(url, { method }).then((r) => r.status, () => 0);
-  const entry = (/** @type {string} */ p) => `/api/v1/workspace/entry?path=${encodeURIComponent(p)}`;
   const to = op.to || '';
   operating++;
   try {
     if (op.kind === 'create') {
-      let status = await send('POST', entry(op.path) + '&kind=file');
+      let status = await send('POST', entryURL(op.path) + '&kind=file');
       if (status === 409 && o.overwrite) status = await fetch(fileURL(op.path), { method: 'PUT', body: '' }).then((r) => r.status, () => 0);
       else if (status === 409 && o.ignoreIfExists) return true;
       if (status !== 201 && status !== 204) return false;
       tree.addFile(op.path);
     } else if (op.kind === 'rename') {
-      let status = await send('POST', `/api/v1/workspace/move?from=${encodeURIComponent(op.path)}&to=${encodeURIComponent(to)}`);
+      let status = await send('POST', moveURL(op.path, to));
       if (status === 409 && o.ignoreIfExists) return true;
-      if (status === 409 && o.overwrite && (await send('DELETE', entry(to))) === 204) {
-        status = await send('POST', `/api/v1/workspace/move?from=${encodeURIComponent(op.path)}&to=${encodeURIComponent(to)}`);
+      if (status === 409 && o.overwrite && (await send('DELETE', entryURL(to))) === 204) {
+        status = await send('POST', moveURL(op.path, to));
       }
       if (status !== 204) return false;
       tree.move(op.path, to);
-      retab([...tabs.values()].filter((t) => t.sessionId === s && !t.library && (t.path === op.path || t.path.startsWith(op.path + '/'))), op.path, to);
+      retab(tabsUnder(s, op.path, true), op.path, to);
     } else {
       const dir = tree.dir(op.path);
       if (dir && (dir.files.size || dir.dirs.size) && !o.recursive) return false;
-      const status = await send('DELETE', entry(op.path));
+      const status = await send('DELETE', entryURL(op.path));
       if (status === 404 && o.ignoreIfNotExists) return true;
       if (status !== 204) return false;
       tree.delete(op.path);
-      for (const t of [...tabs.values()]) {
-        if (t.sessionId === s && !t.library && (t.path === op.path || t.path.startsWith(op.path + '/'))) closeTab(t);
-      }
+      for (const t of tabsUnder(s, op.path, true)) closeTab(t);
     }
     tree.render();
     rememberTabs();
