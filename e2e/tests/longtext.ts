@@ -13,14 +13,25 @@ export const longProgress = {
 
 /** pageFits asserts that the document does not scroll sideways. */
 export async function pageFits(page: Page) {
+  await settled(page);
   const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   expect(scroll, 'document scrollWidth <= clientWidth').toBeLessThanOrEqual(client);
+}
+
+/** settled waits (5 s at most) until the page no longer overflows
+ * sideways: right after a resize Monaco lays the editor out again on the
+ * next frame, and the document is as wide as the old window until then.
+ * An overflow that stays fails the assertions that follow. */
+async function settled(page: Page) {
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), { timeout: 5_000 })
+    .toBe(true).catch(() => {});
 }
 
 /** fits asserts that nothing in el, nor the page, overflows sideways, and
  * that el lies inside the window. Text for assistive technology only
  * (.visually-hidden) is clipped to a pixel on purpose and not counted. */
 export async function fits(page: Page, el: Locator) {
+  await settled(page);
   const widths = await el.evaluate((node) => {
     const all = [node, ...Array.from(node.querySelectorAll('*'))] as HTMLElement[];
     const worst = all.filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth && e.clientWidth > 0
