@@ -32,7 +32,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"publishDiagnostics":{"relatedInformation":true,"tagSupport":{"valueSet":[1,2]},"codeDescriptionSupport":true,"dataSupport":true},` +
 	`"diagnostic":{"dynamicRegistration":true,"relatedDocumentSupport":true,"markupMessageSupport":true},` +
 	`"codeAction":{"dynamicRegistration":true,"isPreferredSupport":true,"disabledSupport":true,"dataSupport":true,"resolveSupport":{"properties":["edit"]},` +
-	`"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["","quickfix","refactor","refactor.extract","refactor.inline","refactor.rewrite","source","source.organizeImports","source.fixAll"]}}},` +
+	`"codeActionLiteralSupport":{"codeActionKind":{"valueSet":["","quickfix","refactor","refactor.extract","refactor.inline","refactor.rewrite","source","source.organizeImports","source.fixAll"]}},"documentationSupport":true,"tagSupport":{"valueSet":[1]}},` +
 	`"rename":{"dynamicRegistration":true,"prepareSupport":true},` +
 	`"formatting":{"dynamicRegistration":true},"rangeFormatting":{"dynamicRegistration":true,"rangesSupport":true},"onTypeFormatting":{"dynamicRegistration":true},` +
 	`"documentSymbol":{"dynamicRegistration":true,"hierarchicalDocumentSymbolSupport":true,"tagSupport":{"valueSet":[1]},` +

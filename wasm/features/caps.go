@@ -91,6 +91,15 @@ type Legend struct {
 	TokenModifiers []string `json:"tokenModifiers"`
 }
 
+// CodeActionDoc is one CodeActionKindDocumentation: the command that
+// shows the documentation of a kind of code action, its LSP Command kept
+// raw for workspace/executeCommand.
+type CodeActionDoc struct {
+	Kind    string
+	Title   string
+	Command j.Raw
+}
+
 // Providers is what a server provides for one language: the features to
 // register with Monaco and their options. A feature outside Set is never
 // registered and its method is never sent.
@@ -113,6 +122,9 @@ type Providers struct {
 	// CodeActionResolve: it answers codeAction/resolve.
 	CodeActionKinds   []string
 	CodeActionResolve bool
+	// CodeActionDocs are the server's documentation for kinds of code
+	// actions (LSP 3.18 CodeActionOptions.documentation), one command each.
+	CodeActionDocs []CodeActionDoc
 	// RenamePrepare: the server answers textDocument/prepareRename.
 	RenamePrepare bool
 	// RangesFormatting: the server formats several ranges in one request
@@ -139,20 +151,21 @@ func (p Providers) Allows(f Feature) bool { return p.Set.Has(f) }
 // options is the union of the option objects the features read, static
 // or dynamic registration alike.
 type options struct {
-	TriggerCharacters   []string `json:"triggerCharacters"`
-	RetriggerCharacters []string `json:"retriggerCharacters"`
-	ResolveProvider     bool     `json:"resolveProvider"`
-	PrepareProvider     bool     `json:"prepareProvider"`
-	RangesSupport       bool     `json:"rangesSupport"`
-	CodeActionKinds     []string `json:"codeActionKinds"`
-	OnTypeTriggers      []string `json:"-"` // firstTriggerCharacter, then moreTriggerCharacter
-	Legend              *Legend  `json:"legend"`
-	Full                j.Raw    `json:"full"`
-	Range               j.Raw    `json:"range"`
-	Commands            []string `json:"commands"`
-	IncludeText         bool     `json:"includeText"`
-	SyncKind            *int     `json:"syncKind"`
-	DocumentSelector    j.Raw    `json:"documentSelector"`
+	TriggerCharacters   []string        `json:"triggerCharacters"`
+	RetriggerCharacters []string        `json:"retriggerCharacters"`
+	ResolveProvider     bool            `json:"resolveProvider"`
+	PrepareProvider     bool            `json:"prepareProvider"`
+	RangesSupport       bool            `json:"rangesSupport"`
+	CodeActionKinds     []string        `json:"codeActionKinds"`
+	CodeActionDocs      []CodeActionDoc `json:"-"` // documentation
+	OnTypeTriggers      []string        `json:"-"` // firstTriggerCharacter, then moreTriggerCharacter
+	Legend              *Legend         `json:"legend"`
+	Full                j.Raw           `json:"full"`
+	Range               j.Raw           `json:"range"`
+	Commands            []string        `json:"commands"`
+	IncludeText         bool            `json:"includeText"`
+	SyncKind            *int            `json:"syncKind"`
+	DocumentSelector    j.Raw           `json:"documentSelector"`
 }
 
 // decodeStrings reads a []string field: null or absent is nil, and an
@@ -194,6 +207,7 @@ func parseOptions(v j.Value) (o options, ok bool) {
 	o.PrepareProvider, _ = v.Get("prepareProvider").Bool()
 	o.RangesSupport, _ = v.Get("rangesSupport").Bool()
 	o.CodeActionKinds, _ = decodeStrings(v.Get("codeActionKinds"))
+	o.CodeActionDocs = parseCodeActionDocs(v.Get("documentation"))
 	if first, ok := v.Get("firstTriggerCharacter").DecodeString(); ok && first != "" {
 		more, _ := decodeStrings(v.Get("moreTriggerCharacter"))
 		o.OnTypeTriggers = append([]string{first}, more...)
@@ -223,6 +237,23 @@ func parseOptions(v j.Value) (o options, ok bool) {
 	o.Range = v.Get("range").Raw()
 	o.DocumentSelector = v.Get("documentSelector").Raw()
 	return o, true
+}
+
+// parseCodeActionDocs reads CodeActionOptions.documentation; an entry
+// without a kind, a title or a command name is left out.
+func parseCodeActionDocs(v j.Value) []CodeActionDoc {
+	var out []CodeActionDoc
+	for _, e := range v.Elems() {
+		kind, _ := e.Get("kind").DecodeString()
+		c := e.Get("command")
+		title, _ := c.Get("title").DecodeString()
+		name, _ := c.Get("command").DecodeString()
+		if kind == "" || title == "" || name == "" || c.Kind() != j.Object {
+			continue
+		}
+		out = append(out, CodeActionDoc{Kind: kind, Title: title, Command: j.Raw(c.Raw())})
+	}
+	return out
 }
 
 // advertised reports whether a provider capability is advertised: true or
@@ -424,6 +455,7 @@ func (r *Registry) For(languageID string) Providers {
 	p.SignatureTriggerCharacters = append([]string(nil), p.SignatureTriggerCharacters...)
 	p.SignatureRetriggerCharacters = append([]string(nil), p.SignatureRetriggerCharacters...)
 	p.CodeActionKinds = append([]string(nil), p.CodeActionKinds...)
+	p.CodeActionDocs = append([]CodeActionDoc(nil), p.CodeActionDocs...)
 	p.OnTypeTriggers = append([]string(nil), p.OnTypeTriggers...)
 	p.Commands = append([]string(nil), p.Commands...)
 	for _, id := range r.order {

@@ -2,6 +2,7 @@ package features
 
 import (
 	"errors"
+	"slices"
 
 	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
@@ -16,8 +17,9 @@ import (
 // the range: servers recognise what they published. Monaco's trigger
 // types (1 invoke, 2 auto) are LSP's CodeActionTriggerKind numbers.
 //
-// Answer: {"actions":[{"title","kind"?,"isPreferred"?,"disabled"?,
-// "diagnostics"?:IMarkerData[],"lsp":"<the LSP action as JSON>"}]}. The
+// Answer: {"actions":[{"title","kind"?,"isPreferred"?,"isAI"?,"disabled"?,
+// "diagnostics"?:IMarkerData[],"lsp":"<the LSP action as JSON>"}]}; isAI
+// is LSP 3.18's LLMGenerated tag, which Monaco marks with a sparkle. The
 // shim gives each action a command that hands "lsp" back to the
 // "codeActionApply" step: the edit is applied by lsp.wasm's own workspace
 // edit (not Monaco's, which cannot open files) and then the command runs.
@@ -66,6 +68,9 @@ func codeActionResult(raw []byte, _ *Request, e *Env) (string, error) {
 		if v.Get("command").Kind() != j.String { // a CodeAction, not a bare Command
 			b = appendMember(b, v, "kind", "kind")
 			b = appendMember(b, v, "isPreferred", "isPreferred")
+			if hasTagValue(v.Get("tags"), codeActionTagLLMGenerated) {
+				b = append(b, `,"isAI":true`...)
+			}
 			if reason, ok := v.Get("disabled").Get("reason").DecodeString(); ok && v.Get("disabled").Kind() == j.Object {
 				b = appendString(appendKey(b, "disabled"), reason)
 			}
@@ -134,4 +139,55 @@ func execute(e *Env, c j.Value) error {
 	b = appendMember(b, c, "arguments", "arguments")
 	_, err := e.Call(lsptypes.MethodExecuteCommand, j.Raw(append(b, '}')))
 	return err
+}
+
+// codeActionTagLLMGenerated is LSP 3.18's CodeActionTag.LLMGenerated.
+const codeActionTagLLMGenerated = 1
+
+// hasTagValue reports whether the tags array holds tag.
+func hasTagValue(tags j.Value, tag uint64) bool {
+	for _, t := range tags.Elems() {
+		if n, ok := t.Uint(); ok && n == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// codeActionOptions is the code action provider's options:
+// {"kinds":[...],"docs"?:[{"kind","title","lsp":"<LSP Command>"}]}. The
+// shim makes each doc Monaco's documentation entry, shown under the menu
+// of actions of that kind; choosing it runs the command on the server
+// through the "codeActionApply" step.
+func codeActionOptions(b []byte, p Providers) []byte {
+	b = appendStrings(append(b, `{"kinds":`...), nonNil(p.CodeActionKinds))
+	if len(p.CodeActionDocs) > 0 {
+		b = append(b, `,"docs":[`...)
+		for i, d := range p.CodeActionDocs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(append(b, `{"kind":`...), d.Kind)
+			b = appendString(append(b, `,"title":`...), d.Title)
+			b = appendString(append(b, `,"lsp":`...), string(d.Command))
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// unionDocs adds the docs of b whose kind a does not document yet.
+func unionDocs(a, b []CodeActionDoc) []CodeActionDoc {
+	for _, d := range b {
+		if !slices.ContainsFunc(a, func(x CodeActionDoc) bool { return x.Kind == d.Kind }) {
+			a = append(a, d)
+		}
+	}
+	return a
+}
+
+// sameDoc reports whether two docs are the same entry.
+func sameDoc(a, b CodeActionDoc) bool {
+	return a.Kind == b.Kind && a.Title == b.Title && string(a.Command) == string(b.Command)
 }

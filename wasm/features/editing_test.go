@@ -121,6 +121,44 @@ func TestCodeActions(t *testing.T) {
 	require.Equal(t, []string{`{"changes":{}}`}, f.applied)
 }
 
+// LSP 3.18 code-action tags and kind documentation: an LLMGenerated action
+// is Monaco's isAI (the sparkle), other tags are not; a server's
+// documentation entries become the provider's "docs" option, merged by
+// kind over registrations, and one runs on the server like a bare command.
+func TestCodeActionTagsAndDocumentation(t *testing.T) {
+	f := &fakeEnv{answers: map[string]string{
+		"textDocument/codeAction":  `[{"title":"Ask","kind":"quickfix","tags":[1]},{"title":"Plain","kind":"quickfix","tags":[7]}]`,
+		"workspace/executeCommand": `null`,
+	}}
+	out := runCall(t, "codeAction", `{"uri":"kandev://s/a.go","range":{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":1}}`, f, Providers{})
+	v, err := j.Parse([]byte(out))
+	require.NoError(t, err)
+	ai, _ := v.Get("actions").Index(0).Get("isAI").Bool()
+	require.True(t, ai)
+	require.False(t, v.Get("actions").Index(1).Get("isAI").Exists(), "an unknown tag marks nothing")
+
+	doc := `{"title":"About refactorings","command":"fake.learn","arguments":["refactor"]}`
+	p, err := ParseCapabilities([]byte(`{"codeActionProvider":{"codeActionKinds":["refactor"],"documentation":[` +
+		`{"kind":"refactor","command":` + doc + `},{"kind":"","command":` + doc + `},{"kind":"source","command":{"title":"no name"}}]}}`))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"kinds":["refactor"],"docs":[{"kind":"refactor","title":"About refactorings","lsp":`+string(j.AppendString(nil, doc))+`}]}`,
+		OptionsJSON(p, CodeAction), "entries without a kind or a command are left out")
+
+	r, err := NewRegistry([]byte(`{"codeActionProvider":{"codeActionKinds":["refactor"],"documentation":[{"kind":"refactor","command":` + doc + `}]}}`))
+	require.NoError(t, err)
+	require.NoError(t, r.Register([]byte(`{"registrations":[{"id":"a","method":"textDocument/codeAction","registerOptions":{"documentSelector":[{"language":"go"}],`+
+		`"documentation":[{"kind":"refactor","command":{"title":"Other","command":"x"}},{"kind":"source","command":{"title":"About source","command":"fake.source"}}]}}]}`)))
+	got := r.For("go")
+	require.Equal(t, []string{"refactor", "source"}, []string{got.CodeActionDocs[0].Kind, got.CodeActionDocs[1].Kind})
+	require.Equal(t, "About refactorings", got.CodeActionDocs[0].Title, "the first entry of a kind stays")
+	require.NotEqual(t, OptionsJSON(p, CodeAction), OptionsJSON(got, CodeAction))
+	require.Contains(t, Changed(p, got), CodeAction, "new documentation registers the provider again")
+
+	f.sent = nil
+	require.Equal(t, "true", runCall(t, "codeActionApply", `{"uri":"kandev://s/a.go","lsp":`+string(j.AppendString(nil, doc))+`}`, f, Providers{}))
+	require.Equal(t, []string{`workspace/executeCommand {"command":"fake.learn","arguments":["refactor"]}`}, f.sent)
+}
+
 // Rename: prepareRename's forms and error, and rename applying the
 // server's edit itself.
 func TestRename(t *testing.T) {

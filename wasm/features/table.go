@@ -1,6 +1,8 @@
 package features
 
 import (
+	"slices"
+
 	j "github.com/kandev/lsp/wasm/jsonlite"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
@@ -111,14 +113,13 @@ var table = []spec{
 		add: func(p *Providers, o options) bool {
 			p.CodeActionKinds = union(p.CodeActionKinds, o.CodeActionKinds)
 			p.CodeActionResolve = p.CodeActionResolve || o.ResolveProvider
+			p.CodeActionDocs = unionDocs(p.CodeActionDocs, o.CodeActionDocs)
 			return true
 		},
 		same: func(a, b Providers) bool {
-			return equal(a.CodeActionKinds, b.CodeActionKinds) && a.CodeActionResolve == b.CodeActionResolve
+			return equal(a.CodeActionKinds, b.CodeActionKinds) && a.CodeActionResolve == b.CodeActionResolve && slices.EqualFunc(a.CodeActionDocs, b.CodeActionDocs, sameDoc)
 		},
-		json: func(b []byte, p Providers) []byte {
-			return append(appendStrings(append(b, `{"kinds":`...), nonNil(p.CodeActionKinds)), '}')
-		},
+		json: codeActionOptions,
 	},
 	{
 		call:       call{name: "rename", f: Rename, method: lsptypes.MethodRename, run: rename},
@@ -307,7 +308,8 @@ func ByName(name string) (Feature, bool) {
 //	signatureHelp    {"triggerCharacters":[...],"retriggerCharacters":[...]}
 //	semanticTokens   {"legend":{"tokenTypes":[...],"tokenModifiers":[...]}}
 //	semanticTokensRange (the same)
-//	codeAction       {"kinds":[...]}  (the server's codeActionKinds)
+//	codeAction       {"kinds":[...]}  (the server's codeActionKinds), with
+//	                 "docs":[{"kind","title","lsp"}] when it documents kinds
 //	onTypeFormatting {"triggerCharacters":[first, more...]}
 //	inlayHints, codeLens, documentLink {"resolve":bool}
 //	others           {}

@@ -149,6 +149,37 @@ func TestCodeActionCommandHandsTheActionBackToGo(t *testing.T) {
 	require.Equal(t, jsTypeUndefined, get(t, mon, "commands", "kandev.lsp.codeAction").Type(), "the command goes with the configuration")
 }
 
+// A server's code-action kind documentation is Monaco's provider
+// metadata; choosing it runs the server's command for the document the
+// menu was last asked about.
+func TestCodeActionDocumentation(t *testing.T) {
+	mon := jsEval(t, fakeEditingMonaco)
+	held := jsEval(t, fakeHeldCall)
+	b, _ := editingBridge(t, mon, held, jsEval(t, `({})`))
+	doc := `{"title":"About refactorings","command":"fake.learn"}`
+	p := features.Providers{Set: features.Set(features.CodeAction), CodeActionDocs: []features.CodeActionDoc{{Kind: "refactor", Title: "About refactorings", Command: []byte(doc)}}}
+	b.Provider("c1", "go", features.CodeAction, features.OptionsJSON(p, features.CodeAction))
+	meta := get(t, index(t, get(t, mon, "regs"), 0), "meta")
+	require.Equal(t, jsTypeUndefined, get(t, meta, "providedCodeActionKinds").Type())
+	entry := index(t, get(t, meta, "documentation"), 0)
+	require.Equal(t, "refactor", str(t, get(t, entry, "kind")))
+	require.Equal(t, "About refactorings", str(t, get(t, entry, "command", "title")))
+	require.Equal(t, "kandev.lsp.codeAction", str(t, get(t, entry, "command", "id")))
+
+	m := newFakeModel(t, mon, "kandev://s/main.go", "package main\n")
+	rng := jsEval(t, `({ startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 })`)
+	call(t, get(t, index(t, get(t, mon, "regs"), 0), "provider"), "provideCodeActions", m, rng, jsEval(t, `({ only: 'refactor', trigger: 1 })`), jsEval(t, `({})`))
+	args := get(t, entry, "command", "arguments")
+	_, err := get(t, mon, "commands", "kandev.lsp.codeAction").Invoke(jsUndefined(), index(t, args, 0), index(t, args, 1), index(t, args, 2))
+	require.NoError(t, err)
+	calls := get(t, held, "calls")
+	require.Equal(t, 2, length(t, calls))
+	c := index(t, calls, 1)
+	require.Equal(t, "codeActionApply", str(t, get(t, c, "name")))
+	require.JSONEq(t, `{"uri":"kandev://s/main.go","lsp":`+strconv.Quote(doc)+`}`, str(t, get(t, c, "json")))
+	b.close()
+}
+
 // Monaco's cancellation of one call reaches Go with that call's number —
 // not another's — and a call already answered leaves no listener behind.
 func TestCancellationNamesTheCall(t *testing.T) {

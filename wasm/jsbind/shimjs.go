@@ -204,10 +204,20 @@ const shimSource = `// @ts-check
       return wrap(L.registerDocumentRangeSemanticTokensProvider(lang, p));
     },
     codeAction: (id, lang, o) => {
+      // A documentation command runs on the document the menu was last
+      // asked for: its arguments carry ` + "`" + `at` + "`" + `, which every request updates.
       if (!cmd) cmd = monaco.editor.registerCommand(CMD, (accessor, conn, model, lsp) =>
-        ask(conn, 'codeActionApply', '{"uri":' + q(model) + ',"lsp":' + q(lsp) + '}'));
+        ask(conn, 'codeActionApply', '{"uri":' + q(typeof model === 'string' ? model : model.uri) + ',"lsp":' + q(lsp) + '}'));
+      const at = { uri: '' };
+      /** @type {{ kinds?: string[], docs?: { kind: string, title: string, lsp: string }[] }} */
+      const opts = o;
+      /** @type {any} */
+      const meta = {};
+      if (opts.kinds && opts.kinds.length) meta.providedCodeActionKinds = opts.kinds;
+      if (opts.docs && opts.docs.length) meta.documentation = opts.docs.map((d) => ({ kind: d.kind, command: { id: CMD, title: d.title, arguments: [id, at, d.lsp] } }));
       return L.registerCodeActionProvider(lang, mark({
         provideCodeActions(model, range, context, token) {
+          at.uri = model.uri.toString();
           const j = doc(model) + ',"range":' + q(range) + ',"only":' + q(context.only || '') + ',"trigger":' + (context.trigger || 1) + '}';
           return ask(id, 'codeAction', j, token).then((r) => {
             if (!r) return r;
@@ -219,7 +229,7 @@ const shimSource = `// @ts-check
             return r;
           });
         },
-      }), o.kinds && o.kinds.length ? { providedCodeActionKinds: o.kinds } : undefined);
+      }), Object.keys(meta).length ? meta : undefined);
     },
     rename: (id, lang) => L.registerRenameProvider(lang, mark({
       provideRenameEdits(model, position, newName, token) {
