@@ -45,6 +45,7 @@ const textDocumentCapabilities = `{"synchronization":{"dynamicRegistration":true
 	`"callHierarchy":{"dynamicRegistration":true},"typeHierarchy":{"dynamicRegistration":true},` +
 	`"codeLens":{"dynamicRegistration":true},"documentLink":{"dynamicRegistration":true,"tooltipSupport":true},` +
 	`"colorProvider":{"dynamicRegistration":true},"linkedEditingRange":{"dynamicRegistration":true},"selectionRange":{"dynamicRegistration":true},` +
+	`"inlineCompletion":{"dynamicRegistration":true},` +
 	`"completion":{"dynamicRegistration":true,"contextSupport":true,"completionItem":{"snippetSupport":true,"insertReplaceSupport":true,` +
 	`"documentationFormat":["markdown","plaintext"],"labelDetailsSupport":true,"deprecatedSupport":true,"tagSupport":{"valueSet":[1]},` +
 	`"resolveSupport":{"properties":["documentation","detail","additionalTextEdits"]}},` +

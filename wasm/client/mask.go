@@ -17,7 +17,7 @@ type mask struct {
 
 // providerFeatures are the Monaco providers behind each wire feature name.
 var providerFeatures = map[string]features.Set{
-	wire.FeatureCompletion:         features.Set(features.Completion),
+	wire.FeatureCompletion:         features.Set(features.Completion) | features.Set(features.InlineCompletion),
 	wire.FeatureHover:              features.Set(features.Hover),
 	wire.FeatureSignatureHelp:      features.Set(features.SignatureHelp),
 	wire.FeatureGotoDefinition:     features.Set(features.Definition),

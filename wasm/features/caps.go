@@ -43,6 +43,7 @@ const (
 	LinkedEditingRange
 	SelectionRange
 	SemanticTokensRange
+	InlineCompletion
 )
 
 // All lists every feature in a stable order.
@@ -60,7 +61,7 @@ var All = func() []Feature {
 // onTypeFormatting, documentSymbol, foldingRange, documentHighlight,
 // inlayHints, typeDefinition, implementation, declaration, codeLens,
 // documentLink, documentColor, linkedEditingRange, selectionRange,
-// semanticTokensRange.
+// semanticTokensRange, inlineCompletion.
 func (f Feature) String() string {
 	if s := specOf(f); s != nil {
 		return s.name

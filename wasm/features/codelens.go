@@ -73,13 +73,14 @@ func appendLens(b []byte, v j.Value, e *Env, key, index int) []byte {
 	return append(b, '}', '}')
 }
 
-// errNotServerCommand reports a lens command the server does not run.
+// errNotServerCommand reports a command the server does not run.
 var errNotServerCommand = errors.New("the server does not run this command")
 
-// runCodeLens runs a lens's command, {"uri","lsp":"<LSP Command>"}, on the
-// server through workspace/executeCommand: only a command the server lists.
-// Answers "true".
-func runCodeLens(r *Request, e *Env) (string, error) {
+// runServerCommand runs a lens's or an accepted inline completion's
+// command, {"uri","lsp":"<LSP Command>"}, on the server through
+// workspace/executeCommand: only a command the server lists. Answers
+// "true".
+func runServerCommand(r *Request, e *Env) (string, error) {
 	s, _ := r.v.Get("lsp").DecodeString()
 	v, _ := j.Parse([]byte(s))
 	if name, ok := v.Get("command").Str(); !ok || !slices.Contains(e.Providers.Commands, name) {

@@ -38,8 +38,9 @@
 // document symbols, folding, highlights, inlay hints, code lenses
 // (codelens.go: textDocument/codeLens, codeLens/resolve, running a lens's
 // command), document links (links.go), document colors (colors.go),
-// linked editing ranges (linked.go), selection ranges (selection.go), and
-// semantic tokens' delta and range requests (semantic.go).
+// linked editing ranges (linked.go), selection ranges (selection.go),
+// semantic tokens' delta and range requests (semantic.go), and inline
+// completions (inline.go, LSP 3.18).
 //
 // A server request workspace/semanticTokens/refresh, workspace/inlayHint/refresh,
 // workspace/codeLens/refresh or workspace/foldingRange/refresh (3.18) is

@@ -8,7 +8,10 @@ const (
 	MethodFoldingRangeRefresh = "workspace/foldingRange/refresh"
 	// MethodRangesFormatting (3.18) formats several ranges of a document
 	// in one request.
-	MethodRangesFormatting    = "textDocument/rangesFormatting"
+	MethodRangesFormatting = "textDocument/rangesFormatting"
+	// MethodInlineCompletion (3.18) asks for inline completions, the
+	// ghost text at the cursor.
+	MethodInlineCompletion    = "textDocument/inlineCompletion"
 	MethodCodeLens            = "textDocument/codeLens"
 	MethodCodeLensResolve     = "codeLens/resolve"
 	MethodCodeLensRefresh     = "workspace/codeLens/refresh"

@@ -175,6 +175,7 @@ var table = []spec{
 		capability: "documentLinkProvider", register: []string{MethodDocumentLink}, resolves: true,
 	},
 	row(DocumentColor, "documentColor", MethodDocumentColor, "colorProvider", nil, colorsResult),
+	row(InlineCompletion, "inlineCompletion", MethodInlineCompletion, "inlineCompletionProvider", inlineParams, inlineResult),
 	row(LinkedEditingRange, "linkedEditingRange", MethodLinkedEditingRange, "linkedEditingRangeProvider", posParams, linkedResult),
 	row(SelectionRange, "selectionRange", MethodSelectionRange, "selectionRangeProvider", lspParams, selectionResult),
 	{
@@ -206,7 +207,8 @@ var steps = []call{
 	}},
 	resolveStep("inlayHintResolve", InlayHints, lsptypes.MethodInlayHintResolve, appendHint),
 	resolveStep("codeLensResolve", CodeLens, MethodCodeLensResolve, appendLens),
-	{name: "codeLensRun", f: CodeLens, run: runCodeLens},
+	{name: "codeLensRun", f: CodeLens, run: runServerCommand},
+	{name: "inlineCompletionRun", f: InlineCompletion, run: runServerCommand},
 	resolveStep("documentLinkResolve", DocumentLink, MethodDocumentLinkResolve, appendLink),
 	{name: "colorPresentation", f: DocumentColor, method: MethodColorPresentation, params: lspParams, result: presentationsResult},
 }

@@ -39,7 +39,7 @@ const fakeEditingMonaco = `(function () {
 	};
 	const languages = { FoldingRangeKind: function (v) { this.value = v; } };
 	for (const k of ['registerCodeActionProvider', 'registerRenameProvider', 'registerDocumentFormattingEditProvider',
-		'registerHoverProvider', 'registerInlayHintsProvider']) {
+		'registerHoverProvider', 'registerInlayHintsProvider', 'registerInlineCompletionsProvider']) {
 		languages[k] = (lang, provider, meta) => { const r = { kind: k, lang, provider, meta, disposed: false }; regs.push(r); return { dispose() { r.disposed = true; } }; };
 	}
 	return {
@@ -178,6 +178,45 @@ func TestCodeActionDocumentation(t *testing.T) {
 	require.Equal(t, "codeActionApply", str(t, get(t, c, "name")))
 	require.JSONEq(t, `{"uri":"kandev://s/main.go","lsp":`+strconv.Quote(doc)+`}`, str(t, get(t, c, "json")))
 	b.close()
+}
+
+// Inline completions: Monaco's trigger kinds become LSP's, the suggest
+// widget's item goes along, and an accepted item's server command comes
+// back to Go through the one inline command, which goes with the
+// configuration.
+func TestInlineCompletionProvider(t *testing.T) {
+	mon := jsEval(t, fakeEditingMonaco)
+	held := jsEval(t, fakeHeldCall)
+	b, _ := editingBridge(t, mon, held, jsEval(t, `({})`))
+	b.Provider("c1", "go", features.InlineCompletion, "{}")
+	reg := index(t, get(t, mon, "regs"), 0)
+	require.Equal(t, "registerInlineCompletionsProvider", str(t, get(t, reg, "kind")))
+	p := get(t, reg, "provider")
+	require.True(t, isFunc(p, "disposeInlineCompletions"), "Monaco calls it for every list")
+
+	m := newFakeModel(t, mon, "kandev://s/main.go", "package main\n")
+	position := jsEval(t, `({ lineNumber: 2, column: 5 })`)
+	call(t, p, "provideInlineCompletions", m, position, jsEval(t, `({ triggerKind: 0 })`), jsEval(t, `({})`))
+	promise := call(t, p, "provideInlineCompletions", m, position,
+		jsEval(t, `({ triggerKind: 1, selectedSuggestionInfo: { range: { startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 5 }, text: 'Print' } })`), jsEval(t, `({})`))
+	calls := get(t, held, "calls")
+	require.JSONEq(t, `{"uri":"kandev://s/main.go","lineNumber":2,"column":5,"trigger":2}`, str(t, get(t, index(t, calls, 0), "json")), "automatic")
+	require.JSONEq(t, `{"uri":"kandev://s/main.go","lineNumber":2,"column":5,"trigger":1,"selected":{"range":{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":5},"text":"Print"}}`,
+		str(t, get(t, index(t, calls, 1), "json")), "explicit, with the widget's item")
+	run := `{"title":"count","command":"fake.accepted"}`
+	call(t, held, "answer", 1, `{"items":[{"insertText":"ln()","run":`+strconv.Quote(run)+`,"title":"count"},{"insertText":{"snippet":"ln(${1:x})"}}]}`)
+	items := get(t, settle(t, mon, promise, "inline"), "v", "items")
+	require.JSONEq(t, `{"insertText":"ln()","command":{"id":"kandev.lsp.inlineCompletion","title":"count","arguments":["c1","kandev://s/main.go",`+strconv.Quote(run)+`]}}`, stringify(t, index(t, items, 0)))
+	require.JSONEq(t, `{"insertText":{"snippet":"ln(${1:x})"}}`, stringify(t, index(t, items, 1)))
+
+	args := get(t, index(t, items, 0), "command", "arguments")
+	_, err := get(t, mon, "commands", "kandev.lsp.inlineCompletion").Invoke(jsUndefined(), index(t, args, 0), index(t, args, 1), index(t, args, 2))
+	require.NoError(t, err)
+	c := index(t, calls, 2)
+	require.Equal(t, "inlineCompletionRun", str(t, get(t, c, "name")))
+	require.JSONEq(t, `{"uri":"kandev://s/main.go","lsp":`+strconv.Quote(run)+`}`, str(t, get(t, c, "json")))
+	b.close()
+	require.Equal(t, jsTypeUndefined, get(t, mon, "commands", "kandev.lsp.inlineCompletion").Type())
 }
 
 // Monaco's cancellation of one call reaches Go with that call's number —

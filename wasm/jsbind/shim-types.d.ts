@@ -38,6 +38,8 @@ declare namespace Shim {
     resolve?: boolean;
     legend?: import('monaco-editor').languages.SemanticTokensLegend;
     kinds?: string[];
+    /** Code actions: the server's documentation of kinds (LSP 3.18), each with its LSP Command as JSON. */
+    docs?: { kind: string, title: string, lsp: string }[];
     /** Range formatting: the server formats several ranges at once (LSP 3.18). */
     ranges?: boolean;
   }

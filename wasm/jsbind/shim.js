@@ -98,10 +98,13 @@
   const again = (id, name, x, token) => ask(id, name, '{"uri":' + q(x.lsp[0]) + ',"lsp":' + q(x.lsp[1]) + '}', token);
   const CMD = 'kandev.lsp.codeAction';
   const LENS = 'kandev.lsp.codeLens';
+  const INLINE = 'kandev.lsp.inlineCompletion';
   /** @type {Shim.Disposable | null} */
   let cmd = null;
   /** @type {Shim.Disposable | null} */
   let lensCmd = null;
+  /** @type {Shim.Disposable | null} */
+  let inlineCmd = null;
   /** @type {Set<string>} */
   const warned = new Set();
   // lens readies a code lens for Monaco: a command the server runs goes
@@ -202,12 +205,10 @@
       if (!cmd) cmd = monaco.editor.registerCommand(CMD, (accessor, conn, model, lsp) =>
         ask(conn, 'codeActionApply', '{"uri":' + q(typeof model === 'string' ? model : model.uri) + ',"lsp":' + q(lsp) + '}'));
       const at = { uri: '' };
-      /** @type {{ kinds?: string[], docs?: { kind: string, title: string, lsp: string }[] }} */
-      const opts = o;
       /** @type {any} */
       const meta = {};
-      if (opts.kinds && opts.kinds.length) meta.providedCodeActionKinds = opts.kinds;
-      if (opts.docs && opts.docs.length) meta.documentation = opts.docs.map((d) => ({ kind: d.kind, command: { id: CMD, title: d.title, arguments: [id, at, d.lsp] } }));
+      if (o.kinds && o.kinds.length) meta.providedCodeActionKinds = o.kinds;
+      if (o.docs && o.docs.length) meta.documentation = o.docs.map((d) => ({ kind: d.kind, command: { id: CMD, title: d.title, arguments: [id, at, d.lsp] } }));
       return L.registerCodeActionProvider(lang, mark({
         provideCodeActions(model, range, context, token) {
           at.uri = model.uri.toString();
@@ -341,6 +342,29 @@
         return ask(id, 'colorPresentation', doc(model) + ',"params":' + q({ color: info.color, range }) + '}', token);
       },
     })),
+    // Inline completions (LSP 3.18): Monaco's trigger kinds (0 automatic,
+    // 1 explicit) go as LSP's (2, 1); an accepted item's server command
+    // runs through the one inline command.
+    inlineCompletion: (id, lang) => {
+      if (!inlineCmd) inlineCmd = monaco.editor.registerCommand(INLINE, (accessor, conn, model, lsp) =>
+        ask(conn, 'inlineCompletionRun', '{"uri":' + q(model) + ',"lsp":' + q(lsp) + '}'));
+      return L.registerInlineCompletionsProvider(lang, mark({
+        provideInlineCompletions(model, position, context, token) {
+          const s = context.selectedSuggestionInfo;
+          const sel = s ? ',"selected":{"range":' + q(s.range) + ',"text":' + q(s.text) + '}' : '';
+          return ask(id, 'inlineCompletion', pos(model, position) + ',"trigger":' + (context.triggerKind === 1 ? 1 : 2) + sel + '}', token).then((r) => {
+            if (!r) return r;
+            for (const it of r.items) {
+              if (it.run) it.command = { id: INLINE, title: it.title, arguments: [id, model.uri.toString(), it.run] };
+              delete it.run;
+              delete it.title;
+            }
+            return r;
+          });
+        },
+        disposeInlineCompletions() {},
+      }));
+    },
     linkedEditingRange: (id, lang) => L.registerLinkedEditingRangeProvider(lang, mark({
       provideLinkedEditingRanges(model, position, token) {
         return ask(id, 'linkedEditingRange', pos(model, position) + '}', token).then((r) => {
@@ -498,10 +522,12 @@
   // claim: the page opened this model; it is no placeholder any more.
   /** @type {Shim.Helpers['claim']} */
   const claim = (model) => { claimed.add(model); };
-  // close: the configuration ends; the code action and lens commands go too.
+  // close: the configuration ends; the code action, lens and inline
+  // completion commands go too.
   const close = () => {
     if (cmd) { cmd.dispose(); cmd = null; }
     if (lensCmd) { lensCmd.dispose(); lensCmd = null; }
+    if (inlineCmd) { inlineCmd.dispose(); inlineCmd = null; }
   };
   return { register, end, refresh, apply, markers, willSave, outline, hookChange, opener, claim, close };
 }))
