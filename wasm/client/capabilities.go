@@ -11,7 +11,7 @@ import (
 // requests the client honours, and the will/did file-operation messages
 // of the page's own creates, renames and deletes (WillChangeFiles).
 func workspaceCapabilities(ops features.FileOps) jsonlite.Raw {
-	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","resourceOperations":`)
+	b := []byte(`"applyEdit":true,"workspaceEdit":{"documentChanges":true,"failureHandling":"abort","snippetEditSupport":true,"resourceOperations":`)
 	b = jsonlite.AppendStrings(b, ops.ResourceOperations())
 	b = append(b, `},"executeCommand":{},"semanticTokens":{"refreshSupport":true},"inlayHint":{"refreshSupport":true},"symbol":{"dynamicRegistration":true,"symbolKind":{"valueSet":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26]},"tagSupport":{"valueSet":[1]},"resolveSupport":{"properties":["location.range"]}},"codeLens":{"refreshSupport":true},"foldingRange":{"refreshSupport":true},`+
 		`"diagnostics":{"refreshSupport":true},"didChangeWatchedFiles":{"dynamicRegistration":true,"relativePatternSupport":true},`+

@@ -255,8 +255,20 @@ func appendEdits(b []byte, raw []byte) ([]byte, error) {
 	return mapArray(b, raw, appendEdit)
 }
 
+// appendEdit appends one edit; an LSP 3.18 SnippetTextEdit (a "snippet"
+// StringValue instead of newText) keeps its snippet beside the text it
+// reads as, so the binding can run it as a snippet where an editor shows
+// the file and apply the text elsewhere.
 func appendEdit(b []byte, v j.Value) []byte {
 	text, ok := v.Get("newText").DecodeString()
+	snippet, isSnippet := "", false
+	if sv := v.Get("snippet"); !v.Get("newText").Exists() {
+		if k, _ := sv.Get("kind").Str(); k == "snippet" && sv.Kind() == j.Object {
+			snippet, isSnippet = sv.Get("value").Str()
+			text = SnippetText(snippet)
+		}
+		ok = isSnippet
+	}
 	if !ok || v.Kind() != j.Object {
 		return b
 	}
@@ -266,5 +278,9 @@ func appendEdit(b []byte, v j.Value) []byte {
 		return b[:0]
 	}
 	b = append(b, `,"text":`...)
-	return append(appendString(b, text), '}')
+	b = appendString(b, text)
+	if isSnippet {
+		b = appendString(append(b, `,"snippet":`...), snippet)
+	}
+	return append(b, '}')
 }

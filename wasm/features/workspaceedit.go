@@ -15,7 +15,10 @@ import (
 //	{"op":"edit","sessionId","path","model","edits":[{range,text}]}
 //	    the edits of one TextDocumentEdit (or one file of "changes") on
 //	    the model, as one undo stop; a model that does not exist is made
-//	    from the page's readFile first and left dirty for the page's save
+//	    from the page's readFile first and left dirty for the page's save.
+//	    A snippet edit (LSP 3.18) carries "snippet" too: where an editor
+//	    shows the model, the step's edits run as one snippet session there
+//	    (tab stops to fill in); elsewhere the text is applied
 //	{"op":"create"|"delete","sessionId","path","model","options"?}
 //	{"op":"rename","sessionId","path","model","newPath","newModel","options"?}
 //	    through the page's createFile / deleteFile / renameFile

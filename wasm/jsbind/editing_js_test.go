@@ -50,7 +50,11 @@ const fakeEditingMonaco = `(function () {
 			setModelMarkers(model, owner, markers) { markerCalls.push({ model, owner, markers }); },
 			registerCommand(id, fn) { commands[id] = fn; return { dispose() { delete commands[id]; } }; },
 			registerEditorOpener() { return { dispose() {} }; },
+			shown: [],
+			getEditors() { return this.shown; },
+			__show(ed, model) { ed.getModel = () => model; this.shown.push(ed); },
 		},
+		Range: { lift(r) { return r; } },
 	};
 })()`
 
@@ -299,6 +303,32 @@ func TestApplyEditsModelsAndReadsTheOthers(t *testing.T) {
 	require.False(t, truthy(get(t, made, "disposed")), "left for the page's save")
 	require.JSONEq(t, `[["edit","s","main.go","kandev://s/main.go",false,1],["edit","s","greet/greet.go","kandev://s/greet/greet.go",true,1]]`,
 		stringify(t, get(t, page, "log")))
+}
+
+// A snippet edit (LSP 3.18) runs as a snippet session in the editor that
+// shows its file, with the step's plain edits escaped beside it; in a file
+// no editor shows, it is its text.
+func TestApplySnippetEditInTheEditorShowingTheFile(t *testing.T) {
+	mon := jsEval(t, fakeEditingMonaco)
+	page := jsEval(t, pageFiles)
+	b, _ := editingBridge(t, mon, jsEval(t, fakeHeldCall), page)
+	m := newFakeModel(t, mon, "kandev://s/main.go", "package main\n")
+	other := newFakeModel(t, mon, "kandev://s/a.go", "package a\n")
+	ed := jsEval(t, `({ inserted: [], getContribution(id) { const ed = this; return id === 'snippetController2' ? { insert(edits, o) { ed.inserted.push([edits, o]); } } : null; }, hasTextFocus() { return false; } })`)
+	call(t, get(t, mon, "editor"), "__show", ed, m)
+	end := `{"startLineNumber":2,"startColumn":1,"endLineNumber":2,"endColumn":1}`
+	plan := `[{"op":"edit","sessionId":"s","path":"main.go","model":"kandev://s/main.go","edits":[` +
+		`{"range":` + end + `,"text":"func name() {}","snippet":"func ${1:name}() {$0}"},` +
+		`{"range":{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":1},"text":"// $5 }\n"}]},` +
+		`{"op":"edit","sessionId":"s","path":"a.go","model":"kandev://s/a.go","edits":[{"range":` + end + `,"text":"x := 1","snippet":"x := ${1:1}"}]}]`
+	ok, reason := b.Apply(testCtx(t), plan)
+	require.True(t, ok, reason)
+	require.JSONEq(t, `[[[{"range":`+end+`,"template":"func ${1:name}() {$0}","keepWhitespace":true},`+
+		`{"range":{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":1},"template":"// \\$5 \\}\n","keepWhitespace":true}],`+
+		`{"undoStopBefore":false,"undoStopAfter":false}]]`, stringify(t, get(t, ed, "inserted")))
+	require.Equal(t, "package main\n", str(t, get(t, m, "text")), "the session edits, not the plain apply")
+	require.Equal(t, "package a\nx := 1", str(t, get(t, other, "text")))
+	b.close()
 }
 
 // A file that cannot be read refuses the whole edit before anything

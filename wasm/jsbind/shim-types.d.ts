@@ -84,7 +84,8 @@ declare namespace Shim {
     newModel?: string;
     options?: import('../js/index.js').FileOperationOptions;
     /** edit: Monaco ranges and their texts. */
-    edits: { range: import('monaco-editor').IRange; text: string }[];
+    /** snippet: an LSP 3.18 snippet edit's snippet, text what it reads as without a snippet session. */
+    edits: { range: import('monaco-editor').IRange; text: string; snippet?: string }[];
   }
 
   /** The helpers through which the binding talks to Monaco, one string per crossing. */

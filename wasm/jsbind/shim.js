@@ -401,6 +401,12 @@
     const c = conns.get(id);
     if (c) for (const f of [...c.refreshers]) if (f.feature === feature) f();
   }
+  // editorOf is the editor showing model m, the focused one first, or null.
+  /** @type {(m: Shim.Model) => import('monaco-editor').editor.ICodeEditor | null} */
+  const editorOf = (m) => {
+    const eds = monaco.editor.getEditors().filter((e) => e.getModel() === m);
+    return eds.find((e) => e.hasTextFocus()) || eds[0] || null;
+  };
   // apply runs a planned workspace edit (features.PlanWorkspaceEdit) and
   // reports {applied, failureReason?} through applied(n, json). Every file
   // without a model is read first, so a missing one refuses the edit before
@@ -455,6 +461,17 @@
         }
         if (!m) throw new Error('no model for ' + s.path);
         if (!touched.has(m)) { touched.set(m, { s, before: m.getVersionId() }); m.pushStackElement(); }
+        const ed = s.edits.some((e) => e.snippet !== undefined) ? editorOf(m) : null;
+        if (ed) {
+          // A snippet edit in a file an editor shows runs there as a snippet
+          // session, the step's other edits as escaped snippet text beside it.
+          /** @type {any} */ (ed.getContribution('snippetController2')).insert(s.edits.map((e) => ({
+            range: monaco.Range.lift(e.range),
+            template: e.snippet !== undefined ? e.snippet : e.text.replace(/[$}\\]/g, '\\$&'),
+            keepWhitespace: true,
+          })), { undoStopBefore: false, undoStopAfter: false });
+          continue;
+        }
         m.pushEditOperations([], s.edits.map((e) => ({ range: e.range, text: e.text })), () => null);
       }
       for (const [m, t] of touched) {
