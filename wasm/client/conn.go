@@ -76,6 +76,7 @@ type connection struct {
 	failures  map[string]bool         // provider failure causes already logged
 	keptSeq   int                     // the last key handed out by keep
 	keptRing  [keptResults]keptResult // answers kept for resolve calls
+	contents  map[string]bool         // server documents the page read (content.go), by server URI
 
 	probMu    sync.Mutex // orders problems-list updates with the generation's end
 	probEnded bool       // guarded by probMu
@@ -506,6 +507,9 @@ func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.A
 		if e := c.cl.cfg.Editor; e != nil {
 			e.Refresh(c.id(), f)
 		}
+		return nil, nil
+	case features.MethodTextDocumentContentRefresh:
+		c.refreshContent(req.Params)
 		return nil, nil
 	case lsptypes.MethodApplyEdit:
 		// The answer waits for the editor (a file may be read first),

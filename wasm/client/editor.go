@@ -313,6 +313,9 @@ func (c *connection) docByModel(model string) *Document {
 // serverToModel maps a server location URI to the Monaco model URI: the
 // open document's model, else this session's model URI for the path.
 func (c *connection) serverToModel(uri string) string {
+	if model, ok := c.contentModel(uri); ok {
+		return model
+	}
 	if abs, ok := wire.PathFromFileURI(uri); ok {
 		c.mu.Lock()
 		e := c.byPath[path.Clean(abs)]
@@ -336,6 +339,7 @@ func (c *connection) serverToModel(uri string) string {
 
 // Provide runs one call of the binding's shim on connection connID: a
 // Monaco provider call or a step after one (features.Lookup names them),
+// or ContentCall, which reads a server document (content.go),
 // with req the shim's request JSON (features.Request), answering the JSON
 // Monaco expects. connID "" picks the connection that serves the model
 // (the page's own calls: outline, format on save).
@@ -355,6 +359,9 @@ func (c *connection) serverToModel(uri string) string {
 // too and logged once per cause for the connection, not once per
 // keystroke; only a malformed req or an unknown name is an error.
 func (cl *Client) Provide(ctx ctxlite.Context, connID, name, req string) (string, error) {
+	if name == ContentCall {
+		return cl.content(ctx, req)
+	}
 	call, known := features.Lookup(name)
 	r, err := features.ParseRequest(req)
 	if !known {

@@ -142,6 +142,10 @@ type Providers struct {
 	Commands []string
 	// Sync is how documents are synchronized.
 	Sync lsptypes.SyncOptions
+	// ContentSchemes are the URI schemes whose documents the server
+	// provides itself (LSP 3.18 workspace/textDocumentContent), static or
+	// registered: locations in them open read-only with the server's text.
+	ContentSchemes []string
 }
 
 // Allows reports whether a request for f may be sent. The binding checks it
@@ -164,6 +168,7 @@ type options struct {
 	Full                j.Raw           `json:"full"`
 	Range               j.Raw           `json:"range"`
 	Commands            []string        `json:"commands"`
+	Schemes             []string        `json:"schemes"`
 	IncludeText         bool            `json:"includeText"`
 	SyncKind            *int            `json:"syncKind"`
 	DocumentSelector    j.Raw           `json:"documentSelector"`
@@ -234,6 +239,7 @@ func parseOptions(v j.Value) (o options, ok bool) {
 		o.SyncKind = &kind
 	}
 	o.Commands, _ = decodeStrings(v.Get("commands"))
+	o.Schemes, _ = decodeStrings(v.Get("schemes"))
 	o.Full = v.Get("full").Raw()
 	o.Range = v.Get("range").Raw()
 	o.DocumentSelector = v.Get("documentSelector").Raw()
@@ -295,6 +301,9 @@ func ParseCapabilities(raw []byte) (Providers, error) {
 	}
 	if o, ok := advertised(c.Get("executeCommandProvider")); ok {
 		p.Commands = o.Commands
+	}
+	if o, ok := advertised(c.Get("workspace").Get("textDocumentContent")); ok {
+		p.ContentSchemes = o.Schemes
 	}
 	return p, nil
 }
@@ -459,6 +468,7 @@ func (r *Registry) For(languageID string) Providers {
 	p.CodeActionDocs = append([]CodeActionDoc(nil), p.CodeActionDocs...)
 	p.OnTypeTriggers = append([]string(nil), p.OnTypeTriggers...)
 	p.Commands = append([]string(nil), p.Commands...)
+	p.ContentSchemes = append([]string(nil), p.ContentSchemes...)
 	for _, id := range r.order {
 		reg := r.dyn[id]
 		if !selectorMatches(reg.opts.DocumentSelector, languageID) {
@@ -481,6 +491,8 @@ func (r *Registry) For(languageID string) Providers {
 			p.Sync.IncludeText = p.Sync.IncludeText || reg.opts.IncludeText
 		case lsptypes.MethodExecuteCommand:
 			p.Commands = union(p.Commands, reg.opts.Commands)
+		case MethodTextDocumentContent:
+			p.ContentSchemes = union(p.ContentSchemes, reg.opts.Schemes)
 		default:
 			// One method may register several features
 			// (textDocument/semanticTokens: full and range).

@@ -9,6 +9,11 @@ const (
 	// MethodRangesFormatting (3.18) formats several ranges of a document
 	// in one request.
 	MethodRangesFormatting = "textDocument/rangesFormatting"
+	// MethodTextDocumentContent (3.18) asks the server for the text of a
+	// document it provides; MethodTextDocumentContentRefresh asks the
+	// client to ask again.
+	MethodTextDocumentContent        = "workspace/textDocumentContent"
+	MethodTextDocumentContentRefresh = "workspace/textDocumentContent/refresh"
 	// MethodInlineCompletion (3.18) asks for inline completions, the
 	// ghost text at the cursor.
 	MethodInlineCompletion    = "textDocument/inlineCompletion"

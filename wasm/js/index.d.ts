@@ -72,7 +72,9 @@ export interface NavigationTarget {
   path: string;
   /** A file outside the workspace (the Go toolchain, a dependency, the server's own libraries): open it read-only, its text from readLibraryFile. Only with readLibraryFile. */
   library?: true;
-  /** The session-scoped model URI (kandev://<session>/<path>, or kandev-lib://<session><absolute path> for a library file). */
+  /** A document a language server provides itself (LSP 3.18): path is the server's URI; open it read-only, its text from documentContent(model). */
+  content?: true;
+  /** The session-scoped model URI (kandev://<session>/<path>, kandev-lib://<session><absolute path> for a library file, kandev-doc://<session>/<server URI> for a server document). */
   model: string;
   /** Files-tree folders to load and expand, outermost first. */
   ancestors?: string[];
@@ -441,6 +443,8 @@ export interface KandevLSP {
   willSave(model: Monaco.editor.ITextModel): Promise<{ formatted: boolean }>;
   /** The model's document symbols, hierarchical as the server gives them; null without a symbol server. */
   outline(model: Monaco.editor.ITextModel): Promise<Monaco.languages.DocumentSymbol[] | null>;
+  /** A server document's text (LSP 3.18 workspace/textDocumentContent), by its kandev-doc model or URI; null when no server of its session provides it. */
+  documentContent(model: Monaco.editor.ITextModel | Monaco.Uri | string): Promise<string | null> | null;
   /** The teardown: Monaco as configure found it; configure may follow. */
   dispose(): true;
 }

@@ -111,6 +111,7 @@ func (a *api) object() (jsValue, error) {
 		{"saved", a.saved},
 		{"willSave", a.pageCall("willSave")},
 		{"outline", a.pageCall("outline")},
+		{"documentContent", a.documentContent},
 		{"dispose", a.dispose},
 	}
 	for _, m := range methods {

@@ -5,6 +5,7 @@ package jsbind
 import (
 	"sync"
 
+	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/kandev/lsp/wasm/jsonlite"
@@ -130,6 +131,48 @@ func (b *editorBridge) Refresh(connID string, f features.Feature) {
 	if _, err := b.helpers.Call("refresh", connID, f.String()); err != nil {
 		consoleError("%s refresh: %v", f.String(), err)
 	}
+}
+
+// SetContent implements client.ContentSetter: a refreshed server
+// document's model gets its new text.
+func (b *editorBridge) SetContent(modelURI, text string) {
+	b.mu.Lock()
+	live := b.live()
+	b.mu.Unlock()
+	if !live {
+		return
+	}
+	if _, err := b.helpers.Call("setContent", modelURI, text); err != nil {
+		consoleError("setContent: %v", err)
+	}
+}
+
+// documentContent(model) is the page's lsp.documentContent: the shim's
+// promise of a server document's text (a model or its URI string), null
+// before configure.
+func (a *api) documentContent(_ jsValue, args []jsValue) any {
+	a.mu.Lock()
+	b := a.bridge
+	a.mu.Unlock()
+	if b == nil || !b.ok() || len(args) < 1 {
+		consoleError("documentContent: expected a model URI after configure")
+		return nil
+	}
+	u := args[0]
+	if u.Type() == jsTypeObject {
+		if uri, err := u.Get("uri"); err == nil && uri.Type() == jsTypeObject {
+			u = uri
+		}
+		if s, err := u.Call("toString"); err == nil {
+			u = s
+		}
+	}
+	v, err := b.helpers.Call("content", u)
+	if err != nil {
+		consoleError("documentContent: %v", err)
+		return nil
+	}
+	return v
 }
 
 // Apply implements client.Editor: the shim runs the plan and reports its
@@ -270,7 +313,7 @@ func (a *api) provide(_ jsValue, args []jsValue) any {
 	}
 	resolve, reject := args[3], args[4]
 	x := a.current()
-	if _, known := features.Lookup(name); x == nil || !known {
+	if _, known := features.Lookup(name); x == nil || !known && name != client.ContentCall {
 		_, _ = resolve.Invoke("null")
 		return nil
 	}

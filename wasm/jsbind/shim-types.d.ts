@@ -114,8 +114,12 @@ declare namespace Shim {
     opener(tabs: (() => OpenTab[]) | undefined, open: import('../js/index.js').ConfigureOptions['openFile']): Disposable;
     /** The page opened this model: it is no placeholder any more. */
     claim(model: Model): void;
-    /** The configuration ends: the code action and lens commands go. */
+    /** The configuration ends: the code action, lens and inline completion commands go. */
     close(): void;
+    /** The page's lsp.documentContent: a server document's text (LSP 3.18), null when no server of its session provides it. */
+    content(model: string | Uri): Promise<string | null>;
+    /** A server refreshed its document: the model of that URI, if any, gets the text. */
+    setContent(model: string, text: string): void;
   }
 
   /** The shim: guard is the symbol that marks our providers for the TypeScript built-in wrapper (suppress.WrapperJS). */

@@ -38,6 +38,18 @@ const shimSource = `// @ts-check
   // for the calls whose "params" the shim builds in LSP's form.
   /** @type {(line: number, column: number) => {line: number, character: number}} */
   const lsp = (line, column) => ({ line: line - 1, character: column - 1 });
+  // content reads a server document's text (LSP 3.18): the model URI's
+  // server URI asked of a server of its session that provides its scheme;
+  // null when none does.
+  /** @type {Shim.Helpers['content']} */
+  const content = (uri) => ask('', 'documentContent', '{"uri":' + q(String(uri)) + '}');
+  // setContent gives a server document's model the text its server
+  // refreshed, when the model exists.
+  /** @type {Shim.Helpers['setContent']} */
+  const setContent = (uri, text) => {
+    const m = monaco.editor.getModel(monaco.Uri.parse(uri));
+    if (m && !m.isDisposed() && m.getValue() !== text) m.setValue(text);
+  };
   /** @type {WeakSet<Shim.Model>} */
   const claimed = new WeakSet();
   // Per connection: its placeholder models and its refreshers by feature.
@@ -54,14 +66,16 @@ const shimSource = `// @ts-check
     if (!arr) return arr;
     for (const l of arr) l.uri = monaco.Uri.parse(l.uri);
     // A workspace file's text comes from readFile (its workspace-relative
-    // path), a library file's from readLibraryFile (its absolute path).
+    // path), a library file's from readLibraryFile (its absolute path), a
+    // server document's from its server.
     /** @type {(u: Shim.Uri) => any} */
     const read = (u) => u.scheme === 'kandev' ? typeof readFile === 'function' && readFile(u.authority, u.path.slice(1))
-      : u.scheme === 'kandev-lib' && typeof readLibraryFile === 'function' && readLibraryFile(u.authority, u.path);
+      : u.scheme === 'kandev-lib' ? typeof readLibraryFile === 'function' && readLibraryFile(u.authority, u.path)
+        : u.scheme === 'kandev-doc' && content(u.toString());
     /** @type {Map<string, Shim.Uri>} */
     const missing = new Map();
     for (const l of arr) {
-      if ((l.uri.scheme === 'kandev' || l.uri.scheme === 'kandev-lib') && !monaco.editor.getModel(l.uri)) missing.set(l.uri.toString(), l.uri);
+      if ((l.uri.scheme === 'kandev' || l.uri.scheme === 'kandev-lib' || l.uri.scheme === 'kandev-doc') && !monaco.editor.getModel(l.uri)) missing.set(l.uri.toString(), l.uri);
     }
     if (!missing.size) return arr;
     return Promise.all([...missing.values()].map((u) => Promise.resolve(read(u)).then((text) => {
@@ -553,6 +567,6 @@ const shimSource = `// @ts-check
     if (lensCmd) { lensCmd.dispose(); lensCmd = null; }
     if (inlineCmd) { inlineCmd.dispose(); inlineCmd = null; }
   };
-  return { register, end, refresh, apply, markers, willSave, outline, hookChange, opener, claim, close };
+  return { register, end, refresh, apply, markers, willSave, outline, hookChange, opener, claim, close, content, setContent };
 }))
 `

@@ -26,6 +26,56 @@ const Scheme = "kandev"
 // in every map and lets the page tell a read-only tab at a glance.
 const LibraryScheme = "kandev-lib"
 
+// ContentScheme is the Monaco model URI scheme of documents a language
+// server provides itself (LSP 3.18 workspace/textDocumentContent, such as
+// jdtls's class files or Deno's built-in declarations): read-only, their
+// text asked of the server, under a scheme of their own per session.
+const ContentScheme = "kandev-doc"
+
+// ContentURI is the session-scoped model URI of a server document's URI:
+// kandev-doc://<session>/<server URI>, spelled as monaco.Uri.from({scheme:
+// 'kandev-doc', authority: session, path: '/' + serverURI}).toString()
+// spells it.
+func ContentURI(session, serverURI string) string {
+	var b strings.Builder
+	b.WriteString(ContentScheme)
+	b.WriteString("://")
+	encode(&b, strings.ToLower(session), false)
+	b.WriteByte('/')
+	encode(&b, serverURI, true)
+	return b.String()
+}
+
+// ParseContentURI splits a content model URI into its (lower-case)
+// session and the server's URI; ok is false for other schemes and for a
+// server URI without a scheme of its own.
+func ParseContentURI(uri string) (session, serverURI string, ok bool) {
+	rest, found := strings.CutPrefix(uri, ContentScheme+"://")
+	if !found {
+		return "", "", false
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash <= 0 {
+		return "", "", false
+	}
+	a, ok1 := wire.Unescape(rest[:slash])
+	p, ok2 := wire.Unescape(rest[slash+1:])
+	if !ok1 || !ok2 || SchemeOf(p) == "" {
+		return "", "", false
+	}
+	return strings.ToLower(a), p, true
+}
+
+// SchemeOf is the scheme of a URI (before its first ':'), or "" when it
+// has none.
+func SchemeOf(uri string) string {
+	i := strings.IndexByte(uri, ':')
+	if i <= 0 || strings.ContainsAny(uri[:i], "/?#") {
+		return ""
+	}
+	return uri[:i]
+}
+
 // ModelURI is the session-scoped model URI of a workspace-relative,
 // slash-separated path, spelled exactly as monaco.Uri.from({scheme:
 // 'kandev', authority: session, path: '/' + rel}).toString() spells it, so
@@ -245,6 +295,10 @@ type Target struct {
 	// Library marks a file outside the workspace that the task host
 	// serves read-only: the page opens it in a read-only tab.
 	Library bool `json:"library,omitempty"`
+	// Content marks a document a language server provides (Path is its
+	// URI): the page opens it in a read-only tab with the text
+	// documentContent reads.
+	Content bool `json:"content,omitempty"`
 	// Model is the session-scoped model URI.
 	Model string `json:"model,omitempty"`
 	// Ancestors are the Files-tree folders to load and expand, outermost
@@ -261,11 +315,18 @@ type Target struct {
 // session's model URIs, or a file:// URI inside the workspace (Monaco's
 // built-in intelligence produces those), is handled; with w.Library, so is
 // this session's library model URI or a file:// URI outside the workspace,
-// as a library target; anything else — another session's model, a file
+// as a library target; so is this session's server document
+// (ContentURI); anything else — another session's model, a file
 // outside the workspace, another scheme — is not. A Workspace without Path
 // (no task host reported one yet) handles only this session's model URIs.
 func (w Workspace) Resolve(uri string) Target {
 	var rel string
+	if s, server, ok := ParseContentURI(uri); ok {
+		if !strings.EqualFold(s, w.Session) {
+			return Target{}
+		}
+		return Target{Handled: true, Path: server, Content: true, Model: ContentURI(w.Session, server)}
+	}
 	if s, abs, ok := ParseLibraryURI(uri); ok {
 		if !w.Library || !strings.EqualFold(s, w.Session) {
 			return Target{}
@@ -312,6 +373,9 @@ func (t Target) AppendJSON(b []byte) []byte {
 		}
 		if f.key == "path" && t.Library {
 			b = j.AppendLit(b, `,"library":true`)
+		}
+		if f.key == "path" && t.Content {
+			b = j.AppendLit(b, `,"content":true`)
 		}
 	}
 	if len(t.Ancestors) > 0 {

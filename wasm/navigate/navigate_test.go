@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -62,12 +64,15 @@ func TestModelURIMatchesMonacoInNode(t *testing.T) {
 	}
 	cases := [][2]string{{"demo", "pkg/main.go"}, {"a1", "dir with space/file+1.go"}, {"x", "ünï/😀/%/#?.py"}}
 	libs := [][2]string{{"demo", "/usr/lib/go/src/fmt/print.go"}, {"S1", "/root/go/pkg/mod/example.com/m@v1.2.3/a b+ü.go"}}
+	docs := [][2]string{{"demo", "jdt://contents/rt.jar/java.lang/String.class?=x%3Cy"}, {"S2", "deno:/asset/lib.deno.d.ts"}, {"s", "fake-doc:///std/ü b.rs"}}
 	in, _ := json.Marshal(cases)
 	inLib, _ := json.Marshal(libs)
+	inDoc, _ := json.Marshal(docs)
 	script := `import { URI } from ` + strconvQuote("file://"+uriJS) + `;
-const cases = ` + string(in) + `, libs = ` + string(inLib) + `;
+const cases = ` + string(in) + `, libs = ` + string(inLib) + `, docs = ` + string(inDoc) + `;
 console.log(JSON.stringify(cases.map(([s, p]) => URI.from({scheme: 'kandev', authority: s, path: '/' + p}).toString())
-  .concat(libs.map(([s, p]) => URI.from({scheme: 'kandev-lib', authority: s, path: p}).toString()))));`
+  .concat(libs.map(([s, p]) => URI.from({scheme: 'kandev-lib', authority: s, path: p}).toString()))
+  .concat(docs.map(([s, p]) => URI.from({scheme: 'kandev-doc', authority: s, path: '/' + p}).toString()))));`
 	cmd := exec.Command(node, "--input-type=module", "-e", script)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -91,6 +96,28 @@ console.log(JSON.stringify(cases.map(([s, p]) => URI.from({scheme: 'kandev', aut
 			t.Errorf("ParseLibraryURI(%q) = %q, %q, %v", w, s, abs, ok)
 		}
 	}
+	for i, c := range docs {
+		w := want[len(cases)+len(libs)+i]
+		if got := ContentURI(c[0], c[1]); got != w {
+			t.Errorf("ContentURI(%q, %q) = %q, Monaco %q", c[0], c[1], got, w)
+		}
+		if s, server, ok := ParseContentURI(w); !ok || server != c[1] || s != lower(c[0]) {
+			t.Errorf("ParseContentURI(%q) = %q, %q, %v", w, s, server, ok)
+		}
+	}
+}
+
+// A server document of this session resolves to a read-only content
+// target; another session's, or a content URI without a server scheme,
+// does not.
+func TestResolveServerDocument(t *testing.T) {
+	w := Workspace{Session: "s1", Path: "/workspace"}
+	u := ContentURI("s1", "fake-doc:///std/lib.rs")
+	require.Equal(t, `{"handled":true,"path":"fake-doc:///std/lib.rs","content":true,"model":"`+u+`"}`, w.ResolveJSON(u))
+	require.False(t, w.Resolve(ContentURI("s2", "fake-doc:///std/lib.rs")).Handled)
+	require.False(t, w.Resolve("kandev-doc://s1/no-scheme").Handled)
+	require.Equal(t, "", SchemeOf("/abs/path"))
+	require.Equal(t, "jdt", SchemeOf("jdt://contents/x"))
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

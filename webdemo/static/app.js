@@ -358,7 +358,7 @@ registerActions();
  *   model: import('monaco-editor').editor.ITextModel | null, doc: import('@kandev/lsp').DocumentHandle | null,
  *   language: string | null, text?: string, size?: number, savedVersion?: number, savedAlt?: number, savedText?: string,
  *   state: string, loaded?: Promise<void>, diff?: boolean, diffOriginal?: import('monaco-editor').editor.ITextModel,
- *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null, library?: boolean }} Tab
+ *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null, library?: boolean, content?: boolean }} Tab
  */
 /**
  * A Monaco tab (view 'monaco') always has a model: the casts to ITextModel below rest on it.
@@ -581,9 +581,11 @@ function renderTabs() {
   }
 }
 
-function modelURI(/** @type {string} */ session, /** @type {string} */ path, library = false) {
+function modelURI(/** @type {string} */ session, /** @type {string} */ path, library = false, content = false) {
   // Session-scoped model identity: two sessions may hold the same path. A
-  // library file's path is absolute, under a scheme of its own.
+  // library file's path is absolute, under a scheme of its own; a server
+  // document's path is its server's URI.
+  if (content) return monaco.Uri.from({ scheme: 'kandev-doc', authority: session, path: '/' + path });
   return library ? monaco.Uri.from({ scheme: 'kandev-lib', authority: session, path })
     : monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
 }
@@ -596,7 +598,7 @@ const tabName = (/** @type {Tab} */ t) => (t.library ? t.path.split('/').slice(-
 // alternative version id comes back to the saved one when the user undoes
 // to it (the version id only grows); a tab adopted from a workspace edit
 // has no saved alternative id and compares versions.
-const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && (t.state === 'failed' || (t.savedAlt !== undefined
+const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && !t.library && (t.state === 'failed' || (t.savedAlt !== undefined
   ? /** @type {ITextModel} */ (t.model).getAlternativeVersionId() !== t.savedAlt
   : /** @type {ITextModel} */ (t.model).getVersionId() !== t.savedVersion));
 
@@ -644,6 +646,24 @@ async function openLibrary(path) {
   return t;
 }
 
+// openContent opens a document a language server provides (its URI) in a
+// read-only tab, or activates its tab; null, with no tab, when no server
+// of the session gives its text.
+/** @param {string} path @returns {Promise<Tab | null>} */
+async function openContent(path) {
+  let t = tabs.get(tabId(sessionId, path));
+  if (!t) {
+    const text = await Promise.resolve(lsp.documentContent(modelURI(sessionId, path, true, true).toString())).catch(() => null);
+    if (typeof text !== 'string') return null;
+    t = /** @type {Tab} */ ({ id: tabId(sessionId, path), sessionId, path, view: 'loading', model: null, doc: null, language: null, state: 'saved', library: true, content: true });
+    tabs.set(t.id, t);
+    mount(t, text);
+    t.loaded = Promise.resolve();
+  }
+  activate(t);
+  return t;
+}
+
 // decode returns the text of a file, or null for a binary one (a NUL byte,
 // or bytes that are not UTF-8).
 function decode(/** @type {Uint8Array} */ bytes) {
@@ -687,9 +707,9 @@ async function load(/** @type {Tab} */ t, /** @type {Response | undefined} */ fe
 // servers, its lsp.wasm document.
 /** @param {Tab} t @param {string} text */
 function mount(t, text) {
-  const uri = modelURI(t.sessionId, t.path, t.library);
+  const uri = modelURI(t.sessionId, t.path, t.library, t.content);
   const model = monaco.editor.getModel(uri) || monaco.editor.createModel(text, undefined, uri);
-  const doc = lspSession(t.sessionId) ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model, library: t.library }) : null;
+  const doc = lspSession(t.sessionId) && !t.content ? lsp.openDocument({ sessionId: t.sessionId, path: t.path, model, library: t.library }) : null;
   Object.assign(t, { view: 'monaco', model, doc, language: doc ? doc.language : null, savedVersion: model.getVersionId(), savedAlt: model.getAlternativeVersionId(), savedText: text });
   model.onDidChangeContent(() => { if (t === current) renderSaveState(); renderTabs(); });
 }
@@ -736,7 +756,7 @@ function rememberTabs() {
   if (restoring) return;
   if (shown && shown.model && shown.model === editor.getModel()) shown.viewState = editor.saveViewState();
   saveTabs({
-    tabs: [...tabs.values()].map((t) => ({ session: t.sessionId, path: t.path, viewState: t.viewState || null, ...(t.library ? { library: true } : {}) })),
+    tabs: [...tabs.values()].filter((t) => !t.content).map((t) => ({ session: t.sessionId, path: t.path, viewState: t.viewState || null, ...(t.library ? { library: true } : {}) })),
     active: current ? { session: current.sessionId, path: current.path } : null,
   });
 }
@@ -852,7 +872,7 @@ $('close-file').addEventListener('click', closeFile);
 // target; an open tab (target.tabId) is activated, never opened twice; the
 // selection is revealed in the centre.
 /**
- * @param {{ sessionId: string, path: string, ancestors?: string[], selection?: import('monaco-editor').IRange, tabId?: string, library?: boolean }} target
+ * @param {{ sessionId: string, path: string, ancestors?: string[], selection?: import('monaco-editor').IRange, tabId?: string, library?: boolean, content?: boolean }} target
  *   a NavigationTarget, or a panel's OpenTarget
  */
 async function navigateTo(target) {
@@ -862,8 +882,9 @@ async function navigateTo(target) {
     switchSession(s.id);
   }
   for (const dir of target.ancestors || []) tree.expand(dir);
-  const t = (target.tabId && tabs.get(target.tabId)) || await (target.library ? openLibrary(target.path) : openFile(target.path));
-  if (!t) return false; // a library file the task host refused
+  const t = (target.tabId && tabs.get(target.tabId)) || await (target.content ? openContent(target.path)
+    : target.library ? openLibrary(target.path) : openFile(target.path));
+  if (!t) return false; // a library file the task host refused, a server document no server gives
   activate(t);
   if (target.selection && t.view === 'monaco') {
     editor.setSelection(target.selection);
