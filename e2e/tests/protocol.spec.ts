@@ -159,3 +159,88 @@ lensTest('gopls code lens in a test file: run test, turned on in its configurati
   const lenses = page.locator('.monaco-editor .codelens-decoration');
   await expect(lenses.getByText(/run test/)).toBeVisible({ timeout: 60_000 });
 });
+
+// LSP 3.18 from the scripted fake (no server here offers these yet):
+// inline completions, a code action tagged LLM-generated with its kind's
+// documentation and a snippet edit, and a definition in a document the
+// server provides itself.
+fakeTest('a scripted server\'s 3.18 inline completions, code-action tags and documentation, snippet edits and server documents', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  const file = `file://${demo.workspace}/src/main.rs`;
+  writeScript(demo, {
+    recordFile: record,
+    capabilities: {
+      textDocumentSync: { openClose: true, change: 2 },
+      inlineCompletionProvider: {},
+      definitionProvider: true,
+      codeActionProvider: { codeActionKinds: ['refactor'], documentation: [{ kind: 'refactor', command: { title: 'About refactorings', command: 'fake.learn' } }] },
+      executeCommandProvider: { commands: ['fake.learn', 'fake.accepted'] },
+      workspace: { textDocumentContent: { schemes: ['fake-doc'] } },
+    },
+    answers: {
+      'textDocument/inlineCompletion': { items: [{ insertText: 'let ghost = 3;', command: { title: 'accepted', command: 'fake.accepted', arguments: ['ghost'] } }] },
+      'textDocument/codeAction': [{
+        title: 'Name it (suggested)', kind: 'refactor.rewrite', tags: [1],
+        edit: { documentChanges: [{ textDocument: { uri: file, version: null }, edits: [{ range: rng(3, 0, 0), snippet: { kind: 'snippet', value: '    let ${1:named} = 2;\n' } }] }] },
+      }],
+      'textDocument/definition': [{ uri: 'fake-doc:///std/prelude.rs', range: rng(1, 7, 12) }],
+      'workspace/textDocumentContent': { text: '// provided by the server\npub fn print() {}\n' },
+      'workspace/executeCommand': null,
+    },
+  });
+  await putSettings(page, { lsp_auto_start_languages: ['rust'], lsp_server_configs: {} });
+  await openDemo(page);
+  await openFile(page, 'src/main.rs');
+  await waitReady(page);
+  await page.evaluate((text) => (window as any).demo.editor.getModel().setValue(text), rust);
+  const requests = (method: string) => readRecord(record).filter((r) => r.kind === 'request' && r.method === method).map((r) => r.message.params);
+  const line = (n: number) => page.evaluate((n) => (window as any).demo.editor.getModel().getLineContent(n), n);
+
+  // Inline completion: ghost text on the empty line, Tab takes it and the
+  // server's command runs.
+  await page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    editor.executeEdits('e2e', [{ range: { startLineNumber: 4, startColumn: 1, endLineNumber: 4, endColumn: 1 }, text: '    \n' }]);
+    editor.setPosition({ lineNumber: 4, column: 5 });
+    editor.focus();
+  });
+  await action(page, 'editor.action.inlineSuggest.trigger');
+  await expect(page.locator('.monaco-editor .ghost-text-decoration').first()).toBeVisible();
+  expect(requests('textDocument/inlineCompletion').at(-1).context.triggerKind).toBe(1);
+  await page.keyboard.press('Tab');
+  await expect.poll(() => line(4)).toBe('    let ghost = 3;');
+  await expect.poll(() => requests('workspace/executeCommand')).toContainEqual({ command: 'fake.accepted', arguments: ['ghost'] });
+
+  // The refactor menu: the tagged action carries the sparkle, the kind's
+  // documentation is the menu's link and runs on the server.
+  await page.evaluate(() => (window as any).demo.editor.setPosition({ lineNumber: 2, column: 9 }));
+  await action(page, 'editor.action.refactor');
+  const menu = page.locator('.action-widget');
+  await expect(menu.getByText('Name it (suggested)')).toBeVisible();
+  await expect(menu.locator('.codicon-sparkle')).toHaveCount(1);
+  await menu.getByText('About refactorings').click();
+  await expect.poll(() => requests('workspace/executeCommand')).toContainEqual({ command: 'fake.learn' });
+
+  // Choosing the action: its snippet edit runs as a snippet in the editor,
+  // so typing replaces the placeholder.
+  await action(page, 'editor.action.refactor');
+  await menu.getByText('Name it (suggested)').click();
+  await expect.poll(() => line(4)).toBe('    let named = 2;');
+  await expect.poll(() => page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    return editor.getModel().getValueInRange(editor.getSelection());
+  })).toBe('named');
+  await page.keyboard.type('renamed');
+  await expect.poll(() => line(4)).toBe('    let renamed = 2;');
+
+  // A definition in the server's own document opens it read-only, its text
+  // asked of the server.
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => (window as any).demo.editor.setPosition({ lineNumber: 2, column: 9 }));
+  await action(page, 'editor.action.revealDefinition');
+  await expect(page.locator('#tabs [role="tab"][aria-selected="true"]')).toHaveText('std/prelude.rs');
+  await expect.poll(() => page.evaluate(() => (window as any).demo.editor.getModel().getValue())).toBe('// provided by the server\npub fn print() {}\n');
+  expect(await page.evaluate(() => (window as any).demo.editor.getModel().uri.scheme)).toBe('kandev-doc');
+  expect(await page.evaluate(() => (window as any).demo.editor.getRawOptions().readOnly)).toBe(true);
+  expect(requests('workspace/textDocumentContent')).toContainEqual({ uri: 'fake-doc:///std/prelude.rs' });
+});
