@@ -38,8 +38,8 @@ type Options struct {
 	AgentBin string
 	// Sample is the workspace copied into a temporary directory.
 	Sample string
-	// WASMDir, ESMDir, PackageDir and MonacoDir: see Config.
-	WASMDir, ESMDir, PackageDir, MonacoDir string
+	// WASMDir, ESMDir, BenchDir, PackageDir and MonacoDir: see Config.
+	WASMDir, ESMDir, BenchDir, PackageDir, MonacoDir string
 	// DBPath is the settings database; empty: DefaultSettingsPath.
 	DBPath string
 	// FakeLSP is the scripted fake language server, put on the task PATH
@@ -233,7 +233,7 @@ func Start(ctx context.Context, opts Options) (d *Demo, err error) {
 	d.Handler = Handler(Config{
 		Access: guard,
 		Relay:  d.relay, AgentURL: agent.URL, AgentToken: agent.Token,
-		WASMDir: opts.WASMDir, ESMDir: opts.ESMDir, PackageDir: opts.PackageDir, MonacoDir: opts.MonacoDir,
+		WASMDir: opts.WASMDir, ESMDir: opts.ESMDir, BenchDir: opts.BenchDir, PackageDir: opts.PackageDir, MonacoDir: opts.MonacoDir,
 		SessionID: SessionID, TwinSessions: []string{TwinSessionID}, DockerSessions: dockerSessions,
 		PlainSessions: []string{PlainSessionID}, SSHSessions: []string{SSHSessionID},
 	})

@@ -42,6 +42,9 @@ type Config struct {
 	// ESMDir holds the ESM entry's bundle (webdemo/esm, built into
 	// bin/esm), served under /esm/ with the same page. Empty: no ESM entry.
 	ESMDir string
+	// BenchDir holds the benchmark pages (e2e/bench/page), served at
+	// /bench/ when set; the demo's own folder has none of them.
+	BenchDir string
 	// PackageDir is the ES module package (wasm/js, built), served under
 	// /kandev-lsp/ for pages that import it without a bundler:
 	// import { loadKandevLSP } from '/kandev-lsp/index.js'. Empty: not served.
@@ -103,6 +106,9 @@ func Handler(cfg Config) http.Handler {
 	mux.Handle("GET /lsp.wasm", wasm)
 	if cfg.PackageDir != "" {
 		mux.Handle("GET /kandev-lsp/", http.StripPrefix("/kandev-lsp/", assets.New(os.DirFS(cfg.PackageDir), assets.Options{})))
+	}
+	if cfg.BenchDir != "" {
+		mux.Handle("GET /bench/", http.StripPrefix("/bench/", assets.New(os.DirFS(cfg.BenchDir), assets.Options{})))
 	}
 	if cfg.ESMDir != "" {
 		// Vite writes content-hashed names only under assets/.

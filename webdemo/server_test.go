@@ -49,6 +49,8 @@ func newDemoServer(t *testing.T) *demoServer {
 	os.WriteFile(filepath.Join(esm, "entry.js"), []byte("// esm"), 0o644)
 	os.MkdirAll(filepath.Join(esm, "assets"), 0o755)
 	os.WriteFile(filepath.Join(esm, "assets", "lsp-Ab12Cd34.wasm"), []byte("\x00asm"), 0o644)
+	bench := t.TempDir()
+	os.WriteFile(filepath.Join(bench, "bench.html"), []byte("<!doctype html>bench"), 0o644)
 	monaco := t.TempDir()
 	os.MkdirAll(filepath.Join(monaco, "vs"), 0o755)
 	os.WriteFile(filepath.Join(monaco, "vs", "loader.js"), []byte("// amd"), 0o644)
@@ -58,7 +60,7 @@ func newDemoServer(t *testing.T) *demoServer {
 	d.srv = httptest.NewServer(Handler(Config{
 		Access: access.Config{Authenticate: tok.Authenticate, SignIn: tok},
 		Relay:  relay, AgentURL: agentURL, AgentToken: "secret",
-		WASMDir: wasmDir, ESMDir: esm, MonacoDir: monaco, SessionID: "demo",
+		WASMDir: wasmDir, ESMDir: esm, BenchDir: bench, MonacoDir: monaco, SessionID: "demo",
 		TwinSessions: []string{"twin"}, DockerSessions: []string{"docker"}, PlainSessions: []string{"plain"},
 	}))
 	t.Cleanup(d.srv.Close)
@@ -142,6 +144,13 @@ func TestHandlerRoutes(t *testing.T) {
 	}
 	if code, _, h := get("GET", "/wasm/bench-mlc/index.html"); code != 200 || h.Get("Cache-Control") == assets.ImmutableCache {
 		t.Errorf("bench-mlc page: %d %q", code, h.Get("Cache-Control"))
+	}
+	// The benchmark pages come from their own folder, not the demo's.
+	if code, body, _ := get("GET", "/bench/bench.html"); code != 200 || body != "<!doctype html>bench" {
+		t.Errorf("bench page: %d %q", code, body)
+	}
+	if code, _, _ := get("GET", "/bench.html"); code == 200 {
+		t.Errorf("the demo's own folder still serves a bench page")
 	}
 	if code, body, _ := get("GET", "/monaco/vs/loader.js"); code != 200 || body != "// amd" {
 		t.Errorf("monaco: %d %q", code, body)

@@ -1,5 +1,5 @@
 // The browser benchmark: lsp.wasm against Monaco's own LSP client
-// (monaco.lsp) on the same page (webdemo/static/bench.html) and against
+// (monaco.lsp) on the same page (e2e/bench/page/bench.html) and against
 // monaco-languageclient on its own production build (e2e/bench/mlc, served
 // by the demo at /wasm/bench-mlc/), through the same relay and agent to the
 // same real gopls, the clients taking turns load by load. Each load is a
@@ -58,7 +58,7 @@ const requests = Number(process.env.KANDEV_BENCH_REQUESTS ?? 2);
 // Between two actions the page waits this long without a frame on the
 // socket: past lsp.wasm's change debounce and gopls's delayed diagnostics.
 const quietMs = Number(process.env.KANDEV_BENCH_QUIET ?? 1100);
-// The baseline's variants (webdemo/static/bench.js), comma-separated, none
+// The baseline's variants (e2e/bench/page/bench.js), comma-separated, none
 // by default: early (its socket dialled while Monaco loads), caps (the
 // server asked for completion items as lsp.wasm asks), worker (the page
 // also loads lsp.wasm in a Worker and leaves it unused).
@@ -66,7 +66,7 @@ const baseline = (process.env.KANDEV_BENCH_BASELINE ?? '').split(',').map((v) =>
 // KANDEV_BENCH_WASM=late: lsp.wasm configured once Monaco has loaded (as
 // a page that does not hand it a promise of Monaco), its connection
 // dialled when the document opens; after, runafter and low start it later
-// or fetch it at low priority (webdemo/static/bench.js).
+// or fetch it at low priority (e2e/bench/page/bench.js).
 const wasmVariant = process.env.KANDEV_BENCH_WASM ?? '';
 
 // main.go of webdemo/sample: the line after fmt.Println is where the
@@ -128,7 +128,7 @@ test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }
 const pageURL = (demo: Demo, client: Client) => {
   if (client === 'mlc') return `${demo.url}/wasm/bench-mlc/index.html`;
   const variant = client === 'monaco' ? (baseline.length ? `&baseline=${baseline.join(',')}` : '') : (wasmVariant ? `&wasm=${encodeURIComponent(wasmVariant)}` : '');
-  return `${demo.url}/bench.html?client=${client}${variant}`;
+  return `${demo.url}/bench/bench.html?client=${client}${variant}`;
 };
 
 // load opens the client's page in context and waits for its first error

@@ -64,7 +64,7 @@ async function load(browser: Browser, demo: Demo, client: Client, file: string):
     await signIn(context, demo);
     const page = await context.newPage();
     await browser.startTracing(page, { path: file, categories });
-    await page.goto(`${demo.url}/bench.html?client=${client}${client === 'wasm' && wasmLate ? '&wasm=late' : ''}`);
+    await page.goto(`${demo.url}/bench/bench.html?client=${client}${client === 'wasm' && wasmLate ? '&wasm=late' : ''}`);
     await page.waitForFunction(() => (window as any).benchProbe.marks.firstError, null, { timeout: 120_000 });
     // A user-timing mark ties the trace's clock to performance.now().
     const { sync, cold } = await page.evaluate(() => ({

@@ -89,6 +89,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     '-agent', path.join(root, 'bin', 'kandev-agent'),
     '-assets', path.join(root, 'bin'),
     '-esm', path.join(root, 'bin', 'esm'),
+    '-bench', path.join(root, 'e2e', 'bench', 'page'),
     '-package', path.join(root, 'wasm', 'js'),
     '-monaco', path.join(root, 'webdemo', 'node_modules', 'monaco-editor', 'min'),
     '-sample', path.join(root, opts.sample ?? 'webdemo/sample'),

@@ -45,6 +45,7 @@ func run() error {
 	agentBin := flag.String("agent", "bin/kandev-agent", "the kandev-agent binary")
 	assets := flag.String("assets", "bin", "folder holding lsp.wasm and wasm_exec.js")
 	esmDir := flag.String("esm", "bin/esm", "the ESM entry's bundle (built from webdemo/esm), served at /esm/ when the folder exists")
+	benchDir := flag.String("bench", "e2e/bench/page", "the benchmark pages, served at /bench/ when the folder exists")
 	pkgDir := flag.String("package", "wasm/js", "the ES module package, served at /kandev-lsp/ when the folder exists")
 	monacoDir := flag.String("monaco", "webdemo/node_modules/monaco-editor/min", "monaco-editor's min/ folder")
 	sample := flag.String("sample", "webdemo/sample", "the sample workspace to copy")
@@ -69,7 +70,7 @@ func run() error {
 
 	demo, err := webdemo.Start(ctx, webdemo.Options{
 		AgentBin: *agentBin, Sample: *sample,
-		WASMDir: *assets, ESMDir: existingDir(*esmDir), PackageDir: existingDir(*pkgDir), MonacoDir: *monacoDir,
+		WASMDir: *assets, ESMDir: existingDir(*esmDir), BenchDir: existingDir(*benchDir), PackageDir: existingDir(*pkgDir), MonacoDir: *monacoDir,
 		DBPath: *dbPath, FakeLSP: *fakeLSP, ToolPath: *toolPath, DockerImage: *dockerImage,
 		MaxConnections: maxConns, Unlaunchable: access.SplitList(*unlaunchable), Repositories: access.SplitList(*repos),
 		Hosts: access.SplitList(*hosts), Logger: logger, Logs: os.Stderr,
