@@ -1,23 +1,3 @@
-// Package client is the connection manager of lsp.wasm, free of JavaScript.
-//
-// One connection serves each (session, language, server) in this window
-// and is shared by all of its documents: a language may be served by several
-// servers at once (Config.Servers), each in its own slot of the language's
-// list, and a document is opened on every one of them. Every open document
-// holds a lease on each of its pairs, and a pair without leases closes its
-// connection after an idle timeout. Each connection is a generation: a connection replaced by Start or
-// Retry, or ended, keeps running its own goroutines until they notice, but
-// every one of its callbacks (status frames, the initialize answer, progress,
-// its end) is checked against the pair's current generation under one lock,
-// so a late callback can never close, initialize or clean up its
-// replacement.
-//
-// A connection dials the relay through an injected Dialer, waits for the
-// task host's ready frame, runs the LSP initialize handshake, keeps open
-// documents in sync (didOpen, didChange, didClose),
-// turns publishDiagnostics into Monaco markers handed to a MarkerSink,
-// tracks work-done progress, and answers the server's requests. Whether a
-// just-opened document may connect is the Policy's decision.
 package client
 
 import (
@@ -118,7 +98,10 @@ type Config struct {
 	Formatter func(lang wire.Language) string
 	// OnStatus receives every status change, in order, from the goroutine
 	// that caused it; it must not block (hand the status to another
-	// goroutine). It may call Status and Document methods, not Stop or Close.
+	// goroutine). It may call Status and the Document methods that report
+	// no status (Changed, MarkDirty, URI…); not OpenDocument, Document.Close,
+	// Start, Stop, Close or anything else that reports one, which would wait
+	// for this delivery to end (see Locks in the package comment).
 	OnStatus func(Status)
 	// Version is sent as clientInfo.version.
 	Version string
@@ -324,6 +307,7 @@ func (c *Client) OpenDocument(sessionID, relPath string, src TextSource, sink Ma
 	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, info.Language)
 	n := len(c.servers(info.Language))
 	d, conn := c.openSlot(connKey{sessionID: sessionID, language: info.Language}, rel, src, sink, allowed)
+	c.deliver()
 	d.initDisk()
 	if conn != nil {
 		d.open(conn) // no-op unless conn is ready
@@ -353,6 +337,7 @@ func (c *Client) OpenLibraryDocument(sessionID, abs string, src TextSource, sink
 	abs = path.Clean(abs)
 	allowed := c.cfg.Policy == nil || c.cfg.Policy.ShouldConnect(sessionID, info.Language)
 	d, conn := c.openSlot(connKey{sessionID: sessionID, language: info.Language}, abs, src, sink, allowed)
+	c.deliver()
 	if conn != nil {
 		d.open(conn)
 	}
@@ -361,7 +346,9 @@ func (c *Client) OpenLibraryDocument(sessionID, abs string, src TextSource, sink
 
 // openSlot creates the document of one slot of the language and takes its
 // lease, connecting the pair as OpenDocument says. The caller opens the
-// document on the connection returned, if any.
+// document on the connection returned, if any, and delivers the status it
+// recorded (deliver) once it holds no lock: a lead document adds its peers
+// under its peerMu, which a status listener may wait for.
 func (c *Client) openSlot(key connKey, rel string, src TextSource, sink MarkerSink, allowed bool) (*Document, *connection) {
 	c.mu.Lock()
 	p := c.pairLocked(key)
@@ -410,7 +397,6 @@ func (c *Client) openSlot(key connKey, rel string, src TextSource, sink MarkerSi
 		}
 	}
 	c.mu.Unlock()
-	c.deliver()
 	return d, conn
 }
 
@@ -689,7 +675,9 @@ func (c *Client) PushConfiguration(lang wire.Language) {
 // language's default server is asked for without one).
 func (c *Client) named(conn *connection, id string) {
 	c.mu.Lock()
+	conn.mu.Lock()
 	conn.name = id
+	conn.mu.Unlock()
 	if conn.p.conn == conn && conn.p.st.Server != id {
 		c.recordLocked(conn.p)
 	}

@@ -41,7 +41,7 @@ type connection struct {
 	// again marks an automatic reconnect after a lost stream (set with
 	// server, then read-only).
 	again bool
-	// name is the catalog id the task host named; guarded by cl.mu.
+	// name is the catalog id the task host named; guarded by mu.
 	name string
 	// mask is what the server is used for: its catalog entry's features
 	// (the ready frame) and the user's; entryConfig its entry's default
@@ -53,13 +53,12 @@ type connection struct {
 	cancel ctxlite.CancelFunc
 	done   chan struct{} // closed when run has returned
 
-	// progress is this generation's work-done state; guarded by cl.mu.
+	// progress is this generation's work-done state; guarded by mu.
 	progress *progress.Tracker
 
 	// docMu orders the opening and closing of server documents, so a
 	// didClose always leaves before the next didOpen of the same file.
-	// Lock order: Document.mu, docMu, Client.mu, mu, then a resumable's
-	// mu and wmu (resume.go), which never wait for any of the others.
+	// Lock order: see the package comment.
 	docMu sync.Mutex
 
 	mu        sync.Mutex
@@ -84,8 +83,9 @@ type connection struct {
 	hb      heartbeat // the path check, once ready; guarded by mu
 	stalled bool      // ended by an unanswered heartbeat; guarded by mu
 	// res is the transport when the task host holds servers through a
-	// lost socket (resume.go); nil otherwise. Set before the engine
-	// starts, then read-only.
+	// lost socket (resume.go); nil otherwise. Set under mu before the
+	// engine starts, then never changed: Nudge reads it while a
+	// reconnecting generation is still dialing.
 	res *resumable
 
 	provMu sync.Mutex                    // orders provider registrations and their disposal
@@ -168,8 +168,11 @@ func (c *connection) run() {
 	if ready.Resume != "" {
 		// The task host holds the server through a lost socket: resume it
 		// under the engine rather than start again (resume.go).
-		c.res = newResumable(c, sock, ready.Resume)
-		sock = c.res
+		res := newResumable(c, sock, ready.Resume)
+		c.mu.Lock()
+		c.res = res
+		c.mu.Unlock()
+		sock = res
 	}
 	rpc := jsonrpc.NewConn(sock, jsonrpc.HandlerFunc(c.handle))
 	c.mu.Lock()
@@ -180,9 +183,9 @@ func (c *connection) run() {
 
 	// The process runs; initialize is pending from now, measured locally.
 	token := "kandev-initialize-" + strconv.FormatInt(tokenSeq.Add(1), 10)
-	c.cl.mu.Lock()
+	c.mu.Lock()
 	c.progress.Expect(progress.StringToken(token))
-	c.cl.mu.Unlock()
+	c.mu.Unlock()
 	c.cl.update(c, StateStarting, max(c.cl.cfg.Clock.Now(), 1))
 
 	var res lsptypes.InitializeResult
@@ -363,8 +366,8 @@ func (c *connection) finish(endErr error, detail string) {
 	c.ended = true
 	c.ready = false
 	c.byPath = make(map[string]*serverDoc)
-	c.mu.Unlock()
 	c.progress.Clear()
+	c.mu.Unlock()
 	p := c.p
 	docs := make([]*Document, 0, len(p.docs))
 	for d := range p.docs {
@@ -578,11 +581,13 @@ func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, erro
 }
 
 // serverID is the catalog id the connection runs: the one asked for, else
-// the one its task host named ("" before it did). cl.mu must be held.
+// the one its task host named ("" before it did). c.mu must not be held.
 func (c *connection) serverID() string {
 	if c.server != "" {
 		return c.server
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.name
 }
 
@@ -675,15 +680,25 @@ var errBadStatus = errors.New("malformed status frame")
 func (c *connection) trackProgress(create bool, params jsonlite.Raw) {
 	now := c.cl.cfg.Clock.Now()
 	cl := c.cl
+	// Client.mu spans the check, the change and the record, so the
+	// statuses queued carry the snapshots in the order they were taken.
 	cl.mu.Lock()
 	changed := c.p.conn == c && c.ctx.Err() == nil
-	if changed && create {
-		changed = c.progress.Create(params)
-	} else if changed {
-		changed = c.progress.Progress(params, now)
+	var snap progress.Snapshot
+	if changed {
+		c.mu.Lock()
+		if create {
+			changed = c.progress.Create(params)
+		} else {
+			changed = c.progress.Progress(params, now)
+		}
+		if changed {
+			snap = c.progress.Snapshot()
+		}
+		c.mu.Unlock() // before recordLocked, which takes it for serverID
 	}
 	if changed {
-		c.p.st.Progress = c.progress.Snapshot()
+		c.p.st.Progress = snap
 		cl.recordLocked(c.p)
 	}
 	cl.mu.Unlock()

@@ -32,8 +32,7 @@ type serverDoc struct {
 // Its state changes only under mu, and every notification for it is sent
 // while mu is held (by its docsync.Doc), so didOpen, didChange, didSave and
 // didClose leave in order. Two Documents of the same task file in one
-// session share one server document. Lock order: Document.mu, then
-// connection.docMu, then Client.mu, then connection.mu.
+// session share one server document. Lock order: see the package comment.
 type Document struct {
 	cl         *Client
 	p          *pair
@@ -125,6 +124,9 @@ func (d *Document) resize(n int) {
 	}
 	d.peers = keep
 	d.peerMu.Unlock()
+	if len(added) > 0 {
+		cl.deliver() // the new leases' statuses, outside peerMu
+	}
 	for _, x := range gone {
 		x.Close()
 	}

@@ -50,21 +50,23 @@ func (c *connection) beat(rpc *jsonrpc.Conn) {
 		c.mu.Unlock()
 		return
 	}
-	resuming := c.res != nil && c.res.isResuming()
+	res := c.res
+	resuming := res != nil && res.isResuming()
 	if lost := !resuming && c.hb.sent > c.hb.echoed && now-c.hb.sentAt >= clock.Duration(wire.HeartbeatTimeout).Milliseconds(); lost || resuming {
 		// While a resumable stream finds its path again there is none to
 		// check, and the heartbeat lost with the old socket is forgotten.
 		c.hb.echoed = c.hb.sent
-		c.stalled = lost && c.res == nil
+		c.stalled = lost && res == nil
 		if !c.stalled {
 			c.armHeartbeatLocked(rpc)
 		}
+		sentAt := c.hb.sentAt
 		c.mu.Unlock()
 		if lost {
 			c.cl.cfg.Logf("lsp: %s/%s: no answer to a heartbeat for %d ms: the path is lost",
-				c.p.key.sessionID, string(c.p.key.language), now-c.hb.sentAt)
-			if c.res != nil {
-				c.res.drop() // the socket goes; the stream is resumed on another
+				c.p.key.sessionID, string(c.p.key.language), now-sentAt)
+			if res != nil {
+				res.drop() // the socket goes; the stream is resumed on another
 			} else {
 				_ = rpc.Close() // run sees rpc end, and the pair reconnects
 			}

@@ -123,8 +123,12 @@ func (c *Client) Nudge() {
 			p.retry.Stop()
 			p.retry = nil
 			c.connectLocked(p)
-		case p.conn != nil && p.conn.res != nil:
-			wake = append(wake, p.conn.res)
+		case p.conn != nil:
+			p.conn.mu.Lock() // its run may be setting res right now
+			if r := p.conn.res; r != nil {
+				wake = append(wake, r)
+			}
+			p.conn.mu.Unlock()
 		}
 	}
 	c.mu.Unlock()
