@@ -17,7 +17,7 @@ import { createSettingsPage } from './settings.js';
 // Every id asked for is in index.html.
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-import { mountNotices, noticeElement } from './notices.js';
+import { mountNotices } from './notices.js';
 import { mountOutline } from './outline.js';
 import { mountDiskNotices } from './disknotices.js';
 import { createProblemsPanel } from './problems.js';
@@ -28,6 +28,10 @@ import { loadTabs, saveTabs } from './tabstore.js';
 import { registerGoModules } from './gomod.js';
 import { pageText } from './pagetexts.js';
 import { FileTree } from './filetree.js';
+import { createExternalOpener } from './external.js';
+import { createTabFocus } from './tabfocus.js';
+import { createFileOperations } from './fileops.js';
+import { tabId, fileURL, libraryURL, modelURI, tabName, isDirty, decode } from './tabs.js';
 
 const sessions = config.sessions || [{ id: config.sessionId, lsp: true }];
 const params = new URLSearchParams(location.search);
@@ -85,9 +89,9 @@ function configureLSP() {
     // A workspace edit's file operations (the TypeScript server's "Move to
     // a new file" creates one): made on the task host, the tree and the
     // tabs following.
-    createFile: (s, path, o) => resourceOp(s, { kind: 'create', path }, o),
-    renameFile: (s, from, to, o) => resourceOp(s, { kind: 'rename', path: from, to }, o),
-    deleteFile: (s, path, o) => resourceOp(s, { kind: 'delete', path }, o),
+    createFile: (s, path, o) => fileOps.resourceOp(s, { kind: 'create', path }, o),
+    renameFile: (s, from, to, o) => fileOps.resourceOp(s, { kind: 'rename', path: from, to }, o),
+    deleteFile: (s, path, o) => fileOps.resourceOp(s, { kind: 'delete', path }, o),
     // Save formats first (lsp.willSave) where the server formats.
     formatOnSave: true,
   });
@@ -111,48 +115,9 @@ const tr = (key, args) => {
   return text === key ? pageText(locale, key, args) ?? text : text;
 };
 
-// openExternal shows a server's request to open a web page (gopls' Browse
-// documentation and Browse gopls feature documentation) as a notice naming
-// the address; Open opens it in a new tab — a click, which is also what
-// lets a browser open one. Nothing opens without the user, and nothing is
-// silent: an address that is no web page gets a notice too, without Open.
-// The server is answered at once, not when the user decides: gopls waits
-// for the answer and handles no other request meanwhile. So true means
-// "offered to the user", which is all a web page can promise anyway.
-/** @type {Map<string, HTMLElement>} */
-const externalNotices = new Map(); // address → its notice, one each
-/** @param {string} url @param {{ takeFocus?: boolean }} [options] */
-function openExternal(url, { takeFocus = false } = {}) {
-  externalNotices.get(url)?.remove();
-  let web = false;
-  try {
-    web = ['http:', 'https:'].includes(new URL(url).protocol);
-  } catch { /* not a URL */ }
-  const openLabel = tr('external.open');
-  const el = noticeElement({
-    type: web ? 'info' : 'warning',
-    title: tr(web ? 'external.title' : 'external.refusedTitle'),
-    message: tr(web ? 'external.message' : 'external.refused', { url }),
-    actions: web ? [openLabel] : [],
-    dismissLabel: tr('message.dismiss'),
-    close: (choice) => {
-      externalNotices.delete(url);
-      if (choice === openLabel) window.open(url, '_blank', 'noopener,noreferrer');
-    },
-  });
-  el.classList.add('external-notice');
-  el.dataset.url = url;
-  el.addEventListener('keydown', (e) => {
-    if (e.key !== 'Escape') return;
-    /** @type {HTMLElement} */ (el.querySelector('.dismiss')).click(); // every notice has one
-    if (mountedModel()) editor.focus();
-  });
-  externalNotices.set(url, el);
-  $('lsp-notices').append(el);
-  // The server asked for the focus: Enter opens, Escape declines.
-  if (takeFocus) /** @type {HTMLElement} */ (el.querySelector('.buttons button') || el.querySelector('.dismiss')).focus();
-  return web;
-}
+// openExternal shows a server's request to open a web page as a notice
+// (external.js).
+const openExternal = createExternalOpener({ t: tr, notices: $('lsp-notices'), focusEditor: () => { if (mountedModel()) editor.focus(); } });
 
 // The layout the page is in. Phone: files open in a read-only viewer
 // without Monaco (and so without language servers); below 900 px the Files
@@ -200,36 +165,14 @@ mountOutline(lsp, editor, $('outline'));
 
 // --- the Tab key: indenting, or moving the focus -----------------------------
 
-// In the editor Tab indents, so the keyboard cannot leave it by Tab alone.
-// Tab-focus mode (Toggle Tab Key Moves Focus: Ctrl+M, ⌃⇧M on a Mac, the
-// keys of VS Code and Monaco) makes Tab and Shift+Tab move the focus
-// instead. The toolbar shows the mode as a toggle button naming its key,
-// and the editor's accessible name tells it, so it is found without
-// being known. The page keeps the mode (Monaco's tabFocusMode option on
-// every editor of the page) and takes over Monaco's own key for it, whose
-// global state no public API reads.
+// Tab-focus mode (tabfocus.js): Tab moves the focus instead of indenting.
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
-const tabFocusKey = isMac ? '⌃⇧M' : 'Ctrl+M';
-const tabFocusBinding = isMac ? monaco.KeyMod.WinCtrl | monaco.KeyMod.Shift | monaco.KeyCode.KeyM : monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyM;
-monaco.editor.addKeybindingRule({ keybinding: tabFocusBinding, command: '-editor.action.toggleTabFocusMode' });
-const tabFocusButton = $('toggle-tab-focus');
-let tabFocus = false;
-function setTabFocus(/** @type {boolean} */ on) {
-  tabFocus = on;
-  editor.updateOptions({ tabFocusMode: on });
-  if (diffEditor) diffEditor.updateOptions({ tabFocusMode: on });
-  renderTabFocus();
-  // Said where the focus is (the editor, usually), not on the button.
-  $('page-announce').textContent = tr(on ? 'page.tabFocus.on' : 'page.tabFocus.off');
-}
-function renderTabFocus() {
-  tabFocusButton.setAttribute('aria-pressed', String(tabFocus));
-  /** @type {HTMLElement} */ (tabFocusButton.querySelector('.label')).textContent = tr('page.tabFocus'); // in index.html
-  /** @type {HTMLElement} */ (tabFocusButton.querySelector('kbd')).textContent = tabFocusKey;
-  tabFocusButton.title = tr('page.tabFocus.title', { key: tabFocusKey });
-  tabFocusButton.setAttribute('aria-keyshortcuts', isMac ? 'Control+Shift+M' : 'Control+M');
-}
-tabFocusButton.addEventListener('click', () => setTabFocus(!tabFocus));
+/** @type {import('monaco-editor').editor.IStandaloneDiffEditor | null} */
+let diffEditor = null; // made on first use (renderDiff)
+const tabFocus = createTabFocus({
+  monaco, t: tr, isMac, button: $('toggle-tab-focus'), announce: $('page-announce'),
+  editors: () => (diffEditor ? [editor, diffEditor] : [editor]),
+});
 
 // --- workspace symbols and hierarchies ----------------------------------------
 
@@ -316,8 +259,8 @@ function registerActions() {
     editor.addAction({
       id: 'kandev.toggleTabFocus',
       label: tr('page.tabFocus.action'),
-      keybindings: [tabFocusBinding],
-      run: () => setTabFocus(!tabFocus),
+      keybindings: [tabFocus.binding],
+      run: () => tabFocus.toggle(),
     }),
     editor.addAction({
       id: 'kandev.workspaceSymbols',
@@ -347,23 +290,9 @@ function registerActions() {
 }
 registerActions();
 
-// Open files: one tab per (session, path). A tab shows one view: 'loading'
-// while its content is fetched, then 'monaco' (a text model, with a
-// language-server document when lsp.wasm allows one), 'phone' (text in the
-// phone viewer), 'binary', or 'failed'.
-/**
- * An open file (see above); text and size are the phone and binary views',
- * diff and diffOriginal the diff view's.
- * @typedef {{ id: string, sessionId: string, path: string, view: 'loading' | 'monaco' | 'phone' | 'binary' | 'failed',
- *   model: import('monaco-editor').editor.ITextModel | null, doc: import('@kandev/lsp').DocumentHandle | null,
- *   language: string | null, text?: string, size?: number, savedVersion?: number, savedAlt?: number, savedText?: string,
- *   state: string, loaded?: Promise<void>, diff?: boolean, diffOriginal?: import('monaco-editor').editor.ITextModel,
- *   viewState?: import('monaco-editor').editor.ICodeEditorViewState | null, library?: boolean, content?: boolean }} Tab
- */
-/**
- * A Monaco tab (view 'monaco') always has a model: the casts to ITextModel below rest on it.
- * @typedef {import('monaco-editor').editor.ITextModel} ITextModel
- */
+// Open files: one tab per (session, path) (tabs.js).
+/** @typedef {import('./tabs.js').Tab} Tab */
+/** @typedef {import('./tabs.js').ITextModel} ITextModel */
 /** @type {Map<string, Tab>} */
 const tabs = new Map(); // id -> { id, sessionId, path, view, model, doc, language, text, size, savedVersion, state, loaded }
 /** @type {Tab | null} */
@@ -372,13 +301,6 @@ let current = null; // the active tab
 let scrolledTo = null; // the active tab the tab strip last scrolled to
 /** @type {Tab | null} */
 let shown = null; // the tab whose model the editor holds
-const tabId = (/** @type {string} */ session, /** @type {string} */ path) => `${session}:${path}`;
-const fileURL = (/** @type {string} */ path) => `/api/v1/workspace/file?path=${encodeURIComponent(path)}`;
-const libraryURL = (/** @type {string} */ path) => `/api/v1/library/file?path=${encodeURIComponent(path)}`;
-// The task host's entry and move routes, for the tree's operations and a
-// server's workspace-edit file operations.
-const entryURL = (/** @type {string} */ path) => `/api/v1/workspace/entry?path=${encodeURIComponent(path)}`;
-const moveURL = (/** @type {string} */ from, /** @type {string} */ to) => `/api/v1/workspace/move?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 // tabsUnder are session s's workspace tabs of path, and of everything in
 // it when it is a folder.
 /** @param {string} s @param {string} path @param {boolean} folder @returns {Tab[]} */
@@ -505,7 +427,7 @@ const tree = new FileTree($('files'), {
     if (narrowMQ.matches) setFilesOpen(false);
     openFile(path);
   },
-  operate: (op) => operate(op),
+  operate: (op) => fileOps.operate(op),
 });
 const markActiveFile = (/** @type {string | null} */ path) => tree.markActive(path);
 
@@ -517,7 +439,6 @@ const markActiveFile = (/** @type {string | null} */ path) => tree.markActive(pa
 /** @type {string[]} */
 let treeGone = [];
 let treeSync = 0;
-let operating = 0;
 lsp.onWorkspaceFiles(({ sessionId: s, changes }) => {
   if (s !== config.sessionId || changes.every((c) => c.change === 'changed')) return;
   treeGone.push(...changes.filter((c) => c.change === 'deleted').map((c) => c.path));
@@ -526,10 +447,10 @@ lsp.onWorkspaceFiles(({ sessionId: s, changes }) => {
 });
 async function syncTree() {
   const later = () => { treeSync = setTimeout(syncTree, 300); };
-  if (operating || tree.busy()) return later();
+  if (fileOps.busy() || tree.busy()) return later();
   const list = await fetch('/api/v1/workspace/files').then((r) => (r.ok ? r.json() : null)).catch(() => null);
   if (!list) return;
-  if (operating || tree.busy()) return later();
+  if (fileOps.busy() || tree.busy()) return later();
   const gone = treeGone;
   treeGone = [];
   if (tree.sync(Array.isArray(list) ? list : list.files, gone)) tree.render();
@@ -580,27 +501,6 @@ function renderTabs() {
     $('tabs').querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 }
-
-function modelURI(/** @type {string} */ session, /** @type {string} */ path, library = false, content = false) {
-  // Session-scoped model identity: two sessions may hold the same path. A
-  // library file's path is absolute, under a scheme of its own; a server
-  // document's path is its server's URI.
-  if (content) return monaco.Uri.from({ scheme: 'kandev-doc', authority: session, path: '/' + path });
-  return library ? monaco.Uri.from({ scheme: 'kandev-lib', authority: session, path })
-    : monaco.Uri.from({ scheme: 'kandev', authority: session, path: '/' + path });
-}
-
-// tabName is what a tab shows: the workspace path, or a library file's
-// name with the folder it is in (its whole path is the tab's title).
-const tabName = (/** @type {Tab} */ t) => (t.library ? t.path.split('/').slice(-2).join('/') : t.path);
-
-// A tab is dirty when its model is not at the saved text. Monaco's
-// alternative version id comes back to the saved one when the user undoes
-// to it (the version id only grows); a tab adopted from a workspace edit
-// has no saved alternative id and compares versions.
-const isDirty = (/** @type {Tab} */ t) => t.view === 'monaco' && !t.library && (t.state === 'failed' || (t.savedAlt !== undefined
-  ? /** @type {ITextModel} */ (t.model).getAlternativeVersionId() !== t.savedAlt
-  : /** @type {ITextModel} */ (t.model).getVersionId() !== t.savedVersion));
 
 // openFile opens path in the active session, or activates its tab. The tab
 // shows its loading view at once; the promise resolves once its content is
@@ -664,17 +564,6 @@ async function openContent(path) {
   return t;
 }
 
-// decode returns the text of a file, or null for a binary one (a NUL byte,
-// or bytes that are not UTF-8).
-function decode(/** @type {Uint8Array} */ bytes) {
-  if (bytes.subarray(0, 8192).includes(0)) return null;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
 async function load(/** @type {Tab} */ t, /** @type {Response | undefined} */ fetched) {
   /** @type {Uint8Array | undefined} */
   let bytes;
@@ -719,7 +608,7 @@ function mount(t, text) {
 // the model had before the edit, when it held the file's text.
 function adoptEdited(/** @type {import('@kandev/lsp').EditedFile} */ file) {
   const id = tabId(file.sessionId, file.path);
-  if (editedDuring && !editedDuring.has(id)) editedDuring.set(id, !tabs.has(id));
+  fileOps.noteEdited(id, !tabs.has(id));
   if (tabs.has(id)) {
     renderTabs();
     if (current && current.id === id) renderSaveState();
@@ -823,8 +712,8 @@ function renderToolbar() {
   diff.setAttribute('aria-pressed', String(!!(current && current.diff)));
   diff.title = tr('diff.buttonTitle');
   // Tab's toggle: wherever a Monaco editor (or the diff editor) is on screen.
-  tabFocusButton.hidden = !(current && current.view === 'monaco' && !phoneMQ.matches && !settingsPage.isOpen);
-  renderTabFocus();
+  tabFocus.button.hidden = !(current && current.view === 'monaco' && !phoneMQ.matches && !settingsPage.isOpen);
+  tabFocus.render();
   const symbols = $('open-symbols');
   symbols.hidden = !symbolModel();
   symbols.title = tr('symbols.buttonTitle', { key: symbolsKey });
@@ -922,8 +811,6 @@ function selectInViewer(/** @type {import('monaco-editor').IRange} */ sel) {
 // or last saved with, in Monaco's diff editor (created on first use). It is
 // not the file's editor: mountedModel() is null meanwhile, so no
 // language-server control or status-bar item is shown for it.
-/** @type {import('monaco-editor').editor.IStandaloneDiffEditor | null} */
-let diffEditor = null;
 /** @type {Tab | null} */
 let diffShown = null; // the tab in the diff view
 function renderDiff(/** @type {Tab | null} */ t) {
@@ -937,9 +824,9 @@ function renderDiff(/** @type {Tab | null} */ t) {
   }
   if (!diffEditor) {
     diffEditor = monaco.editor.createDiffEditor($('diff-editor'), {
-      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev', tabFocusMode: tabFocus,
+      automaticLayout: true, fontSize: 14, minimap: { enabled: false }, originalEditable: false, theme: 'kandev', tabFocusMode: tabFocus.on,
     });
-    for (const side of [diffEditor.getOriginalEditor(), diffEditor.getModifiedEditor()]) side.addCommand(tabFocusBinding, () => setTabFocus(!tabFocus));
+    for (const side of [diffEditor.getOriginalEditor(), diffEditor.getModifiedEditor()]) side.addCommand(tabFocus.binding, () => tabFocus.toggle());
   }
   const model = /** @type {ITextModel} */ (t.model); // the diff view shows Monaco tabs
   if (!t.diffOriginal) t.diffOriginal = monaco.editor.createModel(/** @type {string} */ (t.savedText), model.getLanguageId());
@@ -1006,122 +893,12 @@ editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, save);
 
 // --- file operations ----------------------------------------------------------
 
-// operate makes one create, rename (or move) or delete of the tree on the
-// task host, framed for the language servers: first their will… request,
-// whose edits lsp.wasm applies (the TypeScript server's updated imports of
-// a moved module); the files those edits changed are saved, as an IDE
-// saves a refactoring's files, and those that were not open close again;
-// then the operation itself, the did… notification, and the tabs
-// following it. A refusal by the task host leaves the tree and the tabs as
-// they were and says so in a notice.
-/** @param {import('./filetree.js').TreeOperation} op @returns {Promise<boolean>} */
-async function operate(op) {
-  operating++;
-  try {
-    return await operateNow(op);
-  } finally {
-    operating--;
-  }
-}
-
-/** @param {import('./filetree.js').TreeOperation} op @returns {Promise<boolean>} */
-async function operateNow(op) {
-  const s = sessionId;
-  const useLSP = lspSession(s);
-  const to = op.newPath || '';
-  const renames = [{ oldPath: op.path, newPath: to, folder: op.folder }];
-  const entries = [{ path: op.path, folder: op.folder }];
-  if (useLSP) {
-    editedDuring = new Map();
-    try {
-      const r = await (op.kind === 'create' ? lsp.willCreateFiles(s, entries) : op.kind === 'rename' ? lsp.willRenameFiles(s, renames) : lsp.willDeleteFiles(s, entries));
-      if (r.failed.length) console.warn(`${op.kind} ${op.path}:`, r.failed.join('; '));
-    } finally {
-      const edited = editedDuring;
-      editedDuring = null;
-      for (const [id, adopted] of edited) {
-        const t = tabs.get(id);
-        if (!t || op.kind === 'delete' && tabsUnder(s, op.path, !!op.folder).includes(t)) continue; // going anyway
-        if (await saveTab(t) && adopted) closeTab(t);
-      }
-    }
-  }
-  const url = op.kind === 'rename' ? moveURL(op.path, to)
-    : entryURL(op.path) + (op.kind === 'create' ? `&kind=${op.folder ? 'dir' : 'file'}` : '');
-  const res = await fetch(url, { method: op.kind === 'delete' ? 'DELETE' : 'POST' }).catch(() => null);
-  if (!res || !res.ok) {
-    fileOpFailed(op, res ? res.status : 0);
-    return false;
-  }
-  if (op.kind === 'create') {
-    if (op.folder) tree.addDir(op.path); else tree.addFile(op.path);
-  } else if (op.kind === 'rename') {
-    tree.move(op.path, to);
-  } else {
-    tree.delete(op.path);
-  }
-  // The servers hear of it before documents open at the new paths.
-  if (useLSP) await (op.kind === 'create' ? lsp.didCreateFiles(s, entries) : op.kind === 'rename' ? lsp.didRenameFiles(s, renames) : lsp.didDeleteFiles(s, entries));
-  const moved = tabsUnder(s, op.path, !!op.folder);
-  if (op.kind === 'rename') retab(moved, op.path, to); else for (const t of moved) closeTab(t);
-  tree.render();
-  if (op.kind === 'create' || op.kind === 'rename') tree.expandTo(op.kind === 'create' ? op.path : to);
-  if (op.kind === 'create' && !op.folder) await openFile(op.path);
-  rememberTabs();
-  return true;
-}
-
-// resourceOp makes one file operation of a server's workspace edit on the
-// task host, with LSP's options: an existing target is kept
-// (ignoreIfExists) or replaced (overwrite), else the edit fails; a missing
-// one is no failure with ignoreIfNotExists; a folder with entries is
-// deleted only with recursive. Unlike the tree's own operations, nothing is
-// framed by will…/did…: the server that sent the edit knows.
-/**
- * @param {string} s @param {{ kind: 'create' | 'rename' | 'delete', path: string, to?: string }} op
- * @param {import('@kandev/lsp').FileOperationOptions} o @returns {Promise<boolean>}
- */
-async function resourceOp(s, op, o) {
-  const send = (/** @type {string} */ method, /** @type {string} */ url) => fetch(url, { method }).then((r) => r.status, () => 0);
-  const to = op.to || '';
-  operating++;
-  try {
-    if (op.kind === 'create') {
-      let status = await send('POST', entryURL(op.path) + '&kind=file');
-      if (status === 409 && o.overwrite) status = await fetch(fileURL(op.path), { method: 'PUT', body: '' }).then((r) => r.status, () => 0);
-      else if (status === 409 && o.ignoreIfExists) return true;
-      if (status !== 201 && status !== 204) return false;
-      tree.addFile(op.path);
-    } else if (op.kind === 'rename') {
-      let status = await send('POST', moveURL(op.path, to));
-      if (status === 409 && o.ignoreIfExists) return true;
-      if (status === 409 && o.overwrite && (await send('DELETE', entryURL(to))) === 204) {
-        status = await send('POST', moveURL(op.path, to));
-      }
-      if (status !== 204) return false;
-      tree.move(op.path, to);
-      retab(tabsUnder(s, op.path, true), op.path, to);
-    } else {
-      const dir = tree.dir(op.path);
-      if (dir && (dir.files.size || dir.dirs.size) && !o.recursive) return false;
-      const status = await send('DELETE', entryURL(op.path));
-      if (status === 404 && o.ignoreIfNotExists) return true;
-      if (status !== 204) return false;
-      tree.delete(op.path);
-      for (const t of tabsUnder(s, op.path, true)) closeTab(t);
-    }
-    tree.render();
-    rememberTabs();
-    return true;
-  } finally {
-    operating--;
-  }
-}
-
-// editedDuring collects, while a will… request's edits are applied, the
-// tabs they changed (by id), and whether each was opened for the edit.
-/** @type {Map<string, boolean> | null} */
-let editedDuring = null;
+// The tree's operations and a server's workspace-edit file operations on
+// the task host (fileops.js); the tabs follow through retab and closeTab.
+const fileOps = createFileOperations({
+  lsp, tree, tabs, t: tr, notices: $('lsp-notices'),
+  sessionId: () => sessionId, lspSession, tabsUnder, saveTab, closeTab, openFile, rememberTabs, retab,
+});
 
 // retab moves tabs under a renamed path to the new one: each closes (its
 // document closes on the servers) and opens at the new path, in the same
@@ -1153,22 +930,6 @@ function retab(moved, from, to) {
   for (const t of order) tabs.set(t.id, t);
   const next = wasCurrent && tabs.get(tabId(wasCurrent.sessionId, to + wasCurrent.path.slice(from.length)));
   if (next) activate(next); else renderTabs();
-}
-
-// fileOpFailed says that the task host refused an operation: the name is
-// taken, the folder is gone, or the path is not the workspace's.
-/** @param {import('./filetree.js').TreeOperation} op @param {number} status */
-function fileOpFailed(op, status) {
-  const el = noticeElement({
-    type: 'error',
-    title: tr('page.fileOp.failed', { path: op.path }),
-    message: tr(status === 409 ? 'page.fileOp.exists' : status === 404 ? 'page.fileOp.missing' : 'page.fileOp.refused', { path: op.newPath || op.path, status }),
-    actions: [],
-    dismissLabel: tr('message.dismiss'),
-    close: () => {},
-  });
-  el.classList.add('fileop-notice');
-  $('lsp-notices').append(el);
 }
 
 // --- Editors settings ---------------------------------------------------------
@@ -1238,7 +999,7 @@ function applyTexts() {
   renderSessionOptions();
   $('session-note').textContent = lspSession(sessionId) ? '' : tr('page.sessionNote');
   statusBar.retitle();
-  editor.updateOptions({ ariaLabel: tr('page.editorLabel', { key: tabFocusKey }) });
+  editor.updateOptions({ ariaLabel: tr('page.editorLabel', { key: tabFocus.key }) });
   settingsPage.rerender();
   problems.render();
   registerActions();
