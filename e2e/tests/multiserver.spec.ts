@@ -130,3 +130,59 @@ test('one server: the popover keeps its single summary and action', async ({ pag
   await expect(popover(page).locator('.lsp-server')).toHaveCount(0);
   await expect(page.locator('#lsp-action')).toHaveText('Stop');
 });
+
+// A save with two servers on the file: each gets the last change before
+// its didSave, and the didSave it asked for (text or not), on its own
+// socket. What each asked is read from its own answers: the save option of
+// its initialize capabilities, or a didSave registration.
+test('a save with the TypeScript server and ESLint: each gets the last change, then didSave as it asked', async ({ page }) => {
+  const sockets: { url: string; frames: { out: boolean; msg: any }[] }[] = [];
+  page.on('websocket', (ws) => {
+    if (!new URL(ws.url()).pathname.startsWith('/lsp/')) return;
+    const s = { url: ws.url(), frames: [] as { out: boolean; msg: any }[] };
+    sockets.push(s);
+    const add = (out: boolean) => ({ payload }: { payload: string | Buffer }) => {
+      try { s.frames.push({ out, msg: JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8')) }); } catch { /* not JSON */ }
+    };
+    ws.on('framesent', add(true));
+    ws.on('framereceived', add(false));
+  });
+  await addESLint(page);
+  await closeSettings(page);
+  await openFile(page, 'unused.js');
+  await expect(status(page)).toHaveText(`TypeScript/JavaScript · ${tsServer} Ready · eslint Ready`, { timeout: 60_000 });
+  await page.evaluate(() => {
+    const { editor } = (window as any).demo;
+    editor.executeEdits('e2e', [{ range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }, text: '// saved\n' }]);
+  });
+  await page.evaluate(() => (window as any).demo.save());
+  await expect(page.locator('#save-state')).toHaveAttribute('data-state', 'saved');
+
+  const live = sockets.filter((s) => s.frames.some((f) => f.out && f.msg.method === 'textDocument/didOpen'));
+  expect(live).toHaveLength(2);
+  let saved = 0;
+  for (const s of live) {
+    // What the server asked for: its initialize answer's save option, or a
+    // didSave registration (includeText from either).
+    const init = s.frames.find((f) => !f.out && f.msg.result && f.msg.result.capabilities);
+    const sync = init?.msg.result.capabilities.textDocumentSync;
+    const staticSave = sync && typeof sync === 'object' ? sync.save : undefined;
+    const reg = s.frames.flatMap((f) => (!f.out && f.msg.method === 'client/registerCapability' ? f.msg.params.registrations : []))
+      .find((r: any) => r.method === 'textDocument/didSave');
+    const wantsSave = !!staticSave || !!reg;
+    const wantsText = (typeof staticSave === 'object' && !!staticSave.includeText) || !!reg?.registerOptions?.includeText;
+    const sent = s.frames.filter((f) => f.out && typeof f.msg.method === 'string' && f.msg.method.startsWith('textDocument/did') && f.msg.params.textDocument.uri.endsWith('/unused.js'));
+    const saveAt = sent.findIndex((f) => f.msg.method === 'textDocument/didSave');
+    if (!wantsSave) {
+      expect(saveAt, `${s.url}: no didSave for a server that asked for none`).toBe(-1);
+      continue;
+    }
+    expect(saveAt, `${s.url}: didSave`).toBeGreaterThan(0);
+    saved++;
+    const lastChange = sent.slice(0, saveAt).filter((f) => f.msg.method === 'textDocument/didChange').at(-1);
+    expect(lastChange, `${s.url}: the edit went out before didSave`).toBeTruthy();
+    const save = sent[saveAt].msg.params;
+    if (wantsText) expect(save.text).toMatch(/^\/\/ saved\n/); else expect(save.text).toBeUndefined();
+  }
+  expect(saved, 'at least one of the two servers asks for didSave').toBeGreaterThan(0);
+});
