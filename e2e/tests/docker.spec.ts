@@ -42,3 +42,38 @@ test('the Local Docker session: a gopls diagnostic and completion from the task 
   await page.keyboard.press('Escape');
   await expect(suggestRows(page)).toHaveCount(0);
 });
+
+// Node is in the task image: the npm servers install inside the container
+// (its own $HOME, the registry reached from it) and run there.
+test('the Local Docker session: the TypeScript server and pyright installed and run in the task container', async ({ page, demo }) => {
+  test.setTimeout(240_000);
+  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
+    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
+  }
+  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
+  const container = demo.container!;
+  await putSettings(page, { lsp_auto_start_languages: ['typescript', 'python'], lsp_auto_install_languages: ['typescript', 'python'] });
+  await openDemo(page);
+  await page.locator('#session').selectOption('docker');
+  const ready = () => expect(page.locator('#lsp-status')).toHaveAttribute('data-state', 'ready', { timeout: 150_000 });
+  const typeAtEnd = (text: string) => page.evaluate((text) => {
+    const { editor } = (window as any).demo;
+    const model = editor.getModel();
+    const end = model.getFullModelRange().getEndPosition();
+    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text }]);
+  }, text);
+
+  await openFile(page, 'ts/main.ts');
+  await ready();
+  await typeAtEnd('\nconst count: number = "three";\n');
+  await expect.poll(() => markers(page, 'kandev://docker/ts/main.ts'), { timeout: 60_000 })
+    .toContainEqual(expect.stringContaining("Type 'string' is not assignable to type 'number'"));
+  expect(docker('top', container)).toContain('typescript-language-server');
+
+  await openFile(page, 'py/app.py');
+  await ready();
+  await typeAtEnd('\ncount: int = "three"\n');
+  await expect.poll(() => markers(page, 'kandev://docker/py/app.py'), { timeout: 60_000 })
+    .toContainEqual(expect.stringContaining('is not assignable to declared type "int"'));
+  expect(docker('top', container)).toContain('pyright-langserver');
+});
