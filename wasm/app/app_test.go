@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/stretchr/testify/require"
 )
 
 // Spec: after Stop, a remounted editor or a settings change keeps the server
@@ -82,11 +81,11 @@ func TestInitializeElapsedTickAndLongRunning(t *testing.T) {
 	require.Equal(t, "stop", v.action())
 	require.Contains(t, v.Details, "The kotlin-lsp process started. Waiting for its initialize response.")
 
-	require.Eventually(t, func() bool { return h.clock.pending() == 1 }, 5*time.Second, time.Millisecond, "one tick timer")
+	require.Eventually(t, func() bool { return h.clock.Armed() == 1 }, 5*time.Second, time.Millisecond, "one tick timer")
 	h.clock.Advance(time.Second)
 	h.waitView("1 s", func(v viewJSON) bool { return v.Summary == "Initializing (1 s)" })
 	for i := 0; i < 59; i++ {
-		require.Eventually(t, func() bool { return h.clock.pending() == 1 }, 5*time.Second, time.Millisecond)
+		require.Eventually(t, func() bool { return h.clock.Armed() == 1 }, 5*time.Second, time.Millisecond)
 		h.clock.Advance(time.Second)
 	}
 	v = h.waitView("long", func(v viewJSON) bool { return v.Summary == "Initialization is taking longer than usual (1 min 0 s)" })
@@ -111,7 +110,7 @@ func TestInitializeElapsedTickAndLongRunning(t *testing.T) {
 	// Nothing elapses now: the pending tick fires once more and is not
 	// scheduled again.
 	h.clock.Advance(time.Second)
-	require.Eventually(t, func() bool { return h.clock.pending() == 0 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return h.clock.Armed() == 0 }, 5*time.Second, time.Millisecond)
 	h.clock.Advance(10 * time.Second)
 	h.quiet()
 }

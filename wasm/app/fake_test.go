@@ -9,87 +9,13 @@ import (
 
 	"github.com/kandev/lsp/wasm/client"
 	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/transport"
 	"github.com/stretchr/testify/require"
 )
-
-var epoch = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
-
-// manualClock fires timers only when the test advances it.
-type manualClock struct {
-	mu     sync.Mutex
-	now    time.Duration
-	timers []*manualTimer
-}
-
-type manualTimer struct {
-	c             *manualClock
-	at            time.Duration
-	f             func()
-	stopped, done bool
-}
-
-func (c *manualClock) Now() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return epoch.Add(c.now).UnixMilli()
-}
-
-func (c *manualClock) AfterFunc(d clock.Duration, f func()) client.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &manualTimer{c: c, at: c.now + time.Duration(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *manualTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	if t.done || t.stopped {
-		return false
-	}
-	t.stopped = true
-	return true
-}
-
-// pending counts timers that have not run or stopped.
-func (c *manualClock) pending() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, t := range c.timers {
-		if !t.stopped && !t.done {
-			n++
-		}
-	}
-	return n
-}
-
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now += d
-	var due []*manualTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.stopped || t.done:
-		case t.at <= c.now:
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
 
 // agent is the relay + task host + language server of one connection, as a
 // script: the real agent's ready frame, an initialize result, progress.
@@ -212,7 +138,7 @@ func (v viewJSON) action() string {
 type harness struct {
 	t      *testing.T
 	app    *App
-	clock  *manualClock
+	clock  *clocktest.Manual
 	dialer *dialer
 	store  *memStore
 	views  chan viewJSON
@@ -224,7 +150,7 @@ func newHarness(t *testing.T, store *memStore, settingsJSON string) *harness {
 	if store == nil {
 		store = &memStore{m: map[string]string{}}
 	}
-	h := &harness{t: t, clock: &manualClock{}, dialer: &dialer{t: t, agents: make(chan *agent, 4)}, store: store,
+	h := &harness{t: t, clock: &clocktest.Manual{}, dialer: &dialer{t: t, agents: make(chan *agent, 4)}, store: store,
 		views: make(chan viewJSON, 1024), msgs: make(chan string, 64)}
 	cfg := Config{RelayURL: "ws://relay.test/lsp", Dial: h.dialer.dial, Clock: h.clock, Store: store, Version: "t", Logf: t.Logf,
 		OnMessage: func(js string) { h.msgs <- js }}

@@ -90,7 +90,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":2},"contentChanges":[`+
 		`{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":0}},"text":"f"}]}`, string(change.Params))
 	a.nothingQueued()
-	h.clock.endTurn()
+	h.clock.EndTurn()
 	change = a.recvMethod("textDocument/didChange")
 	require.JSONEq(t, `{"textDocument":{"uri":"`+uri+`","version":3},"contentChanges":[`+
 		`{"range":{"start":{"line":2,"character":1},"end":{"line":2,"character":1}},"text":"u"},`+
@@ -102,7 +102,7 @@ func TestLifecycleAgainstFakeAgent(t *testing.T) {
 	doc.MarkDirty()
 	change = a.recvMethod("textDocument/didChange")
 	require.Contains(t, string(change.Params), `"version":4`)
-	h.clock.endTurn()
+	h.clock.EndTurn()
 
 	// Server requests the client must answer sensibly, while diagnostics flow.
 	a.send(`{"jsonrpc":"2.0","id":1,"method":"workspace/configuration","params":{"items":[{"section":"gopls"},{"section":"go"}]}}`)

@@ -10,101 +10,13 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/tools/lspconform"
 	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/transport"
 	"github.com/stretchr/testify/require"
 )
-
-// manualClock fires timers only when the test advances it, and ends the
-// turn of the event loop (Config.Soon) when the test says so or time
-// passes.
-type manualClock struct {
-	mu     sync.Mutex
-	now    time.Duration
-	timers []*manualTimer
-	soon   []func()
-}
-
-type manualTimer struct {
-	c       *manualClock
-	at      time.Duration
-	f       func()
-	stopped bool
-	fired   bool
-}
-
-// epoch is the manual clock's time zero.
-var epoch = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
-
-func (c *manualClock) Now() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return epoch.Add(c.now).UnixMilli()
-}
-
-func (c *manualClock) AfterFunc(d clock.Duration, f func()) Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &manualTimer{c: c, at: c.now + time.Duration(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *manualTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	if t.fired || t.stopped {
-		return false
-	}
-	t.stopped = true
-	return true
-}
-
-func (c *manualClock) Soon(f func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.soon = append(c.soon, f)
-}
-
-// endTurn runs what waits for the end of the turn, on the calling
-// goroutine, as the event loop does once the JavaScript running now
-// returned.
-func (c *manualClock) endTurn() {
-	c.mu.Lock()
-	run := c.soon
-	c.soon = nil
-	c.mu.Unlock()
-	for _, f := range run {
-		f()
-	}
-}
-
-// Advance ends the turn, then moves time forward and runs every timer now
-// due, in order, on the calling goroutine.
-func (c *manualClock) Advance(d time.Duration) {
-	c.endTurn()
-	c.mu.Lock()
-	c.now += d
-	var due []*manualTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.stopped || t.fired:
-		case t.at <= c.now:
-			t.fired = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
 
 // fakeAgent is the test's side of one dialed connection, standing in for the
 // relay and task host: it sends status frames and speaks raw JSON-RPC.
@@ -277,7 +189,7 @@ func (l statusLog) next(t *testing.T) Status {
 // harness is a Client wired to fakes.
 type harness struct {
 	client   *Client
-	clock    *manualClock
+	clock    *clocktest.Manual
 	dialer   *fakeDialer
 	statuses statusLog
 	last     State // the state expectState returned last
@@ -287,7 +199,7 @@ type harness struct {
 func newHarness(t *testing.T, mods ...func(*Config)) *harness {
 	t.Helper()
 	h := &harness{
-		clock:    &manualClock{},
+		clock:    &clocktest.Manual{},
 		dialer:   &fakeDialer{agents: make(chan *fakeAgent, 4), t: t},
 		statuses: make(statusLog, 1024),
 	}

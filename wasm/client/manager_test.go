@@ -7,6 +7,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/clock"
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
@@ -42,7 +43,7 @@ func (c *configMap) set(l wire.Language, v string) {
 func newHarnessWith(t *testing.T, mut func(*Config)) *harness {
 	t.Helper()
 	h := &harness{
-		clock:    &manualClock{},
+		clock:    &clocktest.Manual{},
 		dialer:   &fakeDialer{agents: make(chan *fakeAgent, 4), t: t},
 		statuses: make(statusLog, 1024),
 	}

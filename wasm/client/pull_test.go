@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/wasm/monaco"
+	"github.com/stretchr/testify/require"
 )
 
 // tsgoInitializeResult is a server that reports errors only when asked,
@@ -218,7 +217,7 @@ func TestPullMethodNotFoundLeavesPushWorking(t *testing.T) {
 	m.set("let y = 1\n")
 	require.NoError(t, d.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":1,"startColumn":5,"endLineNumber":1,"endColumn":6},"rangeOffset":4,"rangeLength":1,"text":"y"}]}`))
 	a.recvMethod("textDocument/didChange")
-	h.clock.endTurn()
+	h.clock.EndTurn()
 	a.send(`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"file:///w/a.ts","diagnostics":[]}}`)
 	require.Empty(t, m.nextMarkers(t))
 	a.nothingQueued()

@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/features"
+	"github.com/stretchr/testify/require"
 )
 
 // readyPulled opens a.ts on a server like tsgo and answers the first pull.
@@ -67,7 +66,7 @@ func TestRetriesStopAtTheBoundAndWhenTheTextChanged(t *testing.T) {
 	a.send(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32801,"message":"content modified"}}`, req.ID)
 	require.Equal(t, "null", answer(t, ans))
 	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"kind":"unchanged","resultId":"1"}}`, pull.ID)
-	h.clock.endTurn()
+	h.clock.EndTurn()
 	a.nothingQueued()
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
@@ -117,7 +118,7 @@ func TestIncrementalSyncMatchesMonaco(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 7))
 			initial := strings.ReplaceAll("package main 😀\n\nfunc 中() {\n\ts := \"👩‍💻\"\n}\n", "\n", eol)
 			m := &utf16Doc{u: utf16.Encode([]rune(initial)), eol: eol}
-			clock := &manualClock{}
+			clock := &clocktest.Manual{}
 			rec := &recorder{}
 			src := &model{text: initial}
 			d := NewDoc(Config{URI: "file:///w/a.go", LanguageID: "go", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
@@ -136,10 +137,10 @@ func TestIncrementalSyncMatchesMonaco(t *testing.T) {
 				}
 				d.Changed(pe)
 				if r.IntN(3) == 0 {
-					clock.fire()
+					clock.Fire()
 				}
 				if step == 29 {
-					clock.fire()
+					clock.Fire()
 				}
 				for _, s := range rec.take() {
 					if s.method != lsptypes.MethodDidChange {
@@ -226,7 +227,7 @@ func insert(v int, col uint32, text string) Event {
 // request Monaco makes for the same keystroke; the turn's later changes
 // leave together as one didChange at its end, with no timer.
 func TestFirstChangeOfATurnLeavesAtOnceTheRestAtItsEnd(t *testing.T) {
-	clock := &manualClock{}
+	clock := &clocktest.Manual{}
 	rec := &recorder{}
 	src := &model{text: "ab"}
 	d := NewDoc(Config{URI: "file:///w/a.go", LanguageID: "go", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
@@ -244,17 +245,17 @@ func TestFirstChangeOfATurnLeavesAtOnceTheRestAtItsEnd(t *testing.T) {
 	if n := len(rec.take()); n != 0 {
 		t.Fatalf("%d notifications for the turn's later changes before it ended", n)
 	}
-	if n := clock.armed(); n != 0 {
+	if n := clock.Armed(); n != 0 {
 		t.Fatalf("%d timers armed for an incremental change", n)
 	}
-	clock.endTurn()
+	clock.EndTurn()
 	rest := didChanges(t, rec.take())
 	if len(rest) != 1 || rest[0].TextDocument.Version != 3 || len(rest[0].ContentChanges) != 2 ||
 		rest[0].ContentChanges[0].Text != "d" || rest[0].ContentChanges[1].Text != "e" {
 		t.Fatalf("the turn's end: %+v", rest)
 	}
 	// Nothing left: a second expiry sends nothing.
-	clock.fire()
+	clock.Fire()
 	d.Flush()
 	if n := len(rec.take()); n != 0 {
 		t.Errorf("%d extra notifications", n)
@@ -265,7 +266,7 @@ func TestFirstChangeOfATurnLeavesAtOnceTheRestAtItsEnd(t *testing.T) {
 		t.Errorf("close: %v", got)
 	}
 	d.Changed(Event{VersionID: 5, Changes: []Change{{Text: "x"}}})
-	clock.fire()
+	clock.Fire()
 	if n := len(rec.take()); n != 0 {
 		t.Errorf("closed document sent %d", n)
 	}
@@ -275,7 +276,7 @@ func TestFirstChangeOfATurnLeavesAtOnceTheRestAtItsEnd(t *testing.T) {
 // reported change by change) costs the server two didChanges, not one per
 // change, and the server's text is the editor's.
 func TestABurstInOneTurnSendsTwoDidChanges(t *testing.T) {
-	clock, rec, src := &manualClock{}, &recorder{}, &model{text: ""}
+	clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: ""}
 	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
 	d.Open()
 	rec.take()
@@ -286,7 +287,7 @@ func TestABurstInOneTurnSendsTwoDidChanges(t *testing.T) {
 		d.Changed(insert(i+2, uint32(i+1), ch))
 		want += ch
 	}
-	clock.endTurn()
+	clock.EndTurn()
 	sent := didChanges(t, rec.take())
 	if len(sent) != 2 {
 		t.Fatalf("%d changes in one turn sent %d didChanges, want 2", n, len(sent))
@@ -310,7 +311,7 @@ func TestABurstInOneTurnSendsTwoDidChanges(t *testing.T) {
 // request; the turn stays open, so a change after it still waits for the
 // turn's end rather than leaving alone.
 func TestFlushInsideATurnKeepsItOpen(t *testing.T) {
-	clock, rec, src := &manualClock{}, &recorder{}, &model{text: ""}
+	clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: ""}
 	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
 	d.Open()
 	rec.take()
@@ -324,7 +325,7 @@ func TestFlushInsideATurnKeepsItOpen(t *testing.T) {
 	if n := len(rec.take()); n != 0 {
 		t.Fatalf("a change after the flush, in the same turn, sent %d at once", n)
 	}
-	clock.endTurn()
+	clock.EndTurn()
 	if got := didChanges(t, rec.take()); len(got) != 1 || got[0].TextDocument.Version != 4 || got[0].ContentChanges[0].Text != "c" {
 		t.Fatalf("the turn's end: %+v", got)
 	}
@@ -333,7 +334,7 @@ func TestFlushInsideATurnKeepsItOpen(t *testing.T) {
 // Each turn opens anew: its first change leaves at once, not held back for
 // the previous turn.
 func TestEveryTurnSendsItsOwnChanges(t *testing.T) {
-	clock, rec, src := &manualClock{}, &recorder{}, &model{text: "ab"}
+	clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "ab"}
 	d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
 	d.Open()
 	rec.take()
@@ -344,7 +345,7 @@ func TestEveryTurnSendsItsOwnChanges(t *testing.T) {
 		if len(log) != 1 || log[0].raw != want {
 			t.Fatalf("turn %d: %+v", v+1, log)
 		}
-		clock.endTurn()
+		clock.EndTurn()
 		if n := len(rec.take()); n != 0 {
 			t.Fatalf("turn %d: its end sent %d with nothing gathered", v+1, n)
 		}
@@ -354,17 +355,17 @@ func TestEveryTurnSendsItsOwnChanges(t *testing.T) {
 // A full-text server is sent the whole text each time, so its changes
 // still wait for a quiet moment: the end of a turn sends nothing.
 func TestFullTextWaitsForTheDebounce(t *testing.T) {
-	clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+	clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "hello"}
 	d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncFull}, Send: rec.sender("c"), Source: src, Clock: clock})
 	d.Open()
 	rec.take()
 	src.text = "xhello"
 	d.Changed(Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "x"}}})
-	clock.endTurn()
-	if n := len(rec.take()); n != 0 || clock.armed() != 1 {
-		t.Fatalf("sent %d at the end of the turn, %d timers armed", n, clock.armed())
+	clock.EndTurn()
+	if n := len(rec.take()); n != 0 || clock.Armed() != 1 {
+		t.Fatalf("sent %d at the end of the turn, %d timers armed", n, clock.Armed())
 	}
-	clock.fire()
+	clock.Fire()
 	if log := rec.take(); len(log) != 1 || log[0].raw != `{"textDocument":{"uri":"u","version":2},"contentChanges":[{"text":"xhello"}]}` {
 		t.Errorf("after the debounce: %+v", log)
 	}
@@ -373,24 +374,24 @@ func TestFullTextWaitsForTheDebounce(t *testing.T) {
 func TestSyncKinds(t *testing.T) {
 	ev := Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "x"}}}
 	t.Run("full sends the whole text", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncFull}, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		rec.take()
 		src.text = "xhello"
 		d.Changed(ev)
-		clock.fire()
+		clock.Fire()
 		log := rec.take()
 		if len(log) != 1 || log[0].raw != `{"textDocument":{"uri":"u","version":2},"contentChanges":[{"text":"xhello"}]}` {
 			t.Errorf("full: %+v", log)
 		}
 	})
 	t.Run("none sends no change", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true}, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		d.Changed(ev)
-		clock.fire()
+		clock.Fire()
 		d.Flush()
 		d.Close()
 		if got := methods(rec.take()); !reflect.DeepEqual(got, []string{"c textDocument/didOpen", "c textDocument/didClose"}) {
@@ -399,7 +400,7 @@ func TestSyncKinds(t *testing.T) {
 	})
 	t.Run("no openClose sends no open or close", func(t *testing.T) {
 		rec := &recorder{}
-		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{}, Send: rec.sender("c"), Source: &model{}, Clock: &manualClock{}})
+		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{}, Send: rec.sender("c"), Source: &model{}, Clock: &clocktest.Manual{}})
 		d.Open()
 		d.Close()
 		if n := len(rec.take()); n != 0 {
@@ -407,14 +408,14 @@ func TestSyncKinds(t *testing.T) {
 		}
 	})
 	t.Run("setValue flush replaces everything", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "old"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "old"}
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		rec.take()
 		d.Changed(ev) // at once
 		d.Changed(Event{VersionID: 3, IsFlush: true, Changes: []Change{{Range: MonacoRange{1, 1, 1, 5}, Text: "new 😀"}}})
 		d.Changed(Event{VersionID: 4, Changes: []Change{{Range: MonacoRange{1, 7, 1, 7}, Text: "!"}}})
-		clock.fire()
+		clock.Fire()
 		got := "old"
 		for _, p := range didChanges(t, rec.take()) {
 			var err error
@@ -427,7 +428,7 @@ func TestSyncKinds(t *testing.T) {
 		}
 	})
 	t.Run("EOL change reads the text", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "a\nb"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "a\nb"}
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		rec.take()
@@ -439,7 +440,7 @@ func TestSyncKinds(t *testing.T) {
 		}
 	})
 	t.Run("detach sends nothing", func(t *testing.T) {
-		clock, rec := &manualClock{}, &recorder{}
+		clock, rec := &clocktest.Manual{}, &recorder{}
 		d := NewDoc(Config{URI: "u", Sync: incremental, Send: rec.sender("c"), Source: &model{}, Clock: clock})
 		d.Open()
 		rec.take()
@@ -447,7 +448,7 @@ func TestSyncKinds(t *testing.T) {
 		rec.take()
 		d.Changed(Event{VersionID: 3, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "y"}}})
 		d.Detach()
-		clock.fire()
+		clock.Fire()
 		d.Close()
 		if n := len(rec.take()); n != 0 {
 			t.Errorf("detached sent %d", n)

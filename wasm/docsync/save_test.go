@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
@@ -40,12 +41,12 @@ func TestDecideSave(t *testing.T) {
 type saveRig struct {
 	t     *testing.T
 	hub   *Hub
-	clock *manualClock
+	clock *clocktest.Manual
 	rec   *recorder
 }
 
 func newRig(t *testing.T) *saveRig {
-	return &saveRig{t: t, hub: NewHub(), clock: &manualClock{}, rec: &recorder{}}
+	return &saveRig{t: t, hub: NewHub(), clock: &clocktest.Manual{}, rec: &recorder{}}
 }
 
 func (r *saveRig) open(conn, scope, modelURI, uri string, sync lsptypes.SyncOptions, src *model) *Doc {
@@ -115,7 +116,7 @@ func TestSaveFlushesThenDidSaveWithText(t *testing.T) {
 		t.Errorf("outcome %+v", out)
 	}
 	// The end of the turn has nothing left to send.
-	r.clock.fire()
+	r.clock.Fire()
 	if n := len(r.rec.take()); n != 0 {
 		t.Errorf("the end of the turn sent %d after the save's flush", n)
 	}
@@ -196,7 +197,7 @@ func TestSaveFailedWriteSendsNothing(t *testing.T) {
 		t.Error("failed write reported clean")
 	}
 	// The gathered edit still reaches the server at the end of its turn.
-	r.clock.fire()
+	r.clock.Fire()
 	if got := notes(r.rec.take()); len(got) != 1 || got[0].method != lsptypes.MethodDidChange || !strings.Contains(got[0].text, `"text":"y"`) {
 		t.Errorf("at the end of the turn: %v", got)
 	}

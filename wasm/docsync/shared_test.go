@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/lsptypes"
 )
 
@@ -15,12 +16,12 @@ func TestSetSyncFollowsDynamicRegistration(t *testing.T) {
 		return Event{VersionID: v, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "x"}}}
 	}
 	t.Run("didOpen registered: the open document is opened with its text", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", LanguageID: "go", Sync: lsptypes.SyncOptions{}, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		src.text = "xhello"
 		d.Changed(ev(2))
-		clock.fire()
+		clock.Fire()
 		if n := len(rec.take()); n != 0 {
 			t.Fatalf("sent %d before any registration", n)
 		}
@@ -30,39 +31,39 @@ func TestSetSyncFollowsDynamicRegistration(t *testing.T) {
 			t.Fatalf("didOpen: %+v", log)
 		}
 		d.Changed(ev(3))
-		clock.fire()
+		clock.Fire()
 		d.Close()
 		if got := methods(rec.take()); !reflect.DeepEqual(got, []string{"c textDocument/didChange", "c textDocument/didClose"}) {
 			t.Errorf("after: %v", got)
 		}
 	})
 	t.Run("didChange registered: edits made meanwhile go out as the whole text", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true}, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		rec.take()
 		src.text = "xhello"
 		d.Changed(ev(2))
-		clock.fire()
+		clock.Fire()
 		d.SetSync(lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental})
-		clock.fire()
+		clock.Fire()
 		log := rec.take()
 		if len(log) != 1 || log[0].raw != `{"textDocument":{"uri":"u","version":2},"contentChanges":[{"text":"xhello"}]}` {
 			t.Errorf("owed text: %+v", log)
 		}
 	})
 	t.Run("full to incremental with a change pending: the whole text, then ranges", func(t *testing.T) {
-		clock, rec, src := &manualClock{}, &recorder{}, &model{text: "hello"}
+		clock, rec, src := &clocktest.Manual{}, &recorder{}, &model{text: "hello"}
 		d := NewDoc(Config{URI: "u", Sync: lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncFull}, Send: rec.sender("c"), Source: src, Clock: clock})
 		d.Open()
 		rec.take()
 		src.text = "xhello"
 		d.Changed(ev(2))
 		d.SetSync(lsptypes.SyncOptions{OpenClose: true, Change: lsptypes.SyncIncremental})
-		clock.fire()
+		clock.Fire()
 		src.text = "xxhello"
 		d.Changed(ev(3))
-		clock.fire()
+		clock.Fire()
 		log := rec.take()
 		if len(log) != 2 || log[0].raw != `{"textDocument":{"uri":"u","version":2},"contentChanges":[{"text":"xhello"}]}` ||
 			log[1].raw != `{"textDocument":{"uri":"u","version":3},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"x"}]}` {
@@ -109,10 +110,10 @@ func TestModelsShareOneServerDocument(t *testing.T) {
 	// Edits of the lead go out as ranges; an edit of the other model makes
 	// it lead and sends its whole text.
 	typeText(d, a, 3, "c")
-	r.clock.fire()
+	r.clock.Fire()
 	b.text = "abz"
 	d.ChangedBy(b, Event{VersionID: 2, Changes: []Change{{Range: MonacoRange{1, 3, 1, 3}, Text: "z"}}})
-	r.clock.fire()
+	r.clock.Fire()
 	log := r.rec.take()
 	if len(log) != 2 || !strings.Contains(log[0].raw, `"range"`) || log[1].raw != `{"textDocument":{"uri":"file:///w/a.go","version":3},"contentChanges":[{"text":"abz"}]}` {
 		t.Fatalf("edits: %+v", log)
@@ -131,7 +132,7 @@ func TestModelsShareOneServerDocument(t *testing.T) {
 	}
 	a.text = "qabc"
 	d.ChangedBy(a, Event{VersionID: 3, Changes: []Change{{Range: MonacoRange{1, 1, 1, 1}, Text: "q"}}})
-	r.clock.fire()
+	r.clock.Fire()
 	log = r.rec.take()
 	if len(log) != 1 || log[0].raw != `{"textDocument":{"uri":"file:///w/a.go","version":4},"contentChanges":[{"text":"qabc"}]}` {
 		t.Fatalf("after the lead left: %+v", log)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -88,7 +89,7 @@ func TestDeclarationsCoverTheAPI(t *testing.T) {
 	decl := declared(t)
 	ctor := jsEval(t, fakeWebSocket)
 	a := newAPI("v", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return jsEval(t, fakeStorage), nil })
-	a.clock = &manualClock{}
+	a.clock = &clocktest.Manual{}
 	lsp, err := a.object()
 	require.NoError(t, err)
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kandev/lsp/internal/wire"
+	"github.com/kandev/lsp/wasm/clock/clocktest"
+	"github.com/stretchr/testify/require"
 )
 
 // fakeMonacoFull is fakeMonacoLanguages with recorded markers and models
@@ -28,13 +28,13 @@ type lspPage struct {
 	lsp   jsValue
 	mon   jsValue
 	ctor  jsValue
-	clock *manualClock
+	clock *clocktest.Manual
 }
 
 func newLSPPage(t testing.TB) *lspPage {
 	ctor := jsEval(t, fakeWebSocket)
 	a := newAPI("v", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return jsEval(t, fakeStorage), nil })
-	p := &lspPage{t: t, a: a, mon: jsEval(t, fakeMonacoFull), ctor: ctor, clock: &manualClock{}}
+	p := &lspPage{t: t, a: a, mon: jsEval(t, fakeMonacoFull), ctor: ctor, clock: &clocktest.Manual{}}
 	a.clock = p.clock
 	lsp, err := a.object()
 	require.NoError(t, err)

@@ -3,58 +3,11 @@
 package jsbind
 
 import (
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/kandev/lsp/wasm/client"
-	"github.com/kandev/lsp/wasm/clock"
 	"github.com/stretchr/testify/require"
 )
-
-// manualClock runs debounced work only when the test fires it.
-type manualClock struct {
-	mu      sync.Mutex
-	pending []*manualTimer
-}
-
-type manualTimer struct {
-	c       *manualClock
-	f       func()
-	stopped bool
-}
-
-// Now is a fixed time: elapsed-time texts are tested natively.
-func (c *manualClock) Now() int64 { return 1_780_000_000_000 }
-
-func (c *manualClock) AfterFunc(_ clock.Duration, f func()) client.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tm := &manualTimer{c: c, f: f}
-	c.pending = append(c.pending, tm)
-	return tm
-}
-
-func (tm *manualTimer) Stop() bool {
-	tm.c.mu.Lock()
-	defer tm.c.mu.Unlock()
-	was := !tm.stopped
-	tm.stopped = true
-	return was
-}
-
-// fire runs every timer that has not been stopped.
-func (c *manualClock) fire() {
-	c.mu.Lock()
-	due := c.pending
-	c.pending = nil
-	c.mu.Unlock()
-	for _, tm := range due {
-		if tm.Stop() {
-			tm.f()
-		}
-	}
-}
 
 // jsEval evaluates a JavaScript expression (Node has no WebSocket or Monaco,
 // so tests build small fakes in JavaScript itself).

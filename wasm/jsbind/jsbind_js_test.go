@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/monaco"
 	"github.com/kandev/lsp/wasm/transport"
@@ -153,7 +154,7 @@ func TestAPI(t *testing.T) {
 	mon := jsEval(t, fakeMonaco)
 	storage := jsEval(t, fakeStorage)
 	a := newAPI("v-test", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return storage, nil })
-	clock := &manualClock{}
+	clock := &clocktest.Manual{}
 	a.clock = clock
 	lsp, err := a.object()
 	require.NoError(t, err)
@@ -207,7 +208,7 @@ func TestAPI(t *testing.T) {
 	call(t, modelV, "edit", "package main\n\nfunc")
 	require.Equal(t, readsBefore, reads())
 	require.Equal(t, 4-1, sent())
-	clock.fire()
+	clock.Fire()
 	waitFor(t, "didChange", func() bool { return sent() == 4 })
 	require.Contains(t, msg(3), `"version":2`)
 	require.Contains(t, msg(3), `"text":"package main\n\nfunc"`)

@@ -5,6 +5,7 @@ package jsbind
 import (
 	"testing"
 
+	"github.com/kandev/lsp/wasm/clock/clocktest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,7 +15,7 @@ func TestSurfaceAndText(t *testing.T) {
 	ctor := jsEval(t, fakeWebSocket)
 	mon := jsEval(t, fakeMonaco)
 	a := newAPI("v-test", func() (jsValue, error) { return ctor, nil }, nil)
-	a.clock = &manualClock{}
+	a.clock = &clocktest.Manual{}
 	lsp, err := a.object()
 	require.NoError(t, err)
 	require.True(t, call(t, lsp, "surface", obj(t, map[string]any{})).IsNull(), "before configure")
