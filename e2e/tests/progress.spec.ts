@@ -176,3 +176,39 @@ test('progress on screen, then a crash, Stop and Start: no item of the gone serv
   expect(v.progress).toBeNull();
   expect(v.closeCode).toBeNull();
 });
+
+// The page's own clock is Playwright's (installed before the page loads),
+// so the two minutes a connection without documents stays open pass at
+// once: the idle teardown is the client's real timer, fired early.
+test('a server idled out while its work is in progress: its item goes, and opening the file again starts clean', async ({ page, demo }, testInfo) => {
+  await page.clock.install();
+  const record = testInfo.outputPath('record.jsonl');
+  writeScript(demo, { recordFile: record, progress: [{ on: 'initialized', kind: 'begin', title: 'Indexing Gradle modules', percentage: 40 }] });
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect(status(page)).toContainText('Indexing Gradle modules');
+  const started = () => readRecord(record).filter((r) => r.kind === 'event' && r.method === 'start');
+  await expect.poll(() => started().length).toBe(1);
+
+  // The last Kotlin tab closes: the server stays for the idle timeout,
+  // its work still on record, then goes.
+  await page.locator('#close-file').click();
+  await expect.poll(async () => (await view(page, 'kotlin')).progress?.title ?? null).toBe('Indexing Gradle modules');
+  await page.clock.fastForward('02:01');
+  await expect.poll(async () => (await view(page, 'kotlin')).state).toBe('off');
+  expect((await view(page, 'kotlin')).progress).toBeNull();
+  const [{ pid }] = started();
+  const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  await expect.poll(alive, { message: 'the idle server process ends' }).toBe(false);
+
+  // Opened again, with a server that reports nothing: a new process, and
+  // nothing of the old one's work.
+  writeScript(demo, { recordFile: record });
+  await openFile(page, 'App.kt');
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect.poll(() => started().length).toBe(2);
+  await expect(status(page)).not.toContainText('Indexing Gradle modules');
+  const v = await view(page, 'kotlin');
+  expect(v.progress).toBeNull();
+  expect(v.closeCode).toBeNull();
+});
