@@ -112,7 +112,7 @@ type Config struct {
 	// AgentEnv is the environment of agents the relay starts — their task
 	// environment — without the token, which the relay adds. Nil: the
 	// relay's own environment, through the task-environment allowlist
-	// (taskenv.Allowed), so the relay's secrets (its database password,
+	// (envallow.Allowed), so the relay's secrets (its database password,
 	// cloud keys, the browser token) never reach an agent or its servers.
 	AgentEnv []string
 	// AgentPassEnv names further variables of that environment that started

@@ -57,3 +57,14 @@ func TestProgramsDoNotLinkTools(t *testing.T) {
 		}
 	}
 }
+
+// The relay links nothing of the agent: it knows the built-in catalog from
+// internal/wire's languages table and reads an operator's catalog with
+// internal/catalogfile, so the agent's npm lockfiles are not in its binary.
+func TestRelayDoesNotLinkTheAgent(t *testing.T) {
+	for _, p := range deps(t, nil, "./relay/...") {
+		if strings.HasPrefix(p, "agent/") {
+			t.Errorf("the relay links %s", p)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kandev/lsp/internal/wire"
+
 	"github.com/kandev/lsp/relay/settings"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +22,15 @@ func TestNewSettingsDefaults(t *testing.T) {
 	s, err := store.Load(context.Background(), settings.LocalUser)
 	require.NoError(t, err)
 	require.Equal(t, []string{"go", "typescript", "python"}, s.AutoStartLanguages)
-	require.Equal(t, []string{"typescript", "python", "go", "rust", "json", "css", "html", "markdown", "yaml", "shell", "dockerfile"}, s.AutoInstallLanguages)
+	var installable []string
+	for _, l := range wire.Languages {
+		if l.AutoInstallable {
+			installable = append(installable, string(l.Language))
+		}
+	}
+	require.Equal(t, installable, s.AutoInstallLanguages, "every language a server of which the agent can install")
+	require.Subset(t, s.AutoInstallLanguages, []string{"typescript", "python", "go", "rust", "json", "yaml", "dockerfile"})
+	require.NotContains(t, s.AutoInstallLanguages, "c")
 
 	none := []string{}
 	_, err = store.Update(context.Background(), settings.LocalUser, settings.Patch{AutoInstallLanguages: &none})

@@ -17,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/catalogfile"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -39,26 +41,38 @@ var (
 // Kind names how an entry's server is installed. Discovery uses it too: a
 // binary published by `go install` lives in a Go bin directory, not only on
 // PATH.
-type Kind string
+type Kind = catalogfile.Kind
 
-// Install kinds.
+// Install kinds (catalogfile's).
 const (
-	// InstallManual: the user installs the server by hand (kotlin-lsp,
-	// clangd); it is only ever found on the task PATH.
-	InstallManual Kind = "manual"
-	// InstallGo: `go install` of a module at an exact version; the result
-	// lands in a Go bin directory.
-	InstallGo Kind = "go"
-	// InstallNPM: `npm ci --ignore-scripts` of an embedded lockfile into
-	// the task's managed cache.
-	InstallNPM Kind = "npm"
-	// InstallRelease: a downloaded release archive checked against its
-	// pinned SHA-256.
-	InstallRelease Kind = "release"
+	InstallManual  = catalogfile.InstallManual
+	InstallGo      = catalogfile.InstallGo
+	InstallNPM     = catalogfile.InstallNPM
+	InstallRelease = catalogfile.InstallRelease
 )
 
+// The parts of an entry, as the catalog file format has them.
+type (
+	// Recipe is an entry's pinned install recipe.
+	Recipe = catalogfile.Recipe
+	// Release pins a release download.
+	Release = catalogfile.Release
+	// Asset is one release file.
+	Asset = catalogfile.Asset
+	// Tool is one helper program of an entry (Entry.Tools).
+	Tool = catalogfile.Tool
+	// NPMLock is the npm project of an npm recipe.
+	NPMLock = catalogfile.NPMLock
+	// FieldError is a rejected catalog file, naming the entry and field.
+	FieldError = catalogfile.FieldError
+)
+
+// OperatorDir is the managed cache's directory for operator entries'
+// installs.
+const OperatorDir = catalogfile.OperatorDir
+
 // WireKind is the installers route's name for k.
-func (k Kind) WireKind() wire.InstallerKind {
+func WireKind(k Kind) wire.InstallerKind {
 	switch k {
 	case InstallGo:
 		return wire.InstallerGo
@@ -104,67 +118,6 @@ type Entry struct {
 	Tools []Tool
 	// Operator marks an entry from the operator's catalog file.
 	Operator bool
-}
-
-// Tool is one helper program of an entry (Entry.Tools).
-type Tool struct {
-	// Env is the variable the server reads the tool's path from.
-	Env string
-	// Command is the tool's executable base name.
-	Command string
-}
-
-// Recipe is an entry's pinned install recipe. Which fields are set
-// depends on Kind.
-type Recipe struct {
-	Kind Kind
-	// Packages are the exact pins: for npm, the package@version specs the
-	// lockfile's root depends on (for the installers route's manual
-	// command; the lockfile is what an install uses); for go, the one
-	// module path@version `go install` is given.
-	Packages []string
-	// Managed is the entry's directory in the managed cache (npm,
-	// release), relative and slash-separated. Entries installed by one npm
-	// package share it (the VS Code servers), so one install serves all.
-	Managed string
-	// Lock is the npm project an install hands to `npm ci` (npm).
-	Lock *NPMLock
-	// Release pins the downloads (release).
-	Release *Release
-	// Guidance says how to install the server by hand (manual), in
-	// English; the UI localizes by the installers route's reason code.
-	Guidance string
-}
-
-// Release pins a release download: per task platform, one gzip-compressed
-// executable and its SHA-256.
-type Release struct {
-	// Tag names the pinned release, for people.
-	Tag string
-	// BaseURL is the directory of the assets: an asset's URL is
-	// BaseURL + "/" + its File.
-	BaseURL string
-	// Assets by "goos/goarch". A platform without one has no installer
-	// (close 4007); an asset without a SHA-256 is never installed.
-	Assets map[string]Asset
-}
-
-// Asset is one release file.
-type Asset struct {
-	// File is the asset's name under the base URL: a gzip of the
-	// executable.
-	File string
-	// SHA256 is the hex SHA-256 of the gzip file.
-	SHA256 string
-}
-
-// Asset returns the release asset for a task platform.
-func (r *Release) Asset(goos, goarch string) (Asset, bool) {
-	if r == nil {
-		return Asset{}, false
-	}
-	a, ok := r.Assets[goos+"/"+goarch]
-	return a, ok
 }
 
 // Serves reports whether the entry serves lang.
@@ -376,4 +329,22 @@ func (e Entry) AutoInstallable(goos, goarch string) bool {
 		return ok
 	}
 	return false
+}
+
+// Version is the pinned version of a built-in entry's server, for texts:
+// its first package's (npm, go) or its release's tag; "" for a manual
+// entry or an unknown id.
+func Version(id string) string {
+	e, ok := Builtin().Lookup(id)
+	if !ok {
+		return ""
+	}
+	switch {
+	case e.Install.Release != nil:
+		return e.Install.Release.Tag
+	case len(e.Install.Packages) > 0:
+		p := e.Install.Packages[0]
+		return p[strings.LastIndexByte(p, '@')+1:]
+	}
+	return ""
 }

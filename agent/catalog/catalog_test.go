@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/catalogfile"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -57,33 +58,6 @@ func TestBuiltinAgreesWithWire(t *testing.T) {
 		}
 	}
 	require.Empty(t, c.ForLanguage("cobol"))
-}
-
-func TestCommands(t *testing.T) {
-	t.Parallel()
-	want := map[string][]string{
-		"gopls":                           {"gopls"},
-		"typescript-language-server":      {"typescript-language-server", "--stdio"},
-		"tsgo":                            {"tsgo", "--lsp", "--stdio"},
-		"pyright":                         {"pyright-langserver", "--stdio"},
-		"basedpyright":                    {"basedpyright-langserver", "--stdio"},
-		"rust-analyzer":                   {"rust-analyzer"},
-		"kotlin-lsp":                      {"kotlin-lsp", "--stdio"},
-		"vscode-json-language-server":     {"vscode-json-language-server", "--stdio"},
-		"vscode-css-language-server":      {"vscode-css-language-server", "--stdio"},
-		"vscode-html-language-server":     {"vscode-html-language-server", "--stdio"},
-		"vscode-markdown-language-server": {"vscode-markdown-language-server", "--stdio"},
-		"yaml-language-server":            {"yaml-language-server", "--stdio"},
-		"bash-language-server":            {"bash-language-server", "start"},
-		"dockerfile-language-server":      {"docker-langserver", "--stdio"},
-		"clangd":                          {"clangd"},
-		"eslint":                          {"vscode-eslint-language-server", "--stdio"},
-	}
-	require.Len(t, Builtin().Entries(), len(want))
-	for id, argv := range want {
-		e := get(t, id)
-		require.Equal(t, argv, append([]string{e.Command}, e.Args...), id)
-	}
 }
 
 // What a stream request may name: a language, and optionally a server of
@@ -154,10 +128,42 @@ func TestESLintEntry(t *testing.T) {
 	require.Equal(t, "null", string(cfg.NodePath))
 	require.Nil(t, cfg.PackageManager, "no fallback to a global eslint")
 	for _, other := range Builtin().Entries() {
-		if other.ID != "eslint" {
-			require.Nil(t, other.Configuration, other.ID)
+		if other.ID == "eslint" || other.Configuration == nil {
+			continue
 		}
+		// The VS Code servers' configuration only lists the sections they
+		// read as objects, as {}.
+		var sections map[string]map[string]any
+		require.NoError(t, json.Unmarshal(other.Configuration, &sections), other.ID)
+		for name, v := range sections {
+			require.Empty(t, v, "%s: %s", other.ID, name)
+		}
+		require.True(t, strings.HasPrefix(other.ID, "vscode-"), other.ID)
 	}
+}
+
+// The built-in catalog is one data file: it parses, its languages table is
+// what internal/wire (and so the relay and lsp.wasm) know, generated from
+// it, and the servers' own options that lsp.wasm once special-cased are
+// entries' data.
+func TestBuiltinFile(t *testing.T) {
+	t.Parallel()
+	f, err := parseBuiltin()
+	require.NoError(t, err)
+	require.Equal(t, wire.Languages, f.Languages, "internal/wire/languages.go is out of date: go generate ./internal/wire")
+	require.Len(t, f.Servers, len(Builtin().Entries()))
+	for _, id := range []string{"typescript-language-server", "tsgo"} {
+		require.JSONEq(t, `{"tsserver":{"useClientFileWatcher":true},"codeLensShowLocationsCommandName":"editor.action.showReferences"}`,
+			string(get(t, id).InitializationOptions), id)
+	}
+	require.JSONEq(t, `{"css":{},"scss":{},"less":{}}`, string(get(t, "vscode-css-language-server").Configuration))
+	for _, l := range wire.Languages {
+		require.NotEmpty(t, l.DisplayName, l.Language)
+	}
+	// A field's error names the built-in catalog, the entry and the field.
+	bad := strings.Replace(string(builtinFile), `"name": "Python"`, `"name": ""`, 1)
+	_, err = catalogfile.Parse([]byte(bad), catalogfile.Options{Builtin: true, FS: npmLocks})
+	require.EqualError(t, err, `built-in catalog: language "python" (languages[1]): field name: required: the language's English display name`)
 }
 
 func TestAutoInstallable(t *testing.T) {
@@ -304,8 +310,8 @@ func TestNPMLockfilesPinned(t *testing.T) {
 			continue
 		}
 		seen[e.Install.Managed] = true
-		require.NoError(t, CheckLock(e.Install.Lock, e.Install.Packages, e.Command), e.ID)
-		var lf lockfile
+		require.NoError(t, catalogfile.CheckLock(e.Install.Lock, e.Install.Packages, e.Command), e.ID)
+		var lf testLockfile
 		require.NoError(t, json.Unmarshal(e.Install.Lock.PackageLock, &lf))
 		require.Equal(t, 3, lf.LockfileVersion, e.ID)
 		require.Greater(t, len(lf.Packages), len(e.Install.Packages), e.ID)
@@ -322,16 +328,15 @@ func TestNPMLockfilesPinned(t *testing.T) {
 		dirs = append(dirs, d.Name())
 		require.True(t, seen[d.Name()], "npm/%s is some entry's lockfile", d.Name())
 	}
-	require.Len(t, dirs, 8)
 
 	// tsgo's launcher only dispatches to a platform package: the lockfile
 	// must hold them, with their own integrity.
-	var lf lockfile
+	var lf testLockfile
 	require.NoError(t, json.Unmarshal(get(t, "tsgo").Install.Lock.PackageLock, &lf))
 	for _, p := range []string{"linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"} {
 		pkg, ok := lf.Packages["node_modules/@typescript/native-preview-"+p]
 		require.True(t, ok, p)
-		require.Equal(t, TsgoVersion, pkg.Version)
+		require.Equal(t, Version("tsgo"), pkg.Version)
 		require.True(t, strings.HasPrefix(pkg.Integrity, "sha512-"))
 	}
 }
@@ -351,7 +356,7 @@ func TestCheckLockRefuses(t *testing.T) {
 	pkg := func(lf map[string]any, name string) map[string]any {
 		return lf["packages"].(map[string]any)["node_modules/"+name].(map[string]any)
 	}
-	require.NoError(t, CheckLock(good.Lock, pkgs, "yaml-language-server"))
+	require.NoError(t, catalogfile.CheckLock(good.Lock, pkgs, "yaml-language-server"))
 	for name, c := range map[string]struct {
 		lock    *NPMLock
 		pkgs    []string
@@ -371,14 +376,24 @@ func TestCheckLockRefuses(t *testing.T) {
 		"not locked at pin": {mutate(func(lf map[string]any) { pkg(lf, "yaml-language-server")["version"] = "1.0.0" }), pkgs, "yaml-language-server", "locked at"},
 		"no lockfile":       {nil, pkgs, "yaml-language-server", "no lockfile"},
 	} {
-		err := CheckLock(c.lock, c.pkgs, c.command)
+		err := catalogfile.CheckLock(c.lock, c.pkgs, c.command)
 		require.ErrorContains(t, err, c.want, name)
 	}
-	_, _, ok := SplitNPMSpec("@typescript/native-preview@" + TsgoVersion)
+	_, _, ok := catalogfile.SplitNPMSpec("@typescript/native-preview@" + Version("tsgo"))
 	require.True(t, ok)
 	for _, bad := range []string{"x", "@x", "x@", "x@1.0", "x@>=1.0.0", "x@git+https://e/x", "X@1.0.0", "x@1.0.0 || 2.0.0"} {
-		_, _, ok := SplitNPMSpec(bad)
+		_, _, ok := catalogfile.SplitNPMSpec(bad)
 		require.False(t, ok, bad)
 	}
-	require.True(t, slices.Contains(get(t, "typescript-language-server").Install.Packages, "typescript@"+TypeScriptVersion))
+	require.True(t, slices.Contains(get(t, "typescript-language-server").Install.Packages, "typescript@6.0.3"))
+}
+
+// testLockfile is the part of a package-lock.json these tests read.
+type testLockfile struct {
+	LockfileVersion int `json:"lockfileVersion"`
+	Packages        map[string]struct {
+		Version   string `json:"version"`
+		Resolved  string `json:"resolved"`
+		Integrity string `json:"integrity"`
+	} `json:"packages"`
 }

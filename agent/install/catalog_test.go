@@ -37,7 +37,7 @@ func TestCatalogAgreesWithInstallers(t *testing.T) {
 			require.Equal(t, e.Install.Packages, []string{i.target})
 			require.Equal(t, e.Command, i.binary)
 		case *releaseInstaller:
-			require.Equal(t, catalog.RustAnalyzerBaseURL+"/rust-analyzer-x86_64-unknown-linux-gnu.gz", i.url)
+			require.Equal(t, "https://github.com/rust-lang/rust-analyzer/releases/download/"+catalog.Version("rust-analyzer")+"/rust-analyzer-x86_64-unknown-linux-gnu.gz", i.url)
 			require.Equal(t, e.Command, i.binary)
 			require.Equal(t, []string{i.dir()}, e.InstallDirs(env))
 		default:

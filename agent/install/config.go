@@ -45,11 +45,11 @@ type Config struct {
 	// Runner runs npm and go; nil means a Runner with the default grace.
 	Runner *Runner
 	// ReleaseBaseURL replaces the base URL of the built-in release entries
-	// (catalog.RustAnalyzerBaseURL): a mirror holding the same assets, or a
+	// (the rust-analyzer entry's baseUrl in agent/catalog/builtin.json): a mirror holding the same assets, or a
 	// loopback server in tests. Operator entries keep their own.
 	ReleaseBaseURL string
 	// ReleaseChecksums replaces the pinned sums of the built-in release
-	// entries (catalog.RustAnalyzerChecksums): asset name to hex SHA-256.
+	// entries (the rust-analyzer entry's sha256 values): asset name to hex SHA-256.
 	ReleaseChecksums map[string]string
 	// GOARCH is the task host's architecture, runtime.GOARCH when empty:
 	// the agent runs on the task host. Tests pick release targets with it.

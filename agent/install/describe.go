@@ -18,7 +18,7 @@ import (
 // Nothing is run or created: the UI shows this beside the auto-install
 // setting before the user enables it.
 func (m *Manager) Describe(env *taskenv.Env, e catalog.Entry) wire.InstallerInfo {
-	info := wire.InstallerInfo{Kind: e.Install.Kind.WireKind()}
+	info := wire.InstallerInfo{Kind: catalog.WireKind(e.Install.Kind)}
 	inst, err := newInstaller(env, &m.cfg, e)
 	var ue *UnsupportedError
 	switch {

@@ -168,7 +168,7 @@ func TestRealGoInstallLocalModule(t *testing.T) {
 // only with KANDEV_INSTALL_GOPLS=1.
 func TestRealGoplsInstall(t *testing.T) {
 	if os.Getenv("KANDEV_INSTALL_GOPLS") != "1" {
-		t.Skip("set KANDEV_INSTALL_GOPLS=1 to go install gopls " + catalog.GoplsVersion)
+		t.Skip("set KANDEV_INSTALL_GOPLS=1 to go install gopls " + catalog.Version("gopls"))
 	}
 	goExe, err := exec.LookPath("go")
 	require.NoError(t, err)
@@ -188,5 +188,5 @@ func TestRealGoplsInstall(t *testing.T) {
 	t.Logf("go install gopls took %v", time.Since(start))
 	out, err := exec.Command(res.Path, "version").CombinedOutput()
 	require.NoError(t, err)
-	require.Contains(t, string(out), catalog.GoplsVersion)
+	require.Contains(t, string(out), catalog.Version("gopls"))
 }

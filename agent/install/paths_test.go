@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
@@ -142,7 +141,7 @@ func TestRustAssets(t *testing.T) {
 		ri, err := newReleaseInstaller(env, &Config{GOARCH: c.goarch}, def(wire.Rust))
 		require.NoError(t, err)
 		require.Equal(t, c.want, ri.asset)
-		require.Equal(t, catalog.RustAnalyzerChecksums[c.want], ri.sum)
+		require.Equal(t, def(wire.Rust).Install.Release.Assets[c.goos+"/"+c.goarch].SHA256, ri.sum)
 		require.NotEmpty(t, ri.sum)
 	}
 	for _, c := range [][2]string{{"windows", "amd64"}, {"freebsd", "amd64"}, {"linux", "386"}} {

@@ -17,6 +17,7 @@ import (
 	"github.com/kandev/lsp/agent/catalog"
 	"github.com/kandev/lsp/agent/framing"
 	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/catalogfile"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -92,7 +93,7 @@ func requirePinned(t *testing.T, dest string, pins []string) {
 	require.NoError(t, json.Unmarshal(b, &pkg))
 	require.Len(t, pkg.Dependencies, len(pins))
 	for _, pin := range pins {
-		name, want, ok := catalog.SplitNPMSpec(pin)
+		name, want, ok := catalogfile.SplitNPMSpec(pin)
 		require.True(t, ok, pin)
 		require.Equal(t, want, pkg.Dependencies[name], name)
 		var installed struct{ Version string }

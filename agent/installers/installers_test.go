@@ -78,7 +78,7 @@ func TestDescribeLinux(t *testing.T) {
 	}, m[wire.TypeScript].InstallerInfo)
 	require.Equal(t, wire.InstallerInfo{
 		Language: wire.TypeScript, Server: "tsgo", Command: "tsgo", Installable: true, Kind: wire.InstallerNPM,
-		InstallCommand: []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "@typescript/native-preview@" + catalog.TsgoVersion},
+		InstallCommand: []string{"npm", "install", "--no-audit", "--no-fund", "--save-exact", "@typescript/native-preview@" + catalog.Version("tsgo")},
 		WorkDir:        filepath.Join(cache, "tsgo"),
 		Prerequisites:  node,
 		Destination:    filepath.Join(cache, "tsgo", "node_modules", ".bin"),

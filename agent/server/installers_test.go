@@ -58,5 +58,5 @@ func TestInstallersRouteUsesManager(t *testing.T) {
 	goInfo := m[wire.Go]
 	require.True(t, goInfo.Found)
 	require.Equal(t, gopls, goInfo.Path)
-	require.Equal(t, []string{"go", "install", "golang.org/x/tools/gopls@" + catalog.GoplsVersion}, goInfo.InstallCommand)
+	require.Equal(t, []string{"go", "install", "golang.org/x/tools/gopls@" + catalog.Version("gopls")}, goInfo.InstallCommand)
 }

@@ -79,13 +79,14 @@ func TestServerParamChoosesEntry(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
 	everyCommand(t, f)
+	const tsOptions = `{"tsserver":{"useClientFileWatcher":true},"codeLensShowLocationsCommandName":"editor.action.showReferences"}`
 	for _, c := range []struct {
 		query, want, argv string
 		options           string
 	}{
-		{"language=typescript&server=tsgo", "tsgo", "tsgo --lsp --stdio", ""},
-		{"language=typescript", "typescript-language-server", "typescript-language-server --stdio", ""},
-		{"language=typescript&server=", "typescript-language-server", "typescript-language-server --stdio", ""},
+		{"language=typescript&server=tsgo", "tsgo", "tsgo --lsp --stdio", tsOptions},
+		{"language=typescript", "typescript-language-server", "typescript-language-server --stdio", tsOptions},
+		{"language=typescript&server=", "typescript-language-server", "typescript-language-server --stdio", tsOptions},
 		{"language=python&server=basedpyright", "basedpyright", "basedpyright-langserver --stdio", ""},
 		{"language=json", "vscode-json-language-server", "vscode-json-language-server --stdio", `{"provideFormatter":true}`},
 		{"language=shell", "bash-language-server", "bash-language-server start", ""},

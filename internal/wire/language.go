@@ -11,8 +11,15 @@ import (
 // the React variants; css with scss and less; go with go.mod and go.work).
 type Language string
 
-// The languages Kandev LSP knows. Anything else is rejected before a
-// connection is upgraded or a process is started.
+// The languages table (Languages) is data: the built-in catalog's
+// (agent/catalog/builtin.json), written into languages.go by langgen.go.
+// Anything it does not hold is rejected before a connection is upgraded or
+// a process is started.
+//
+//go:generate go run langgen.go
+
+// Names of the languages the code itself refers to; a language needs no
+// constant to be served.
 const (
 	Go         Language = "go"
 	TypeScript Language = "typescript"
@@ -39,6 +46,9 @@ const (
 // order VS Code uses); the comparison ignores case.
 type LanguageInfo struct {
 	Language Language
+	// DisplayName is the language's English name for texts; the page's
+	// locale catalogs name it under "language.<id>".
+	DisplayName string
 	// Extensions are lower-case file name suffixes, dot included.
 	Extensions []string
 	// FileNames are whole base names, lower case ("go.mod", "dockerfile").
@@ -65,49 +75,6 @@ type LanguageInfo struct {
 	// server of it has an installer. Whether the actual task host has an
 	// installer for the chosen server is decided there, not here.
 	AutoInstallable bool
-}
-
-// Languages lists every supported language in a stable order.
-var Languages = []LanguageInfo{
-	{Language: TypeScript, Extensions: []string{".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"}, MonacoIDs: []string{"typescript", "javascript"},
-		LanguageIDs: map[string]string{".tsx": "typescriptreact", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact"},
-		// ESLint is a linter beside the TypeScript server, never its
-		// replacement: listed after the servers a file may have alone.
-		Servers: []string{"typescript-language-server", "tsgo", "eslint"}, AutoInstallable: true},
-	{Language: Python, Extensions: []string{".py", ".pyi"}, MonacoIDs: []string{"python"},
-		Servers: []string{"pyright", "basedpyright"}, AutoInstallable: true},
-	// Monaco has no go.mod or go.work language: a page that registers
-	// them under these ids (VS Code's and gopls's) gets gopls's providers
-	// there too.
-	{Language: Go, Extensions: []string{".go"}, FileNames: []string{"go.mod", "go.work"}, MonacoIDs: []string{"go", "go.mod", "go.work"},
-		LanguageIDs: map[string]string{"go.mod": "go.mod", "go.work": "go.work"},
-		Servers:     []string{"gopls"}, AutoInstallable: true},
-	{Language: Rust, Extensions: []string{".rs"}, MonacoIDs: []string{"rust"}, Servers: []string{"rust-analyzer"}, AutoInstallable: true},
-	{Language: Kotlin, Extensions: []string{".kt", ".kts"}, MonacoIDs: []string{"kotlin"}, Servers: []string{"kotlin-lsp"}, Experimental: true},
-	{Language: JSON, Extensions: []string{".json", ".jsonc"}, MonacoIDs: []string{"json"},
-		LanguageIDs: map[string]string{".jsonc": "jsonc"},
-		Servers:     []string{"vscode-json-language-server"}, AutoInstallable: true},
-	{Language: CSS, Extensions: []string{".css", ".scss", ".less"}, MonacoIDs: []string{"css", "scss", "less"},
-		LanguageIDs: map[string]string{".scss": "scss", ".less": "less"},
-		Servers:     []string{"vscode-css-language-server"}, AutoInstallable: true},
-	{Language: HTML, Extensions: []string{".html", ".htm"}, MonacoIDs: []string{"html"},
-		Servers: []string{"vscode-html-language-server"}, AutoInstallable: true},
-	{Language: Markdown, Extensions: []string{".md"}, MonacoIDs: []string{"markdown"},
-		Servers: []string{"vscode-markdown-language-server"}, AutoInstallable: true},
-	{Language: YAML, Extensions: []string{".yaml", ".yml"}, MonacoIDs: []string{"yaml"},
-		Servers: []string{"yaml-language-server"}, AutoInstallable: true},
-	// Monaco calls shell scripts "shell"; LSP servers (bash-language-server
-	// among them) know them as "shellscript", VS Code's id.
-	{Language: Shell, Extensions: []string{".sh", ".bash"}, MonacoIDs: []string{"shell"},
-		LanguageIDs: map[string]string{".sh": "shellscript", ".bash": "shellscript"},
-		Servers:     []string{"bash-language-server"}, AutoInstallable: true},
-	{Language: Dockerfile, Extensions: []string{".dockerfile"}, FileNames: []string{"dockerfile"}, Patterns: []string{"dockerfile.*"}, MonacoIDs: []string{"dockerfile"},
-		Servers: []string{"dockerfile-language-server"}, AutoInstallable: true},
-	// clangd is never installed by Kandev: it comes with the task host's
-	// C/C++ toolchain, whose headers it needs anyway.
-	{Language: C, Extensions: []string{".c", ".h", ".cc", ".cpp", ".hpp"}, MonacoIDs: []string{"c", "cpp"},
-		LanguageIDs: map[string]string{".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp"},
-		Servers:     []string{"clangd"}},
 }
 
 // Lookup returns the description of a language and whether it is known.

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kandev/lsp/agent/taskenv"
+	"github.com/kandev/lsp/internal/envallow"
 )
 
 // agentTokenEnv is where kandev-agent reads its bearer token.
@@ -34,7 +34,7 @@ type ProcessStarter struct {
 	// Binary is the kandev-agent executable.
 	Binary string
 	// Env is the agent's environment, its task environment. Nil: the
-	// relay's own, with only the variables taskenv.Allowed names (and
+	// relay's own, with only the variables envallow.Allowed names (and
 	// PassEnv's): the relay's environment holds its own secrets — a
 	// database password, cloud keys, the browser token — and an agent runs
 	// the repository's code inside its language servers. Any
@@ -94,7 +94,7 @@ func (p *ProcessStarter) Start(ctx context.Context, t Task) (Execution, error) {
 
 	env := p.Env
 	if env == nil {
-		env = taskenv.FilterEnviron(os.Environ(), p.PassEnv...)
+		env = envallow.FilterEnviron(os.Environ(), p.PassEnv...)
 	}
 	args := []string{"-addr", "127.0.0.1:0", "-workspace", t.Workspace}
 	if len(p.PassEnv) > 0 {

@@ -23,7 +23,8 @@ func TestLayOverKeepsTheClientsMembersLast(t *testing.T) {
 // The catalog's languages reach the server as it expects them: go.mod with
 // its own languageId, the entry's initializationOptions from the ready
 // frame, and the configuration sections the VS Code servers read as
-// objects answered {} rather than null.
+// objects (their entry's configuration lists them as {}) answered {}
+// rather than null.
 func TestCatalogLanguagesOpenAsTheServerExpects(t *testing.T) {
 	h := newHarness(t)
 	m := newModel("module example.com/demo\n")
@@ -44,7 +45,8 @@ func TestCatalogLanguagesOpenAsTheServerExpects(t *testing.T) {
 	_, err = h2.client.OpenDocument("s", "style.scss", css, css)
 	require.NoError(t, err)
 	b := h2.agent(t)
-	b.send(`{"status":"ready","workspacePath":"/w","server":"vscode-css-language-server","initializationOptions":{"provideFormatter":true}}`)
+	b.send(`{"status":"ready","workspacePath":"/w","server":"vscode-css-language-server","initializationOptions":{"provideFormatter":true},` +
+		`"configuration":{"css":{},"scss":{},"less":{}}}`)
 	init = b.recvMethod("initialize")
 	var p struct {
 		InitializationOptions json.RawMessage `json:"initializationOptions"`

@@ -454,11 +454,10 @@ func (c *connection) initializeParams(rootURI string, folders []lsptypes.Workspa
 		},
 		WorkDoneToken: jsonlite.Raw(jsonlite.AppendString(nil, token)),
 	}
-	var own jsonlite.Raw
-	if c.p.key.language == wire.TypeScript {
-		own = typescriptOptions
-	}
-	p.InitializationOptions = layOver(jsonlite.Raw(entry), own)
+	// A server's own options (the TypeScript servers' file watching, the
+	// VS Code servers' formatter) are its catalog entry's, in the ready
+	// frame: no server is special-cased here.
+	p.InitializationOptions = layOver(jsonlite.Raw(entry), nil)
 	return p
 }
 
@@ -569,9 +568,6 @@ func (c *connection) configuration(params jsonlite.Raw) (jsonlite.Appender, erro
 			out = append(out, ',')
 		}
 		sec := settings.Section(cfg, it.Section)
-		if sec.IsNull() && objectSection(c.p.key.language, it.Section) {
-			sec = jsonlite.Raw("{}")
-		}
 		if !jsonlite.Valid(sec) {
 			return nil, jsonrpc.NewError(jsonrpc.ErrInternal.Code, "configuration of "+string(c.p.key.language)+" is not valid JSON")
 		}

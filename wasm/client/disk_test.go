@@ -137,24 +137,33 @@ func TestInitializeAdvertisesWatchedFiles(t *testing.T) {
 	require.Equal(t, map[string]bool{"dynamicRegistration": true, "relativePatternSupport": true}, p.Capabilities.Workspace.DidChangeWatchedFiles)
 }
 
-// The TypeScript server is asked to leave file watching to the client
-// (typescript-language-server's tsserver.useClientFileWatcher); other
-// servers get no initializationOptions.
-func TestInitializeLeavesTypeScriptWatchingToTheClient(t *testing.T) {
+// A server's own initializationOptions (the TypeScript servers' leaving
+// file watching to the client) are its catalog entry's, from the ready
+// frame, laid under the client's: no language is special-cased, so a
+// TypeScript connection whose task host names none sends none.
+func TestInitializeSendsTheEntrysOptions(t *testing.T) {
 	t.Parallel()
-	for file, want := range map[string]string{"ts/main.ts": `{"tsserver":{"useClientFileWatcher":true},"codeLensShowLocationsCommandName":"editor.action.showReferences"}`, "main.go": ""} {
+	const ts = `{"tsserver":{"useClientFileWatcher":true},"codeLensShowLocationsCommandName":"editor.action.showReferences"}`
+	for _, c := range []struct{ file, ready, want string }{
+		{"ts/main.ts", `,"server":"typescript-language-server","initializationOptions":` + ts, ts},
+		{"ts/main.ts", `,"server":"eslint"`, ""},
+		{"main.go", "", ""},
+	} {
 		h := newHarness(t)
-		_, err := h.client.OpenDocument("demo", file, newModel(""), newModel(""))
+		_, err := h.client.OpenDocument("demo", c.file, newModel(""), newModel(""))
 		require.NoError(t, err)
-		init := handshake(t, h, h.agent(t), "/w", "file:///w")
+		a := h.agent(t)
+		h.expectState(t, StateConnecting)
+		a.send(`{"status":"ready","workspacePath":"/w","workspaceUri":"file:///w"%s}`, c.ready)
+		init := a.recvMethod("initialize")
 		var p struct {
 			InitializationOptions json.RawMessage `json:"initializationOptions"`
 		}
 		require.NoError(t, json.Unmarshal(init.Params, &p))
-		if want == "" {
-			require.Nil(t, p.InitializationOptions, file)
+		if c.want == "" {
+			require.Nil(t, p.InitializationOptions, c.ready)
 		} else {
-			require.JSONEq(t, want, string(p.InitializationOptions), file)
+			require.JSONEq(t, c.want, string(p.InitializationOptions), c.ready)
 		}
 	}
 }

@@ -287,35 +287,11 @@ func serverName(lang, id string) string {
 	return id
 }
 
-// DisplayName is a language's name for texts.
+// DisplayName is a language's English name for texts (the built-in
+// catalog's), or lang itself for a language it does not know.
 func DisplayName(lang string) string {
-	switch wire.Language(lang) {
-	case wire.Go:
-		return "Go"
-	case wire.TypeScript:
-		return "TypeScript/JavaScript"
-	case wire.Python:
-		return "Python"
-	case wire.Rust:
-		return "Rust"
-	case wire.Kotlin:
-		return "Kotlin"
-	case wire.JSON:
-		return "JSON"
-	case wire.CSS:
-		return "CSS/SCSS/Less"
-	case wire.HTML:
-		return "HTML"
-	case wire.Markdown:
-		return "Markdown"
-	case wire.YAML:
-		return "YAML"
-	case wire.Shell:
-		return "Shell"
-	case wire.Dockerfile:
-		return "Dockerfile"
-	case wire.C:
-		return "C/C++"
+	if l, ok := wire.Lookup(lang); ok {
+		return l.DisplayName
 	}
 	return lang
 }

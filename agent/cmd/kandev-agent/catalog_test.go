@@ -182,7 +182,7 @@ func TestRealTamperedLockfileThroughAgent(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "catalog.json")
 	require.NoError(t, os.WriteFile(file, []byte(`{"servers":[{"id":"tampered-docker","languages":["dockerfile"],"command":"docker-langserver",
-		"args":["--stdio"],"install":{"kind":"npm","packages":["dockerfile-language-server-nodejs@`+catalog.DockerfileLanguageServerVer+`"],
+		"args":["--stdio"],"install":{"kind":"npm","packages":["dockerfile-language-server-nodejs@`+catalog.Version("dockerfile-language-server")+`"],
 		"lockfile":`+string(lockJSON)+`}}]}`), 0o644))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

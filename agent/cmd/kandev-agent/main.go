@@ -95,7 +95,7 @@ const tokenEnv = "KANDEV_AGENT_TOKEN"
 const idleTimeout = 30 * time.Second
 
 // releaseBaseEnv names the variable overriding the release download base
-// URL (catalog.RustAnalyzerBaseURL).
+// URL (the rust-analyzer entry's baseUrl in agent/catalog/builtin.json).
 const releaseBaseEnv = "KANDEV_RELEASE_BASE_URL"
 
 func main() {

@@ -1,28 +1,31 @@
 package main
 
 import (
-	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/internal/catalogfile"
+	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/relay/settings"
 )
 
 // operatorServers reads the operator catalog, checked as the agent checks
 // it at start, into the servers users may choose besides the built-in ones
-// (nil without a file).
+// (nil without a file). The relay knows the built-in catalog from wire's
+// languages table: it imports nothing of the agent, whose lockfiles it has
+// no use for.
 func operatorServers(file string) (settings.Servers, error) {
 	if file == "" {
 		return nil, nil
 	}
-	entries, err := catalog.Load(file)
+	f, err := catalogfile.Load(file, catalogfile.Options{Taken: func(id string) bool {
+		_, ok := wire.BuiltinServer(id)
+		return ok
+	}})
 	if err != nil {
 		return nil, err
 	}
 	servers := settings.Servers{}
-	for _, e := range entries {
-		if !e.Operator {
-			continue
-		}
-		for _, l := range e.Languages {
-			servers[e.ID] = append(servers[e.ID], string(l))
+	for _, s := range f.Servers {
+		for _, l := range s.Languages {
+			servers[s.ID] = append(servers[s.ID], string(l))
 		}
 	}
 	return servers, nil

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/connlimit"
+	"github.com/kandev/lsp/internal/envallow"
 	"github.com/kandev/lsp/internal/logging"
 	"github.com/kandev/lsp/relay"
 	"github.com/kandev/lsp/relay/access"
@@ -149,7 +149,7 @@ func (o *options) relayConfig(environ []string) relay.Config {
 		// environment, through the task-environment allowlist: the
 		// relay's own secrets (the browser token, PGPASSWORD, cloud keys)
 		// must not reach language servers, which run the repository's code.
-		AgentEnv:     taskenv.FilterEnviron(environ, o.agentPassEnv...),
+		AgentEnv:     envallow.FilterEnviron(environ, o.agentPassEnv...),
 		AgentPassEnv: o.agentPassEnv,
 		// Metrics nil: the relay serves GET /metrics itself, behind the
 		// browser token like every route (a scraper sends it as a bearer

@@ -1,4 +1,4 @@
-package catalog
+package catalogfile
 
 import (
 	"encoding/json"

@@ -1,0 +1,67 @@
+package catalogfile
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kandev/lsp/internal/wire"
+)
+
+// A built-in file of two languages and three servers: the table parsed,
+// comments allowed, AutoInstallable derived, npm lockfiles read from their
+// folder.
+func TestParseBuiltinFile(t *testing.T) {
+	t.Parallel()
+	const lock = `{"lockfileVersion":3,"packages":{"":{"dependencies":{"tl":"1.0.0"}},` +
+		`"node_modules/tl":{"version":"1.0.0","resolved":"https://registry.npmjs.org/tl/-/tl-1.0.0.tgz","integrity":"sha512-x","bin":{"tl":"bin/tl"}}}}`
+	fsys := fstest.MapFS{
+		"npm/tl/package.json":      {Data: []byte(`{"dependencies":{"tl":"1.0.0"}}`)},
+		"npm/tl/package-lock.json": {Data: []byte(lock)},
+	}
+	file := `// a comment, and one after a value with "//" in a string
+	{"languages": [
+	  {"id": "toml", "name": "TOML", "extensions": [".toml"], "fileNames": ["cargo.lock"], "monacoIds": ["toml"],
+	   "languageIds": {"cargo.lock": "toml"}, "servers": ["tl", "hand"]}, // url: "https://x"
+	  {"id": "ini", "name": "INI", "patterns": ["*.ini"], "monacoIds": ["ini"], "servers": ["hand2"], "experimental": true}],
+	 "servers": [
+	  {"id": "tl", "languages": ["toml"], "command": "tl", "install": {"kind": "npm", "packages": ["tl@1.0.0"], "lockfile": "npm/tl/package-lock.json"}},
+	  {"id": "hand", "languages": ["toml"], "command": "hand", "install": {"kind": "manual"}},
+	  {"id": "hand2", "languages": ["ini"], "command": "hand", "install": {"kind": "manual", "guidance": "see https://example.com"}}]}`
+	f, err := Parse([]byte(file), Options{Builtin: true, FS: fsys})
+	require.NoError(t, err)
+	require.Equal(t, []wire.LanguageInfo{
+		{Language: "toml", DisplayName: "TOML", Extensions: []string{".toml"}, FileNames: []string{"cargo.lock"}, MonacoIDs: []string{"toml"},
+			LanguageIDs: map[string]string{"cargo.lock": "toml"}, Servers: []string{"tl", "hand"}, AutoInstallable: true},
+		{Language: "ini", DisplayName: "INI", Patterns: []string{"*.ini"}, MonacoIDs: []string{"ini"}, Servers: []string{"hand2"}, Experimental: true},
+	}, f.Languages)
+	require.Equal(t, "tl", f.Servers[0].Install.Managed, "the lockfile's folder")
+	require.Equal(t, lock, string(f.Servers[0].Install.Lock.PackageLock))
+	require.Equal(t, "see https://example.com", f.Servers[2].Install.Guidance, "// inside a string is no comment")
+
+	for _, c := range []struct{ from, to, want string }{
+		{`"id": "toml"`, `"id": "TOML"`, `languages[0]: field id: required: a lower-case language id`},
+		{`"name": "TOML", `, ``, `language "toml" (languages[0]): field name: required`},
+		{`[".toml"]`, `["toml"]`, `language "toml" (languages[0]): field extensions: "toml" is not a lower-case extension`},
+		{`["*.ini"]`, `[".toml"]`, `language "ini" (languages[1]): field patterns: ".toml" belongs to "toml" already`},
+		{`"monacoIds": ["ini"], `, ``, `language "ini" (languages[1]): field monacoIds: required`},
+		{`{"cargo.lock": "toml"}`, `{".ini": "toml"}`, `field languageIds: ".ini" is none of the language's`},
+		{`"servers": ["hand2"]`, `"servers": ["nobody"]`, `language "ini" (languages[1]): field servers: "nobody" is no server of the file`},
+		{`["tl", "hand"]`, `["tl"]`, `language "toml" (languages[0]): field servers: server "hand" serves it but is not listed`},
+		{`"experimental": true`, `"colour": "red"`, `language "ini" (languages[1]): field colour: unknown field`},
+		{`"languages": ["ini"]`, `"languages": ["cobol"]`, `server "hand2" (servers[2]): field languages: unknown language "cobol"`},
+		{`"lockfile": "npm/tl/package-lock.json"`, `"lockfile": "npm/tl/lock.json"`, `server "tl" (servers[0]): field install.lockfile: required: the path of a package-lock.json`},
+		{`"lockfile": "npm/tl/package-lock.json"`, `"lockfile": "npm/xx/package-lock.json"`, `server "tl" (servers[0]): field install.lockfile: open npm/xx/package-lock.json`},
+	} {
+		require.Contains(t, file, c.from)
+		_, err := Parse([]byte(strings.Replace(file, c.from, c.to, 1)), Options{Builtin: true, FS: fsys})
+		require.ErrorContains(t, err, c.want, c.to)
+		require.True(t, strings.HasPrefix(err.Error(), "built-in catalog: "), err.Error())
+	}
+
+	// An operator file adds servers, never languages.
+	_, err = Parse([]byte(file), Options{FS: fsys})
+	require.EqualError(t, err, "operator catalog: field languages: only the built-in catalog defines languages")
+}
