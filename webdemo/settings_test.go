@@ -29,7 +29,7 @@ func TestNewSettingsDefaults(t *testing.T) {
 		}
 	}
 	require.Equal(t, installable, s.AutoInstallLanguages, "every language a server of which the agent can install")
-	require.Subset(t, s.AutoInstallLanguages, []string{"typescript", "python", "go", "rust", "json", "yaml", "dockerfile"})
+	require.Subset(t, s.AutoInstallLanguages, []string{"typescript", "python", "go", "rust", "json", "yaml", "dockerfile", "php"})
 	require.NotContains(t, s.AutoInstallLanguages, "c")
 
 	none := []string{}

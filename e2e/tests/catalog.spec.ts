@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 // the open file without a reload.
 const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/catalog' });
 
-const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c'];
+const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php'];
 
 test.beforeEach(async ({ page }) => {
   await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_server_configs: {}, lsp_language_servers: {} });
@@ -25,6 +25,7 @@ for (const [file, server, message] of [
   ['run.sh', 'bash-language-server', /Double quote to prevent globbing/],
   ['Dockerfile', 'dockerfile-language-server', /MAINTAINER.*deprecated/i],
   ['main.c', 'clangd', /undeclared identifier 'undefined_count'/],
+  ['broken.php', 'intelephense', /Unexpected '\{'/],
   ['go.mod', 'gopls', /usage: require|malformed|unexpected/i],
 ] as const) {
   test(`${file} gets ${server}'s diagnostics`, async ({ page, demo }) => {

@@ -43,6 +43,7 @@ var englishPage = []kv{
 	{"language.shell", "Shell"},
 	{"language.dockerfile", "Dockerfile"},
 	{"language.c", "C/C++"},
+	{"language.php", "PHP"},
 
 	{"page.action.start", "Start"},
 	{"page.action.stop", "Stop"},
@@ -227,6 +228,7 @@ var germanPage = []kv{
 	{"language.shell", "Shell"},
 	{"language.dockerfile", "Dockerfile"},
 	{"language.c", "C/C++"},
+	{"language.php", "PHP"},
 
 	{"page.action.start", "Starten"},
 	{"page.action.stop", "Beenden"},

@@ -1,0 +1,5 @@
+<?php
+
+function total(array $prices {
+    return array_sum($prices);
+}
