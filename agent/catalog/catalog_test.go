@@ -128,7 +128,7 @@ func TestESLintEntry(t *testing.T) {
 	require.Equal(t, "null", string(cfg.NodePath))
 	require.Nil(t, cfg.PackageManager, "no fallback to a global eslint")
 	for _, other := range Builtin().Entries() {
-		if other.ID == "eslint" || other.Configuration == nil {
+		if other.ID == "eslint" || other.ID == "vscode-markdown-language-server" || other.Configuration == nil {
 			continue
 		}
 		// The VS Code servers' configuration only lists the sections they
@@ -157,6 +157,21 @@ func TestBuiltinFile(t *testing.T) {
 			string(get(t, id).InitializationOptions), id)
 	}
 	require.JSONEq(t, `{"css":{},"scss":{},"less":{}}`, string(get(t, "vscode-css-language-server").Configuration))
+	// The Markdown server checks links only with its settings, which it
+	// reads without a check: every member, link checking on.
+	var md struct {
+		Markdown struct {
+			Validate struct {
+				Enabled   bool `json:"enabled"`
+				FileLinks struct {
+					Enabled string `json:"enabled"`
+				} `json:"fileLinks"`
+			} `json:"validate"`
+		} `json:"markdown"`
+	}
+	require.NoError(t, json.Unmarshal(get(t, "vscode-markdown-language-server").Configuration, &md))
+	require.True(t, md.Markdown.Validate.Enabled)
+	require.Equal(t, "warning", md.Markdown.Validate.FileLinks.Enabled)
 	for _, l := range wire.Languages {
 		require.NotEmpty(t, l.DisplayName, l.Language)
 	}

@@ -60,10 +60,16 @@ for (const [file, symbol] of [
   });
 }
 
-// The Markdown server parses through its client (markdown/parse), which
-// lsp.wasm does not answer yet: the file reaches a ready server, no more.
-test("the sample's README.md reaches the Markdown server", async ({ page }) => {
+// The Markdown server parses through its client (markdown/parse) and reads
+// the workspace through it (markdown/fs/*): the headings are the outline,
+// and the README's link to a file that does not exist is its warning.
+test("the sample's README.md gets the Markdown server's outline and its broken link", async ({ page }) => {
   await openFile(page, 'README.md');
   await waitReady(page);
   await expect(page.locator('#lsp-status')).toContainText('Markdown');
+  for (const heading of ['greeter', 'Files that are not code']) {
+    await expect(page.locator('#outline .outline-symbol').filter({ hasText: heading }).first()).toBeVisible({ timeout: 60_000 });
+  }
+  await expect.poll(() => lspMarkers(page, 'kandev://demo/README.md'), { timeout: 60_000 })
+    .toEqual([expect.stringMatching(/File does not exist at path: .*deploy\/NOTES\.md/)]);
 });

@@ -63,6 +63,8 @@ type Config struct {
 	// ReadFile reads a task file for reloading an open document whose
 	// file changed on disk (client.Config.ReadFile); nil reloads nothing.
 	ReadFile func(ctx ctxlite.Context, sessionID, path string) (text string, ok bool)
+	// ListFiles lists a task workspace's files (client.Config.ListFiles).
+	ListFiles func(ctx ctxlite.Context, sessionID string) (paths []string, ok bool)
 	// OnDiskChange receives each change on disk to an open document's
 	// file (client.Config.OnDiskChange); nil drops them.
 	OnDiskChange func(client.DiskChange)
@@ -157,6 +159,7 @@ func New(cfg Config, onView func(viewJSON string)) (*App, error) {
 		FileOps:     cfg.FileOps,
 	}
 	ccfg.ReadFile, ccfg.OnDiskChange, ccfg.OnProblems = cfg.ReadFile, cfg.OnDiskChange, cfg.OnProblems
+	ccfg.ListFiles = cfg.ListFiles
 	ccfg.OnWorkspaceFiles = cfg.OnWorkspaceFiles
 	ccfg.Library = cfg.Library
 	ccfg.ShowDocument = cfg.ShowDocument

@@ -55,6 +55,10 @@ func TestCatalogLanguagesOpenAsTheServerExpects(t *testing.T) {
 	require.JSONEq(t, `{"provideFormatter":true}`, string(p.InitializationOptions))
 	b.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, init.ID)
 	b.recvMethod("initialized")
+	// The entry's settings go out at once, as VS Code's clients
+	// synchronize them; gopls above, with none, got nothing.
+	sync := b.recvMethod("workspace/didChangeConfiguration")
+	require.JSONEq(t, `{"settings":{"css":{},"scss":{},"less":{}}}`, string(sync.Params))
 	open = b.recvMethod("textDocument/didOpen")
 	require.Contains(t, string(open.Params), `"languageId":"scss"`)
 	b.send(`{"jsonrpc":"2.0","id":7,"method":"workspace/configuration","params":{"items":[{"section":"scss"},{"section":"css.lint"},{"section":"other"}]}}`)

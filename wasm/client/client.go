@@ -129,6 +129,10 @@ type Config struct {
 	// reloading an open document whose file changed on disk; ok is false
 	// for a file that cannot be read. Nil reloads nothing.
 	ReadFile func(ctx ctxlite.Context, sessionID, path string) (text string, ok bool)
+	// ListFiles lists a task workspace's files (the page's listFiles):
+	// slash-separated workspace-relative paths. The Markdown server reads
+	// the workspace through it (markdown.go); nil: it sees none.
+	ListFiles func(ctx ctxlite.Context, sessionID string) (paths []string, ok bool)
 	// OnDiskChange learns of changes on disk to open documents' files
 	// (see Document.diskChanged), from a goroutine of the document; it
 	// must not block. Nil drops them.

@@ -65,6 +65,11 @@ type connection struct {
 	byPath    map[string]*serverDoc // absolute task-host path → open server document
 	rpc       *jsonrpc.Conn         // set once the task host is ready
 	workspace string                // absolute task-host workspace path
+	// mdFiles lists the workspace's files for the Markdown server
+	// (markdown.go), read through the page once until a files frame;
+	// mdFilesOK says it was read.
+	mdFiles   []string
+	mdFilesOK bool
 	folders   []lsptypes.WorkspaceFolder
 	ready     bool               // initialized sent; documents may open
 	reg       *features.Registry // static and dynamic capabilities, once initialize answered
@@ -219,6 +224,13 @@ func (c *connection) run() {
 		c.caps = append(jsonlite.Raw(nil), res.Capabilities...)
 		c.mu.Unlock()
 		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
+		if cfg := c.config(); err == nil && len(c.entryConfig) > 0 && jsonlite.Valid(cfg) {
+			// A server with default settings in its entry gets them at once,
+			// as VS Code's clients synchronize their sections at start: the
+			// Markdown server, for one, reads its settings only from
+			// didChangeConfiguration and checks no links until it has them.
+			err = c.notify(rpc, lsptypes.MethodDidChangeConfiguration, lsptypes.DidChangeConfigurationParams{Settings: cfg})
+		}
 	}
 	if err != nil {
 		endErr = c.end(rpc, err)
@@ -538,6 +550,9 @@ func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.A
 			}
 			return jsonlite.Raw(`{"success":false}`), nil
 		}), nil
+	}
+	if a, ok := c.markdownRequest(req); ok && !req.IsNotification() {
+		return a, nil
 	}
 	if req.IsNotification() {
 		return nil, nil // window/logMessage, …: not shown

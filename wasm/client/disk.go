@@ -31,6 +31,7 @@ func (c *connection) filesChanged(params j.Raw) {
 	report := c.cl.cfg.OnWorkspaceFiles != nil && c.reportsFiles()
 	c.mu.Lock()
 	rpc, root, reg := c.rpc, c.workspace, c.reg
+	c.mdFiles, c.mdFilesOK = nil, false // the tree changed: list it again
 	c.mu.Unlock()
 	if reg == nil {
 		return // not initialized: no server to tell, no document open

@@ -113,6 +113,8 @@ export interface ConfigureOptions {
   openExternal?: (uri: string, options: { takeFocus: boolean }) => boolean | Promise<boolean>;
   /** A task file's text for peek previews of files without a model, or null. */
   readFile?: (sessionId: string, path: string) => string | null | Promise<string | null>;
+  /** The workspace's files, workspace-relative and slash-separated. The Markdown server resolves and checks links through it; without it it sees no other file. */
+  listFiles?: (sessionId: string) => string[] | null | Promise<string[] | null>;
   /** A library file's text (an absolute task-host path outside the workspace; the task host decides what it serves), or null. With it, definitions and references outside the workspace reach openFile as library targets; without it they stay unhandled. */
   readLibraryFile?: (sessionId: string, path: string) => string | null | Promise<string | null>;
   /** Called once per file after a workspace edit (rename, code action, applyEdit, format on save) changed a model. */

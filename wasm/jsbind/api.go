@@ -222,6 +222,7 @@ func (a *api) configure(_ jsValue, args []jsValue) any {
 	}
 	cfg.Soon = a.soon
 	cfg.ReadFile = readFileFunc(opts.readFile)
+	cfg.ListFiles = listFilesFunc(opts.listFiles)
 	cfg.Library = opts.library
 	cfg.OnDiskChange = func(ch client.DiskChange) {
 		if live() {

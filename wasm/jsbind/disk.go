@@ -46,7 +46,7 @@ func (m *model) Replace(text string) int {
 // getPositionAt; the page's change object, built from plain values in one
 // call; and the call of the page's readFile, settled into one callback.
 // In JavaScript they cost lsp.wasm a fraction of their Go form.
-type diskHelpers struct{ replace, event, read jsValue }
+type diskHelpers struct{ replace, event, read, list jsValue }
 
 var (
 	diskOnce sync.Once
@@ -59,7 +59,7 @@ var (
 //go:noinline
 func diskJS() diskHelpers {
 	diskOnce.Do(func() {
-		diskFns = diskHelpers{jsUndefined(), jsUndefined(), jsUndefined()}
+		diskFns = diskHelpers{jsUndefined(), jsUndefined(), jsUndefined(), jsUndefined()}
 		fn, err := jsGlobal().Get("Function")
 		if err != nil {
 			return
@@ -72,6 +72,9 @@ func diskJS() diskHelpers {
 		}
 		if r, err := fn.New("f", "s", "p", "done", readJS); err == nil {
 			diskFns.read = r
+		}
+		if l, err := fn.New("f", listJS); err == nil {
+			diskFns.list = l
 		}
 	})
 	return diskFns
@@ -99,6 +102,10 @@ return m.getVersionId();`
 // readJS calls the page's readFile f(s, p) and hands done its text, or
 // null for anything else, a rejection or a throw.
 const readJS = `Promise.resolve().then(() => f(s, p)).then((t) => done(typeof t === 'string' ? t : null), () => done(null));`
+
+// listJS makes of the page's listFiles f(s) a reader of one text: the
+// list's strings as a JSON array, or null for anything else.
+const listJS = `return (s) => Promise.resolve().then(() => f(s)).then((l) => Array.isArray(l) ? JSON.stringify(l.filter((x) => typeof x === 'string')) : null);`
 
 // eventJS builds the onDiskChange object (see wasm/API.md).
 const eventJS = `return { sessionId: s, path: p, model: m, change: ['', 'created', 'changed', 'deleted'][c] || 'changed', reloaded: r, dirty: d, versionId: v };`
@@ -142,6 +149,36 @@ func readFileFunc(readFile jsValue) func(ctx ctxlite.Context, sessionID, path st
 	}
 	return func(ctx ctxlite.Context, sessionID, path string) (string, bool) {
 		return awaitText(ctx, readFile, sessionID, path)
+	}
+}
+
+// listFilesFunc adapts the page's listFiles(sessionId) → (a Promise of)
+// string[] for the client; nil without one.
+func listFilesFunc(listFiles jsValue) func(ctx ctxlite.Context, sessionID string) ([]string, bool) {
+	if listFiles.Type() != jsTypeFunction {
+		return nil
+	}
+	return func(ctx ctxlite.Context, sessionID string) ([]string, bool) {
+		reader, err := diskJS().list.Invoke(listFiles)
+		if err != nil {
+			consoleError("listFiles: %v", err)
+			return nil, false
+		}
+		text, ok := awaitText(ctx, reader, sessionID, "")
+		if !ok {
+			return nil, false
+		}
+		v, err := jsonlite.Parse([]byte(text))
+		if err != nil {
+			return nil, false
+		}
+		out := make([]string, 0, v.Len())
+		for _, e := range v.Elems() {
+			if p, ok := e.Str(); ok {
+				out = append(out, p)
+			}
+		}
+		return out, true
 	}
 }
 

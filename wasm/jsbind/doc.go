@@ -14,7 +14,7 @@
 // it blocks: globalThis for a classic page, the scope of its own that the
 // @kandev/lsp module (wasm/js) gives wasm_exec.js:
 //
-//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile? }); // → true, or false (console.error); monaco may be a promise of it
+//	lsp.configure({ monaco, relayURL, locale?, settings?, openFile?, openTabs?, readFile?, listFiles? }); // → true, or false (console.error); monaco may be a promise of it
 //	lsp.setSettings(userSettings);   // the /api/v1/user/settings object → boolean
 //	lsp.setLocale('de');             // → the locale in use ('en', 'de', 'en-XA')
 //	const doc = lsp.openDocument({ sessionId, path, model, persistedVersion? }); // → { sessionId, path, language, close(), reload() } or null

@@ -16,6 +16,7 @@ type configureOptions struct {
 	openTabs     jsValue // the page's open-tabs callback, or undefined
 	openExternal jsValue // the page's opener of external URIs, or undefined
 	readFile     jsValue // the page's file reader, or undefined
+	listFiles    jsValue // the page's workspace lister, or undefined
 	page         jsValue // the page's callbacks for the shim: readFile, readLibraryFile, onEdit, createFile, renameFile, deleteFile
 	library      bool    // the page gave readLibraryFile: files outside the workspace open read-only
 	fileOps      features.FileOps
@@ -57,7 +58,7 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 	if err != nil {
 		return configureOptions{}, err
 	}
-	o := configureOptions{monaco: monaco, pending: pending, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), openExternal: jsUndefined(), readFile: jsUndefined()}
+	o := configureOptions{monaco: monaco, pending: pending, editor: editor, relayURL: relayURL, openFile: jsUndefined(), openTabs: jsUndefined(), openExternal: jsUndefined(), readFile: jsUndefined(), listFiles: jsUndefined()}
 	if f, err := opts.Get("openFile"); err == nil && f.Type() == jsTypeFunction {
 		o.openFile = f
 	}
@@ -66,6 +67,9 @@ func parseConfigure(args []jsValue) (configureOptions, error) {
 	}
 	if f, err := opts.Get("readFile"); err == nil && f.Type() == jsTypeFunction {
 		o.readFile = f
+	}
+	if f, err := opts.Get("listFiles"); err == nil && f.Type() == jsTypeFunction {
+		o.listFiles = f
 	}
 	if f, err := opts.Get("openExternal"); err == nil && f.Type() == jsTypeFunction {
 		o.openExternal = f

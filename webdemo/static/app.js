@@ -80,6 +80,8 @@ function configureLSP() {
     // Placeholder models for targets in files without one (peek previews),
     // and the text of files a workspace edit (rename, code action) changes.
     readFile: (session, path) => fetch(fileURL(path)).then((r) => (r.ok ? r.text() : null)),
+    // The workspace's files, for the Markdown server's links and checks.
+    listFiles: () => fetch('/api/v1/workspace/files').then((r) => (r.ok ? r.json() : null)).then((l) => (l && (Array.isArray(l) ? l : l.files))),
     // Definitions in the Go toolchain, a dependency or a server's own
     // libraries: read-only tabs, read through the task host's library route
     // (which serves only its library roots).
