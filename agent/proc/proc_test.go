@@ -39,7 +39,14 @@ func alive(pid int) bool {
 		return false
 	}
 	i := bytes.LastIndexByte(stat, ')')
-	return i > 0 && len(stat) > i+2 && stat[i+2] != 'Z'
+	if i > 0 && len(stat) > i+2 && stat[i+2] != 'Z' {
+		return true
+	}
+	// A killed Go program's main thread is a zombie before its other
+	// threads have exited, and those still hold its files (a pipe's read
+	// end among them): it is gone only when no thread of it is left.
+	tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	return len(tasks) > 1
 }
 
 // groupPids lists the live members of a process group.
