@@ -365,6 +365,12 @@ func (v checker) object(props []property, raw json.RawMessage, path, name string
 			}
 			continue
 		}
+		if !v.strict && p.Optional && string(got) == "null" {
+			// A server's optional property sent as null (pylsp's
+			// containerName) reads as absent in every client, lsp.wasm's
+			// included; what lsp.wasm sends is held to the letter.
+			continue
+		}
 		if err := v.value(p.Type, got, path+"."+p.Name); err != nil {
 			return err
 		}

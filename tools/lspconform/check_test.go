@@ -48,6 +48,13 @@ func TestClientHeldToTheLetter(t *testing.T) {
 	ok(Client, `{"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a"},"position":{"line":0,"character":2}}}`)
 	bad(Server, `{"jsonrpc":"2.0","id":4,"result":{"contents":{"kind":"markdown","value":"x"},"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":1}}}}`,
 		"result.range.start.line: want uinteger")
+	// A server's optional property as null reads as absent (pylsp's
+	// containerName); a client's does not pass.
+	ok(Client, `{"jsonrpc":"2.0","id":6,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///a"}}}`)
+	ok(Server, `{"jsonrpc":"2.0","id":6,"result":[{"name":"os","containerName":null,"kind":2,"location":{"uri":"file:///a","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":9}}}}]}`)
+	bad(Client, `{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///a"},"extra":null}}`, "declares no such property")
+	ok(Client, `{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a"},"position":{"line":0,"character":2}}}`)
+	bad(Server, `{"jsonrpc":"2.0","id":7,"result":{"contents":null}}`, "result.contents")
 	bad(Client, `{"jsonrpc":"2.0","id":99,"result":null}`, "answers no request")
 	ok(Client, `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"no"}}`)
 	// The task host's own frames are not the protocol's.
