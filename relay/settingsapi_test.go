@@ -145,8 +145,8 @@ func TestLanguageServersSetting(t *testing.T) {
 	assert.Equal(t, want, got[wire.SettingLanguageServers], "an empty list is the default")
 
 	for body, msg := range map[string]string{
-		`{"lsp_auto_start_languages":["go"],"lsp_language_servers":{"typescript":["my-ts"]}}`: `"typescript": unknown server "my-ts" (one of typescript-language-server, tsgo, eslint)`,
-		`{"lsp_language_servers":{"typescript":["../../bin/sh"]}}`:                            `"typescript": unknown server "../../bin/sh" (one of typescript-language-server, tsgo, eslint)`,
+		`{"lsp_auto_start_languages":["go"],"lsp_language_servers":{"typescript":["my-ts"]}}`: `"typescript": unknown server "my-ts" (one of typescript-language-server, tsgo, eslint, tailwindcss-language-server)`,
+		`{"lsp_language_servers":{"typescript":["../../bin/sh"]}}`:                            `"typescript": unknown server "../../bin/sh" (one of typescript-language-server, tsgo, eslint, tailwindcss-language-server)`,
 		`{"lsp_language_servers":{"typescript":["eslint","tsgo","eslint"]}}`:                  `"typescript": server "eslint" is listed twice`,
 		`{"lsp_language_servers":{"klingon":["gopls"]}}`:                                      `unknown language "klingon"`,
 		`{"lsp_language_servers":["tsgo"]}`:                                                   `must be an object of language ids to arrays of server ids`,

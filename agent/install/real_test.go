@@ -25,7 +25,8 @@ import (
 // lockfile with the real npm and the registry into one fresh task HOME —
 // typescript-language-server + typescript, tsgo, pyright, basedpyright,
 // the VS Code servers (ESLint among them), yaml-language-server,
-// bash-language-server, the Dockerfile server and intelephense — every
+// bash-language-server, the Dockerfile server, intelephense, the Svelte,
+// Tailwind CSS and GraphQL servers — every
 // npm entry of the catalog file, whatever it adds — the recipes side by
 // side, as an agent serving several connections would, then starts each
 // entry's command with its arguments and completes a real LSP initialize. It needs the network and
@@ -53,8 +54,10 @@ func TestRealNPMInstall(t *testing.T) {
 			recipes[e.Install.Managed] = append(recipes[e.Install.Managed], e)
 		}
 	}
-	require.GreaterOrEqual(t, len(recipes), 9, "every npm recipe, intelephense's among them")
-	require.Contains(t, recipes, "intelephense")
+	require.GreaterOrEqual(t, len(recipes), 12, "every npm recipe, the newer ones among them")
+	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server"} {
+		require.Contains(t, recipes, r)
+	}
 	began := time.Now()
 	t.Cleanup(func() {
 		t.Logf("all npm recipes installed and initialized in %v", time.Since(began).Round(time.Millisecond))
@@ -157,4 +160,43 @@ func initialize(t *testing.T, env *taskenv.Env, path string, args []string, work
 		t.Logf("%s: %d capabilities", filepath.Base(path), len(result.Capabilities))
 		return
 	}
+}
+
+// TestRealGoInstall go-installs every built-in go entry but gopls (which
+// TestRealGoplsInstall builds) from the module proxy into a fresh GOBIN —
+// terraform-ls among them — and completes a real LSP initialize with
+// each: with KANDEV_REAL_INSTALL=1, like the npm recipes.
+func TestRealGoInstall(t *testing.T) {
+	if os.Getenv("KANDEV_REAL_INSTALL") != "1" {
+		t.Skip("set KANDEV_REAL_INSTALL=1 to go install the real servers from the module proxy")
+	}
+	goExe, err := exec.LookPath("go")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	vars := taskenv.Parse(os.Environ())
+	vars["PATH"] = filepath.Dir(goExe) + ":" + vars["PATH"]
+	vars["GOBIN"] = filepath.Join(dir, "gobin")
+	vars["HOME"] = filepath.Join(dir, "home")
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPROXY", "GOFLAGS"} {
+		v, err := exec.Command(goExe, "env", k).Output()
+		require.NoError(t, err)
+		vars[k] = strings.TrimSpace(string(v))
+	}
+	env := taskenv.New(vars)
+	var ids []string
+	for _, e := range catalog.Builtin().Entries() {
+		if e.Install.Kind != catalog.InstallGo || e.ID == "gopls" {
+			continue
+		}
+		ids = append(ids, e.ID)
+		job, err := New(Config{}).Prepare(env, e)
+		require.NoError(t, err, e.ID)
+		start := time.Now()
+		res, err := job.Run(context.Background())
+		require.NoError(t, err, Detail(err))
+		t.Logf("go install of %s took %v", e.ID, time.Since(start).Round(time.Millisecond))
+		require.Equal(t, filepath.Join(vars["GOBIN"], e.Command), res.Path)
+		initialize(t, env, res.Path, e.Args, t.TempDir())
+	}
+	require.Contains(t, ids, "terraform-ls")
 }

@@ -178,9 +178,9 @@ func TestDescribeOperatorEntries(t *testing.T) {
 	for _, s := range py.Servers {
 		ids = append(ids, s.Server)
 	}
-	require.Equal(t, []string{"pyright", "basedpyright", "ruff"}, ids)
+	require.Equal(t, []string{"pyright", "basedpyright", "pylsp", "ruff"}, ids)
 	require.Equal(t, wire.InstallerInfo{Language: wire.Python, Server: "ruff", Operator: true, Command: "ruff", Found: true, Path: ruffPath,
-		Kind: wire.InstallerManual, Reason: wire.NotInstallableManual, Guidance: "pipx install ruff==0.12.0"}, py.Servers[2])
+		Kind: wire.InstallerManual, Reason: wire.NotInstallableManual, Guidance: "pipx install ruff==0.12.0"}, py.Servers[len(py.Servers)-1])
 }
 
 func TestHandler(t *testing.T) {

@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 // the open file without a reload.
 const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/catalog' });
 
-const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php'];
+const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php', 'svelte', 'graphql', 'terraform', 'html', 'css'];
 
 test.beforeEach(async ({ page }) => {
   await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_server_configs: {}, lsp_language_servers: {} });
@@ -26,6 +26,9 @@ for (const [file, server, message] of [
   ['Dockerfile', 'dockerfile-language-server', /MAINTAINER.*deprecated/i],
   ['main.c', 'clangd', /undeclared identifier 'undefined_count'/],
   ['broken.php', 'intelephense', /Unexpected '\{'/],
+  ['broken.svelte', 'svelte-language-server', /Type 'string' is not assignable to type 'number'/],
+  ['graphql/broken.graphql', 'graphql-language-server', /Cannot query field "hellox" on type "Query"/],
+  ['broken.tf', 'terraform-ls', /Invalid expression/],
   ['go.mod', 'gopls', /usage: require|malformed|unexpected/i],
 ] as const) {
   test(`${file} gets ${server}'s diagnostics`, async ({ page, demo }) => {
@@ -63,4 +66,28 @@ test('switching Python to basedpyright in Settings reaches the open file', async
   await expect.poll(() => started(demo).some((l) => l.includes('server=basedpyright ')), { timeout: 120_000 }).toBe(true);
   await waitReady(page);
   await expect.poll(() => lspMarkers(page, `kandev://demo/${'app.py'}`), { timeout: 60_000 }).toContainEqual(expect.stringContaining('"int" is not assignable to return type "str"'));
+});
+
+// Tailwind CSS beside the HTML server, as a user adds it in Settings: both
+// serve the page, and Tailwind's own check (two classes setting the same
+// property) is a marker beside whatever the HTML server says.
+test('Tailwind CSS beside the HTML server flags conflicting classes', async ({ page, demo }) => {
+  await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_language_servers: { html: ['vscode-html-language-server', 'tailwindcss-language-server'] } });
+  await openDemo(page);
+  await openFile(page, 'tailwind/page.html');
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'kandev://demo/tailwind/page.html'), { timeout: 90_000 }).toContainEqual(expect.stringMatching(/'p-4' applies the same CSS properties as 'p-2'/));
+  await expect.poll(() => started(demo).some((l) => l.includes('server=tailwindcss-language-server '))).toBe(true);
+  expect(started(demo).some((l) => l.includes('server=vscode-html-language-server '))).toBe(true);
+});
+
+// python-lsp-server, another choice for Python where the task host has it
+// (Debian's python3-pylsp with pyflakes): pyflakes' finding on the file.
+test('choosing pylsp for Python reaches the open file with pyflakes', async ({ page, demo }) => {
+  await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_language_servers: { python: ['pylsp'] } });
+  await openDemo(page);
+  await openFile(page, 'unused.py');
+  await waitReady(page);
+  await expect.poll(() => lspMarkers(page, 'kandev://demo/unused.py'), { timeout: 60_000 }).toContainEqual(expect.stringMatching(/'os' imported but unused/));
+  await expect.poll(() => started(demo).some((l) => l.includes('server=pylsp '))).toBe(true);
 });

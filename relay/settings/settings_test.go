@@ -109,7 +109,7 @@ func TestDecodePatchRejects(t *testing.T) {
 		{`{"lsp_server_configs": []}`, wire.SettingServerConfigs, "object"},
 		{`{"lsp_auto_start_language": ["go"]}`, "lsp_auto_start_language", "unknown field"},
 		{`{"lsp_language_servers": {"typescript": ["deno"]}}`, wire.SettingLanguageServers, `"typescript": unknown server "deno"`},
-		{`{"lsp_language_servers": {"python": ["tsgo"]}}`, wire.SettingLanguageServers, `"python": unknown server "tsgo" (one of pyright, basedpyright)`},
+		{`{"lsp_language_servers": {"python": ["tsgo"]}}`, wire.SettingLanguageServers, `"python": unknown server "tsgo" (one of pyright, basedpyright, pylsp)`},
 		{`{"lsp_language_servers": {"python": ["pyright", "pyright"]}}`, wire.SettingLanguageServers, `"python": server "pyright" is listed twice`},
 		{`{"lsp_formatters": {"python": "eslint"}}`, wire.SettingFormatters, `"python": unknown server "eslint"`},
 		{`{"lsp_formatters": ["eslint"]}`, wire.SettingFormatters, "an object"},

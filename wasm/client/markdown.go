@@ -22,13 +22,13 @@ import (
 // listFiles, within the connection's workspace only: a URI outside it is
 // not there.
 const (
-	methodMarkdownParse      = "markdown/parse"
-	methodMarkdownReadFile   = "markdown/fs/readFile"
-	methodMarkdownStat       = "markdown/fs/stat"
-	methodMarkdownReadDir    = "markdown/fs/readDirectory"
-	methodMarkdownFindFiles  = "markdown/findMarkdownFilesInWorkspace"
-	methodMarkdownWatch      = "markdown/fs/watcher/create"
-	methodMarkdownStopWatch  = "markdown/fs/watcher/delete"
+	methodMarkdownParse     = "markdown/parse"
+	methodMarkdownReadFile  = "markdown/fs/readFile"
+	methodMarkdownStat      = "markdown/fs/stat"
+	methodMarkdownReadDir   = "markdown/fs/readDirectory"
+	methodMarkdownFindFiles = "markdown/findMarkdownFilesInWorkspace"
+	methodMarkdownWatch     = "markdown/fs/watcher/create"
+	methodMarkdownStopWatch = "markdown/fs/watcher/delete"
 )
 
 // errNoFile answers a read of a file that is not in the workspace.

@@ -44,6 +44,9 @@ var englishPage = []kv{
 	{"language.dockerfile", "Dockerfile"},
 	{"language.c", "C/C++"},
 	{"language.php", "PHP"},
+	{"language.svelte", "Svelte"},
+	{"language.graphql", "GraphQL"},
+	{"language.terraform", "Terraform"},
 
 	{"page.action.start", "Start"},
 	{"page.action.stop", "Stop"},
@@ -229,6 +232,9 @@ var germanPage = []kv{
 	{"language.dockerfile", "Dockerfile"},
 	{"language.c", "C/C++"},
 	{"language.php", "PHP"},
+	{"language.svelte", "Svelte"},
+	{"language.graphql", "GraphQL"},
+	{"language.terraform", "Terraform"},
 
 	{"page.action.start", "Starten"},
 	{"page.action.stop", "Beenden"},

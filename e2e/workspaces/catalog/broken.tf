@@ -1,0 +1,3 @@
+resource "null_resource" "greeter" {
+  triggers = 
+}

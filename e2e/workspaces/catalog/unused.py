@@ -1,0 +1,5 @@
+import os
+
+
+def greet(name):
+    return "Hello, " + name
