@@ -17,6 +17,13 @@
 //
 // Each step is split with the page's WebSocket probe: trigger → request
 // sent, request → answer received in JavaScript, answer → shown.
+//
+// The scale rows time what big answers cost the page, after each load's
+// requests: gopls's diagnostics of 200 and 2,000 errors typed into main.go
+// (the frame that carries them in JavaScript → the markers in Monaco), and
+// a completion list of 500 and 5,000 package-level names (its answer in
+// JavaScript → the rows on screen).
+//   KANDEV_BENCH_SCALE=0 task bench:browser          without them
 
 import { test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import http from 'node:http';
@@ -71,7 +78,7 @@ const wasmVariant = process.env.KANDEV_BENCH_WASM ?? '';
 
 // main.go of webdemo/sample: the line after fmt.Println is where the
 // completions are typed; Println is what is hovered.
-const insertLine = 14;
+const mainLine = 14;
 const hoverAt = { lineNumber: 13, column: 7 };
 
 // Loads are split into two passes (the first half of the loads, then the
@@ -81,8 +88,16 @@ const passes = 2;
 const passOf = (i: number) => (i < Math.ceil(loads / passes) ? 0 : 1);
 
 type Heap = { used: number; backing: number };
-type Results = { cold: Cold[]; repeat: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[]; heap: Heap[] };
-const empty = (): Results => ({ cold: [], repeat: [], first: [], byHand: [], dot: [], hover: [], heap: [] });
+// A scale step: ms from the answer in JavaScript to what the user sees,
+// and the answer's size.
+type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number };
+type Results = { cold: Cold[]; repeat: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[]; heap: Heap[]; scale: Scaled[] };
+const empty = (): Results => ({ cold: [], repeat: [], first: [], byHand: [], dot: [], hover: [], heap: [], scale: [] });
+
+// The scale rows' sizes (see the top of this file).
+const scaleOn = process.env.KANDEV_BENCH_SCALE !== '0';
+const diagnosticSizes = [200, 2000];
+const completionSizes = [500, 5000];
 
 test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }) => {
   const demo = await startDemo({});
@@ -114,6 +129,7 @@ test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }
         into.dot.push(...r.dot);
         into.hover.push(...r.hover);
         into.heap.push(r.heap);
+        into.scale.push(...r.scale);
       }
     }
     // The raw figures too, for reading a run again.
@@ -157,7 +173,7 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     const repeatReqs: Request[] = [];
     const first = await load(context, demo, client, countBytes ? (r) => firstReqs.push(r) : undefined);
     const page = first.page;
-    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN } as Heap, bytes: null as Bytes | null };
+    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN } as Heap, scale: [] as Scaled[], bytes: null as Bytes | null };
     await quiet(page);
     out.first.push(await completion(page, '\tfm', 'Control+Space', ' ', 'fmt'));
     // gopls's first member list of fmt is cold as well: one `.` completion
@@ -169,6 +185,10 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
       out.hover.push(await hover(page));
     }
     out.heap = await heap(page);
+    if (scaleOn) {
+      for (const n of diagnosticSizes) out.scale.push(await diagnostics(page, client, n));
+      for (const n of completionSizes) out.scale.push(await bigCompletion(page, client, n));
+    }
     // Bodies can be read back only while their page is open.
     const firstBytes = countBytes ? await downloaded(firstReqs, true) : null;
     await page.close();
@@ -255,7 +275,7 @@ const quiet = (page: Page) => page.evaluate((ms) => (window as any).bench.quiet(
 // completion types prefix on a new line (not timed), waits for quiet, then
 // presses keys and times until a row containing label (any row for '') is
 // on screen. The trigger is the keydown of key.
-async function completion(page: Page, prefix: string, keys: string, key: string, label: string): Promise<Split> {
+async function completion(page: Page, prefix: string, keys: string, key: string, label: string, insertLine = mainLine): Promise<Split> {
   const editedAt = await page.evaluate(({ line, prefix }) => {
     const b = (window as any).bench;
     const t = performance.now();
@@ -282,6 +302,69 @@ async function completion(page: Page, prefix: string, keys: string, key: string,
   }, insertLine);
   await quiet(page);
   return split;
+}
+
+// diagnostics types n lines into main(), each using an undefined name,
+// and times gopls's diagnostics of them: from the frame that carries the
+// last one, when JavaScript has it (a publishDiagnostics, or the answer to
+// a pull), until n of them are error markers on the model. The lines go
+// again, and their markers with them, before the next step.
+async function diagnostics(page: Page, client: Client, n: number): Promise<Scaled> {
+  const lines = Array.from({ length: n }, (_, i) => `\t_ = benchMissing${i}\n`).join('');
+  // monaco-languageclient keeps VS Code's cap of 1,000 markers per file
+  // (the diagnostics collection's: 999 of the server's and one saying
+  // more were left out), whatever the server sent.
+  const shownAll = client === 'mlc' ? Math.min(n, 999) : n;
+  const r = await page.evaluate(async ({ line, lines, n, shownAll }) => {
+    const b = (window as any).bench;
+    const last = `benchMissing${n - 1}`;
+    const count = () => b.monaco.editor.getModelMarkers({ resource: b.model.uri })
+      .filter((m: any) => m.severity === b.monaco.MarkerSeverity.Error && m.message.includes('benchMissing')).length;
+    let sub: any;
+    const shown = new Promise<number>((resolve) => {
+      sub = b.monaco.editor.onDidChangeMarkers(() => { if (count() >= shownAll) resolve(performance.now()); });
+    });
+    const from = performance.now();
+    b.edit(new b.monaco.Range(line, 1, line, 1), lines);
+    const at = await Promise.race([shown, new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000))]);
+    sub.dispose();
+    if (at === null) return { error: `${count()} error markers after a minute` };
+    const frame = b.probe.frames.filter((f: any) => !f.out && f.t >= from && f.t <= at && typeof f.data === 'string' && f.data.includes(last)).pop();
+    return frame ? { ms: at - frame.t, bytes: frame.data.length } : { error: `no frame carrying ${last} before the markers` };
+  }, { line: mainLine, lines, n, shownAll });
+  await page.evaluate(({ line, n }) => {
+    const b = (window as any).bench;
+    b.edit(new b.monaco.Range(line, 1, line + n, 1), '');
+  }, { line: mainLine, n });
+  await quiet(page);
+  if ('error' in r) throw new Error(`${names[client]}, ${n} errors: ${r.error}`);
+  return { kind: 'diagnostics', n, ms: r.ms, bytes: r.bytes };
+}
+
+// bigCompletion declares n package-level names above main() and times a
+// completion by hand of their common prefix: from its answer in
+// JavaScript until the suggest widget shows their rows. The names go
+// again before the next step.
+async function bigCompletion(page: Page, client: Client, n: number): Promise<Scaled> {
+  const decl = `var (\n${Array.from({ length: n }, (_, i) => `\tbenchName${String(i).padStart(5, '0')} = ${i}\n`).join('')})\n\n`;
+  const at = 11; // func main's line: the block goes above it
+  await page.evaluate(({ at, decl }) => {
+    const b = (window as any).bench;
+    b.edit(new b.monaco.Range(at, 1, at, 1), decl);
+  }, { at, decl });
+  await quiet(page);
+  const added = n + 3;
+  const split = await completion(page, '\tbenchName', 'Control+Space', ' ', 'benchName', mainLine + added);
+  await page.evaluate(({ at, added }) => {
+    const b = (window as any).bench;
+    b.edit(new b.monaco.Range(at, 1, at + added, 1), '');
+  }, { at, added });
+  await quiet(page);
+  if (split.toAnswer === null || split.total === null) throw new Error(`${names[client]}: no completion answer of ${n} names`);
+  // From the answer in JavaScript to the rows: the provider's own time
+  // (answer → resolved) and Monaco's (resolved → shown).
+  const ms = (split.toResolved ?? 0) + (split.toShown ?? 0);
+  return { kind: 'completion', n, ms, bytes: (split as any).answerBytes ?? NaN };
 }
 
 // hover places the cursor on Println, waits for quiet, then times the
@@ -373,6 +456,26 @@ function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<
       if (base && c !== base) cells.push(cell((r) => med(values(r[c])) / med(values(r[base])), (x) => x.toFixed(2)));
     }
     row(label, ...cells);
+  }
+
+  if (clients.some((c) => results[c].scale.length)) {
+    lines.push('', 'what big answers cost the page (medians, ms): the answer in JavaScript → what the user sees; diagnostics: the frame carrying the errors → the markers in Monaco (monaco-languageclient shows at most 1,000 per file, VS Code\'s cap); completion: the answer → the suggest widget\'s rows; answer size in kB', '');
+    const scaleColumns = clients.flatMap((c) => (base && c !== base ? [names[c], '÷ monaco.lsp', 'kB'] : [names[c], 'kB']));
+    row('step', ...scaleColumns);
+    row('---', ...scaleColumns.map(() => '---:'));
+    const sizes2: [Scaled['kind'], number[], string][] = [['diagnostics', diagnosticSizes, 'errors'], ['completion', completionSizes, 'names']];
+    for (const [kind, ns, unit] of sizes2) {
+      for (const n of ns) {
+        const of = (r: Results) => r.scale.filter((x) => x.kind === kind && x.n === n);
+        const cells: string[] = [];
+        for (const c of clients) {
+          cells.push(cell((r) => med(of(r[c]).map((x) => x.ms)), ms));
+          if (base && c !== base) cells.push(cell((r) => med(of(r[c]).map((x) => x.ms)) / med(of(r[base]).map((x) => x.ms)), (x) => x.toFixed(2)));
+          cells.push((med(of(results[c]).map((x) => x.bytes)) / 1000).toFixed(0));
+        }
+        row(`${kind}, ${n.toLocaleString('en')} ${unit}`, ...cells);
+      }
+    }
   }
 
   lines.push('', 'bytes each page downloads (the page\'s requests and its workers\', WebSocket frames aside): on the wire as the demo serves them (Monaco\'s files under /monaco/ uncompressed, lsp.wasm and the monaco-languageclient build Brotli), and every body raw, gzip -9 and Brotli 11; the repeat visit\'s answers from the HTTP cache and revalidations (304)', '');
