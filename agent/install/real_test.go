@@ -26,7 +26,7 @@ import (
 // typescript-language-server + typescript, tsgo, pyright, basedpyright,
 // the VS Code servers (ESLint among them), yaml-language-server,
 // bash-language-server, the Dockerfile server, intelephense, the Svelte,
-// Tailwind CSS and GraphQL servers — every
+// Tailwind CSS, GraphQL and SQL servers — every
 // npm entry of the catalog file, whatever it adds — the recipes side by
 // side, as an agent serving several connections would, then starts each
 // entry's command with its arguments and completes a real LSP initialize. It needs the network and
@@ -55,7 +55,7 @@ func TestRealNPMInstall(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, len(recipes), 12, "every npm recipe, the newer ones among them")
-	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server"} {
+	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server", "sql-language-server"} {
 		require.Contains(t, recipes, r)
 	}
 	began := time.Now()

@@ -1,5 +1,5 @@
 import { demoTest, expect, openDemo, openFile, putSettings, lspMarkers } from './fixtures';
-import { waitReady } from './editor';
+import { action, newLineAfter, suggestRows, waitReady } from './editor';
 import type { Page } from '@playwright/test';
 
 // The demo's own sample, opened as a new user would: the files a real
@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 // the sample keeps on purpose shown as a marker.
 const test = demoTest({ npmServers: true });
 
-const languages = ['css', 'shell', 'c', 'json', 'yaml', 'dockerfile', 'markdown', 'html', 'php', 'svelte', 'graphql', 'terraform'];
+const languages = ['css', 'shell', 'c', 'json', 'yaml', 'dockerfile', 'markdown', 'html', 'php', 'svelte', 'graphql', 'terraform', 'sql'];
 
 test.beforeEach(async ({ page }) => {
   await putSettings(page, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages.filter((l) => l !== 'c') });
@@ -75,4 +75,19 @@ test("the sample's README.md gets the Markdown server's outline and its broken l
   }
   await expect.poll(() => lspMarkers(page, 'kandev://demo/README.md'), { timeout: 60_000 })
     .toEqual([expect.stringMatching(/File does not exist at path: .*deploy\/NOTES\.md/)]);
+});
+
+// The SQL server has no outline; what a user gets of it without a database
+// is its keywords and its syntax check: the half-typed statement is the one
+// marker, the sample's schema above it none.
+test("the sample's db/schema.sql gets the SQL server's keywords", async ({ page }) => {
+  await openFile(page, 'db/schema.sql');
+  await waitReady(page);
+  await newLineAfter(page, 'WHERE id = 1;');
+  await page.keyboard.type('SEL');
+  await expect.poll(async () => {
+    if (await suggestRows(page).count() === 0) await action(page, 'editor.action.triggerSuggest');
+    return suggestRows(page).allInnerTexts();
+  }, { timeout: 60_000 }).toContainEqual(expect.stringContaining('SELECT'));
+  await expect.poll(() => lspMarkers(page, 'kandev://demo/db/schema.sql'), { timeout: 30_000 }).toEqual([expect.stringMatching(/but "S" found/)]);
 });
