@@ -44,7 +44,5 @@ func builtinEntries() []Entry {
 
 // fromFile is a catalog file's server as an entry.
 func fromFile(s catalogfile.Server, operator bool) Entry {
-	return Entry{ID: s.ID, Languages: s.Languages, Command: s.Command, Args: s.Args, Install: s.Install,
-		InitializationOptions: s.InitializationOptions, Configuration: s.Configuration,
-		Features: s.Features, Tools: s.Tools, Operator: operator}
+	return Entry{Server: s, Operator: operator}
 }

@@ -13,7 +13,6 @@
 package catalog
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -84,38 +83,15 @@ func WireKind(k Kind) wire.InstallerKind {
 	return wire.InstallerManual
 }
 
-// Entry is one server of the catalog.
+// Entry is one server of the catalog: a server of a catalog file (its
+// fields are catalogfile.Server's, documented there) and where it came
+// from. The agent looks Command up in the task env, gives the ready frame
+// InitializationOptions, Configuration and Features, and sets each of
+// Tools' variables to the tool's absolute path found like a server's (task
+// PATH, never the workspace), or to "" when there is none, so that the
+// server never searches a PATH that may hold workspace directories.
 type Entry struct {
-	// ID is the catalog id (wire.ValidServerID), what a stream's server
-	// parameter names.
-	ID string
-	// Languages are the language families the server serves; which files
-	// and LSP languageIds those hold is wire.LanguageInfo's.
-	Languages []wire.Language
-	// Command is the executable's base name, looked up in the task env.
-	Command string
-	// Args are passed as they are; every server here speaks stdio.
-	Args []string
-	// Install is how the agent could install a missing Command.
-	Install Recipe
-	// InitializationOptions are the default initializationOptions (a JSON
-	// object) a client sends in initialize; the ready frame carries them.
-	InitializationOptions json.RawMessage
-	// Configuration is the server's default settings (a JSON object), what
-	// its VS Code extension contributes: the client answers the server's
-	// workspace/configuration requests from the user's configuration laid
-	// over it, so a server that reads members without checking them
-	// (ESLint) finds every one. The ready frame carries it. nil: none.
-	Configuration json.RawMessage
-	// Features limits what the server is used for (wire.Feature* values);
-	// nil: everything it advertises.
-	Features []string
-	// Tools are helper programs the server runs, by the environment
-	// variable that tells the server their path: the agent finds each like
-	// a server (task PATH, never the workspace) and sets the variable to
-	// the absolute path, or to "" when there is none, so the server never
-	// searches a PATH that may hold workspace directories for them.
-	Tools []Tool
+	catalogfile.Server
 	// Operator marks an entry from the operator's catalog file.
 	Operator bool
 }

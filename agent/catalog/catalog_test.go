@@ -309,7 +309,7 @@ func TestInstallDirsWindows(t *testing.T) {
 	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\typescript-language-server\node_modules\.bin`}, get(t, "typescript-language-server").InstallDirs(env))
 	require.Equal(t, []string{`C:\Users\dev\go\bin`}, get(t, "gopls").InstallDirs(env))
 	require.Empty(t, get(t, "kotlin-lsp").InstallDirs(env))
-	op := Entry{ID: "x", Install: Recipe{Kind: InstallNPM, Managed: OperatorDir + "/x"}}
+	op := Entry{Server: catalogfile.Server{ID: "x", Install: Recipe{Kind: InstallNPM, Managed: OperatorDir + "/x"}}}
 	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\operator\x\node_modules\.bin`}, op.InstallDirs(env))
 }
 

@@ -117,7 +117,10 @@ type Server struct {
 	// object, compacted), nil for none.
 	InitializationOptions json.RawMessage
 	// Configuration is the server's default settings (a JSON object,
-	// compacted), nil for none.
+	// compacted), nil for none: what its VS Code extension contributes.
+	// The client answers workspace/configuration from the user's settings
+	// laid over it, so a server that reads members without checking them
+	// (ESLint, the VS Code servers' sections) finds every one.
 	Configuration json.RawMessage
 	// Features limits what the server is used for; nil: everything.
 	Features []string
