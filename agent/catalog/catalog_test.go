@@ -171,6 +171,9 @@ func TestBuiltinFile(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(get(t, "vscode-markdown-language-server").Configuration, &md))
 	require.True(t, md.Markdown.Validate.Enabled)
+	for _, e := range Builtin().Entries() {
+		require.Equal(t, e.ID == "vscode-markdown-language-server", e.PushConfiguration, "%s: only the Markdown server reads its settings by push alone", e.ID)
+	}
 	require.Equal(t, "warning", md.Markdown.Validate.FileLinks.Enabled)
 	for _, l := range wire.Languages {
 		require.NotEmpty(t, l.DisplayName, l.Language)

@@ -142,6 +142,8 @@ func TestOperatorCatalogErrors(t *testing.T) {
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"configuration":"on"}`, `field configuration: must be a JSON object`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"configuration":null}`, `field configuration: must be a JSON object`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"features":["telepathy"]}`, `field features: unknown feature "telepathy"`},
+		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"configuration":{},"pushConfiguration":"yes"}`, `field pushConfiguration: must be true or false`},
+		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"pushConfiguration":true}`, `field pushConfiguration: needs a configuration to send`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"tools":{"PATH":"evil"}}`, `field tools: "PATH" is not a variable a tool may set`},
 		{`{"id":"x","languages":["go"],"command":"gopls","install":{"kind":"manual"},"tools":{"LINT":"/tmp/lint"}}`, `field tools: LINT: "/tmp/lint" is not an executable's base name`},
 		{`[]`, `servers[0]: not a JSON object`},

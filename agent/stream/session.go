@@ -163,6 +163,7 @@ func (s *session) run(path string) {
 		RepoSubpaths:          <-repos,
 		InitializationOptions: wire.RawJSON(s.srv.InitializationOptions),
 		Configuration:         wire.RawJSON(s.srv.Configuration),
+		PushConfiguration:     s.srv.PushConfiguration,
 		Features:              s.srv.Features,
 		Heartbeat:             true,
 		Resume:                s.resumable(),

@@ -51,7 +51,7 @@ test('Settings lists the servers in order: add, reorder from the keyboard, choos
   await expect(servers.nth(1).locator('.server-state')).toHaveText(/^vscode-eslint-language-server is available on this task host: /);
   await expect(servers.nth(0).locator('.server-state')).toHaveText(/^typescript-language-server is available on this task host: /);
   // Only the catalog's servers not listed yet can be added.
-  await expect(card(page).getByLabel('Add a server').locator('option')).toHaveText(['tsgo']);
+  await expect(card(page).getByLabel('Add a server').locator('option')).toHaveText(['tsgo', 'tailwindcss-language-server']);
 
   // Move eslint up with the keyboard: the focus stays on the moved server.
   await card(page).getByRole('button', { name: 'Move eslint up' }).focus();

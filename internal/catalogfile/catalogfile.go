@@ -50,7 +50,9 @@
 // object), configuration (a JSON object: the server's default settings,
 // from which the client answers its workspace/configuration requests, the
 // user's laid over them; a section the server reads as an object is
-// listed here as {}), features (wire.Feature* names: what the server is
+// listed here as {}), pushConfiguration (true: the client sends the
+// configuration in didChangeConfiguration at start, for a server that
+// reads its settings only so), features (wire.Feature* names: what the server is
 // used for; absent, everything it offers), tools (variable name to the
 // base name of a helper program). Install, by kind: manual takes guidance;
 // npm takes packages (exact name@version pins) and lockfile (the
@@ -122,6 +124,10 @@ type Server struct {
 	// laid over it, so a server that reads members without checking them
 	// (ESLint, the VS Code servers' sections) finds every one.
 	Configuration json.RawMessage
+	// PushConfiguration: the client sends the configuration in
+	// workspace/didChangeConfiguration right after initialized, for a
+	// server that reads its settings only so (wire.Status).
+	PushConfiguration bool
 	// Features limits what the server is used for; nil: everything.
 	Features []string
 	// Tools are helper programs by the variable that tells the server
@@ -562,7 +568,7 @@ func parseEntry(raw json.RawMessage, opts Options, known func(string) bool) (Ser
 		return e, fail("id", "%q is a built-in server's id", e.ID)
 	}
 	for k := range m {
-		if !slices.Contains([]string{"id", "languages", "command", "args", "install", "initializationOptions", "configuration", "features", "tools"}, k) {
+		if !slices.Contains([]string{"id", "languages", "command", "args", "install", "initializationOptions", "configuration", "pushConfiguration", "features", "tools"}, k) {
 			return e, fail(k, "unknown field")
 		}
 	}
@@ -618,6 +624,14 @@ func parseEntry(raw json.RawMessage, opts Options, known func(string) bool) (Ser
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, v)
 		*f.dst = compact.Bytes()
+	}
+	if v, ok := m["pushConfiguration"]; ok {
+		if err := json.Unmarshal(v, &e.PushConfiguration); err != nil || string(v) == "null" {
+			return e, fail("pushConfiguration", "must be true or false")
+		}
+		if e.PushConfiguration && e.Configuration == nil {
+			return e, fail("pushConfiguration", "needs a configuration to send")
+		}
 	}
 	if v, ok := m["features"]; ok {
 		if err := json.Unmarshal(v, &e.Features); err != nil {

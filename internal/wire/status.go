@@ -41,6 +41,14 @@ type Status struct {
 	// the whole object, section "", and fails on a missing one). Absent:
 	// none.
 	Configuration RawJSON `json:"configuration,omitempty"`
+	// PushConfiguration, on ready, asks the client to send that
+	// configuration in workspace/didChangeConfiguration right after
+	// initialized, as VS Code's client does for a server that reads its
+	// settings only so (the Markdown server). Servers that ask
+	// workspace/configuration are not sent it: a partial settings object
+	// pushed to them (the VS Code JSON server's) turns off what it leaves
+	// out.
+	PushConfiguration bool `json:"pushConfiguration,omitempty"`
 	// Features, on ready, limits what the server is used for (Feature*
 	// values, Helix's only-features); absent, everything it advertises.
 	Features []string `json:"features,omitempty"`

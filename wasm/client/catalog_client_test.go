@@ -55,12 +55,30 @@ func TestCatalogLanguagesOpenAsTheServerExpects(t *testing.T) {
 	require.JSONEq(t, `{"provideFormatter":true}`, string(p.InitializationOptions))
 	b.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, init.ID)
 	b.recvMethod("initialized")
-	// The entry's settings go out at once, as VS Code's clients
-	// synchronize them; gopls above, with none, got nothing.
-	sync := b.recvMethod("workspace/didChangeConfiguration")
-	require.JSONEq(t, `{"settings":{"css":{},"scss":{},"less":{}}}`, string(sync.Params))
-	open = b.recvMethod("textDocument/didOpen")
+	open = b.recvMethod("textDocument/didOpen") // no didChangeConfiguration before it: not asked to push
 	require.Contains(t, string(open.Params), `"languageId":"scss"`)
 	b.send(`{"jsonrpc":"2.0","id":7,"method":"workspace/configuration","params":{"items":[{"section":"scss"},{"section":"css.lint"},{"section":"other"}]}}`)
 	require.JSONEq(t, `{"jsonrpc":"2.0","id":7,"result":[{},null,null]}`, b.recv().raw)
+}
+
+// A server whose entry asks for it (pushConfiguration: the Markdown server
+// reads its settings only so) gets its configuration in
+// didChangeConfiguration right after initialized, before any document;
+// others get none (the first half of TestCatalogLanguagesOpenAsTheServerExpects).
+func TestPushConfigurationAtStart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m := newModel("# Title\n")
+	_, err := h.client.OpenDocument("s", "README.md", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	h.expectState(t, StateConnecting)
+	a.send(`{"status":"ready","workspacePath":"/w","server":"vscode-markdown-language-server",` +
+		`"configuration":{"markdown":{"validate":{"enabled":true}}},"pushConfiguration":true}`)
+	init := a.recvMethod("initialize")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, init.ID)
+	a.recvMethod("initialized")
+	push := a.recvMethod("workspace/didChangeConfiguration")
+	require.JSONEq(t, `{"settings":{"markdown":{"validate":{"enabled":true}}}}`, string(push.Params))
+	a.recvMethod("textDocument/didOpen")
 }

@@ -224,11 +224,11 @@ func (c *connection) run() {
 		c.caps = append(jsonlite.Raw(nil), res.Capabilities...)
 		c.mu.Unlock()
 		err = c.notify(rpc, lsptypes.MethodInitialized, jsonlite.Raw("{}"))
-		if cfg := c.config(); err == nil && len(c.entryConfig) > 0 && jsonlite.Valid(cfg) {
-			// A server with default settings in its entry gets them at once,
-			// as VS Code's clients synchronize their sections at start: the
-			// Markdown server, for one, reads its settings only from
-			// didChangeConfiguration and checks no links until it has them.
+		if cfg := c.config(); err == nil && ready.PushConfiguration && jsonlite.Valid(cfg) {
+			// A server that reads its settings only from
+			// didChangeConfiguration (the Markdown server: it checks no
+			// links until it has them) gets them at once, as VS Code's
+			// client synchronizes its section at start.
 			err = c.notify(rpc, lsptypes.MethodDidChangeConfiguration, lsptypes.DidChangeConfigurationParams{Settings: cfg})
 		}
 	}
@@ -645,6 +645,7 @@ func parseStatus(frame []byte) (wire.Status, error) {
 		}
 	}
 	st.Heartbeat, _ = v.Get("heartbeat").Bool()
+	st.PushConfiguration, _ = v.Get("pushConfiguration").Bool()
 	st.Resume, _ = v.Get("resume").Str()
 	st.Received, _ = v.Get("received").Uint()
 	subs := v.Get("repoSubpaths")
