@@ -166,6 +166,27 @@ func TestLastDuplicateKeyWins(t *testing.T) {
 	}
 }
 
+// Lookup finds what Get finds, every key in one walk: the last of a
+// repeated key, escaped keys decoded, Missing for absent ones and on a
+// value that is no object.
+func TestLookupMatchesGet(t *testing.T) {
+	v, _ := Parse([]byte(`{"a":1,"b":{"a":9},"\u0061":2,"c":"x","d":null}`))
+	keys := []string{"a", "b", "c", "d", "e"}
+	out := make([]Value, len(keys))
+	out[4] = v // overwritten: Lookup clears out first
+	v.Lookup(keys, out)
+	for i, k := range keys {
+		if string(out[i].Raw()) != string(v.Get(k).Raw()) || out[i].Kind() != v.Get(k).Kind() {
+			t.Errorf("Lookup %q = %s, Get = %s", k, out[i].Raw(), v.Get(k).Raw())
+		}
+	}
+	arr, _ := Parse([]byte(`[1,2]`))
+	arr.Lookup(keys[:1], out[:1])
+	if out[0].Kind() != Missing {
+		t.Errorf("Lookup on an array = %s", out[0].Raw())
+	}
+}
+
 func TestRaw(t *testing.T) {
 	if !Raw(nil).IsNull() || !Raw(" null ").IsNull() || Raw(`0`).IsNull() {
 		t.Errorf("Raw.IsNull wrong")

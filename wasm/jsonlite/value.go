@@ -77,6 +77,25 @@ func (v Value) Get(key string) Value {
 	return out
 }
 
+// Lookup sets out[i] to the member keys[i] of an object (the last one if
+// a key repeats; Missing for a key that is not there) in one walk over its
+// members: a reader of several members of one object (a diagnostic, a
+// range) pays one walk rather than one per Get. out must be as long as
+// keys.
+//
+//go:noinline
+func (v Value) Lookup(keys []string, out []Value) {
+	clear(out)
+	for k, m := range v.members() {
+		for i, key := range keys {
+			if k.equals(key) {
+				out[i] = m
+				break
+			}
+		}
+	}
+}
+
 // Index returns element i of an array.
 //
 //go:noinline

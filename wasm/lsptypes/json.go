@@ -135,18 +135,30 @@ func ParsePosition(v j.Value) (Position, bool) {
 	if !v.DecodeObject() {
 		return Position{}, false
 	}
-	line, ok1 := v.Get("line").DecodeUint(32)
-	char, ok2 := v.Get("character").DecodeUint(32)
+	var m [2]j.Value
+	v.Lookup(positionKeys, m[:])
+	line, ok1 := m[0].DecodeUint(32)
+	char, ok2 := m[1].DecodeUint(32)
 	return Position{Line: uint32(line), Character: uint32(char)}, ok1 && ok2
 }
+
+// The members ParsePosition and ParseRange read, each object walked once
+// (jsonlite.Value.Lookup): a big answer holds thousands of them.
+var (
+	positionKeys = []string{"line", "character"}
+	rangeKeys    = []string{"start", "end"}
+	locationKeys = []string{"uri", "range"}
+)
 
 // ParseRange reads a Range.
 func ParseRange(v j.Value) (Range, bool) {
 	if !v.DecodeObject() {
 		return Range{}, false
 	}
-	s, ok1 := ParsePosition(v.Get("start"))
-	e, ok2 := ParsePosition(v.Get("end"))
+	var m [2]j.Value
+	v.Lookup(rangeKeys, m[:])
+	s, ok1 := ParsePosition(m[0])
+	e, ok2 := ParsePosition(m[1])
 	return Range{Start: s, End: e}, ok1 && ok2
 }
 
@@ -155,8 +167,10 @@ func ParseLocation(v j.Value) (Location, bool) {
 	if !v.DecodeObject() {
 		return Location{}, false
 	}
-	uri, ok1 := v.Get("uri").DecodeString()
-	r, ok2 := ParseRange(v.Get("range"))
+	var m [2]j.Value
+	v.Lookup(locationKeys, m[:])
+	uri, ok1 := m[0].DecodeString()
+	r, ok2 := ParseRange(m[1])
 	return Location{URI: uri, Range: r}, ok1 && ok2
 }
 

@@ -24,18 +24,23 @@ func parse(raw []byte) (j.Value, error) {
 // would fail.
 func ParseDiagnostic(v j.Value) (Diagnostic, bool) { return parseDiagnostic(v) }
 
+// diagnosticKeys are the members of a Diagnostic parseDiagnostic reads.
+var diagnosticKeys = []string{"range", "severity", "code", "source", "message", "tags", "relatedInformation", "codeDescription"}
+
 func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 	if !v.DecodeObject() {
 		return Diagnostic{}, false
 	}
 	var d Diagnostic
 	var ok [5]bool
-	d.Range, ok[0] = ParseRange(v.Get("range"))
-	sev, ok1 := v.Get("severity").DecodeInt(64)
+	var f [8]j.Value // diagnosticKeys, in one walk of the object
+	v.Lookup(diagnosticKeys, f[:])
+	d.Range, ok[0] = ParseRange(f[0])
+	sev, ok1 := f[1].DecodeInt(64)
 	d.Severity, ok[1] = DiagnosticSeverity(sev), ok1
-	d.Code = v.Get("code").Raw()
-	d.Source, ok[2] = v.Get("source").DecodeString()
-	if m := v.Get("message"); m.Kind() == j.Object {
+	d.Code = f[2].Raw()
+	d.Source, ok[2] = f[3].DecodeString()
+	if m := f[4]; m.Kind() == j.Object {
 		// MarkupContent (LSP 3.18): its value, as plain text.
 		kind, _ := m.Get("kind").DecodeString()
 		value, vok := m.Get("value").Str()
@@ -46,22 +51,31 @@ func parseDiagnostic(v j.Value) (Diagnostic, bool) {
 	ok[4] = true
 	// The details below are optional: one of the wrong shape is left out
 	// rather than losing the diagnostic.
-	for _, t := range v.Get("tags").Elems() {
-		if n, ok := t.Int(); ok {
-			d.Tags = append(d.Tags, int(n))
+	// Most diagnostics have neither tags nor related information: no
+	// iterator is made for those.
+	if f[5].Kind() == j.Array {
+		for _, t := range f[5].Elems() {
+			if n, ok := t.Int(); ok {
+				d.Tags = append(d.Tags, int(n))
+			}
 		}
 	}
-	for _, r := range v.Get("relatedInformation").Elems() {
-		loc, lok := ParseLocation(r.Get("location"))
-		msg, mok := r.Get("message").DecodeString()
-		if lok && mok {
-			d.Related = append(d.Related, Related{Location: loc, Message: msg})
+	if f[6].Kind() == j.Array {
+		for _, r := range f[6].Elems() {
+			loc, lok := ParseLocation(r.Get("location"))
+			msg, mok := r.Get("message").DecodeString()
+			if lok && mok {
+				d.Related = append(d.Related, Related{Location: loc, Message: msg})
+			}
 		}
 	}
-	d.Href, _ = v.Get("codeDescription").Get("href").DecodeString()
+	d.Href, _ = f[7].Get("href").DecodeString()
 	d.Raw = append(j.Raw(nil), v.Raw()...) // a copy: the message buffer is not ours
 	return d, ok == [5]bool{true, true, true, true, true}
 }
+
+// publishDiagnosticsKeys are the members ParsePublishDiagnosticsParams reads.
+var publishDiagnosticsKeys = []string{"uri", "version", "diagnostics"}
 
 // ParsePublishDiagnosticsParams decodes textDocument/publishDiagnostics
 // params.
@@ -71,12 +85,16 @@ func ParsePublishDiagnosticsParams(raw []byte) (PublishDiagnosticsParams, error)
 		return PublishDiagnosticsParams{}, err
 	}
 	var p PublishDiagnosticsParams
-	uri, ok := v.Get("uri").DecodeString()
+	// One walk over the members: the diagnostics array may be most of
+	// a megabyte, and each Get would walk past it.
+	var f [3]j.Value
+	v.Lookup(publishDiagnosticsKeys, f[:])
+	uri, ok := f[0].DecodeString()
 	if !ok {
 		return PublishDiagnosticsParams{}, ErrMalformed
 	}
 	p.URI = uri
-	if ver := v.Get("version"); ver.Exists() && !ver.IsNull() {
+	if ver := f[1]; ver.Exists() && !ver.IsNull() {
 		n, ok := ver.DecodeInt(32)
 		if !ok {
 			return PublishDiagnosticsParams{}, ErrMalformed
@@ -84,7 +102,7 @@ func ParsePublishDiagnosticsParams(raw []byte) (PublishDiagnosticsParams, error)
 		n32 := int32(n)
 		p.Version = &n32
 	}
-	ds := v.Get("diagnostics")
+	ds := f[2]
 	if !ds.DecodeArray() {
 		return PublishDiagnosticsParams{}, ErrMalformed
 	}
