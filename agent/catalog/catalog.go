@@ -1,9 +1,9 @@
 // Package catalog is the agent's one authority on what may run: entries
 // that each name a catalog id, the languages served, the command, a pinned
 // install recipe, default initialization options and the features the
-// server is used for. The built-in entries are data here (builtin.go); an
-// operator may add entries from a file the agent is told about at start
-// (operator.go). Nothing a stream request or the workspace sends chooses
+// server is used for. The built-in entries are data (builtin.json, read
+// by internal/catalogfile); an operator may add entries from a file of the
+// same format the agent is told about at start (operator.go). Nothing a stream request or the workspace sends chooses
 // an executable: a request names a catalog id (or none: the language's
 // default), and the command is the entry's.
 //
@@ -111,7 +111,7 @@ type Catalog struct {
 var builtin = func() *Catalog {
 	c, err := newCatalog(builtinEntries())
 	if err != nil {
-		panic(err) // the table in builtin.go is wrong: a test catches it
+		panic(err) // builtin.json is wrong: TestBuiltinFile catches it
 	}
 	return c
 }()
