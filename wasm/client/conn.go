@@ -551,8 +551,10 @@ func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.A
 			return jsonlite.Raw(`{"success":false}`), nil
 		}), nil
 	}
-	if a, ok := c.markdownRequest(req); ok && !req.IsNotification() {
-		return a, nil
+	if !req.IsNotification() {
+		if a, ok := c.markdownRequest(req); ok {
+			return a, nil
+		}
 	}
 	if req.IsNotification() {
 		return nil, nil // window/logMessage, …: not shown

@@ -37,6 +37,9 @@ var errNoFile = jsonrpc.NewError(-32803, "no such file in the workspace") // Req
 // markdownRequest answers the Markdown server's requests of its client;
 // ok is false for a method that is none of them.
 func (c *connection) markdownRequest(req *jsonrpc.Request) (jsonlite.Appender, bool) {
+	if !strings.HasPrefix(req.Method, "markdown/") {
+		return nil, false // any other method pays no parse of its params
+	}
 	v, _ := jsonlite.Parse(req.Params)
 	uri, _ := v.Get("uri").Str()
 	switch req.Method {
