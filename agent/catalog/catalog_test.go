@@ -328,7 +328,7 @@ func TestNPMLockfilesPinned(t *testing.T) {
 			continue
 		}
 		seen[e.Install.Managed] = true
-		require.NoError(t, catalogfile.CheckLock(e.Install.Lock, e.Install.Packages, e.Command), e.ID)
+		require.NoError(t, catalogfile.CheckLock(e.Install.Lock, e.Install.Packages, e.Command, e.Install.Executable), e.ID)
 		var lf testLockfile
 		require.NoError(t, json.Unmarshal(e.Install.Lock.PackageLock, &lf))
 		require.Equal(t, 3, lf.LockfileVersion, e.ID)
@@ -374,7 +374,7 @@ func TestCheckLockRefuses(t *testing.T) {
 	pkg := func(lf map[string]any, name string) map[string]any {
 		return lf["packages"].(map[string]any)["node_modules/"+name].(map[string]any)
 	}
-	require.NoError(t, catalogfile.CheckLock(good.Lock, pkgs, "yaml-language-server"))
+	require.NoError(t, catalogfile.CheckLock(good.Lock, pkgs, "yaml-language-server", ""))
 	for name, c := range map[string]struct {
 		lock    *NPMLock
 		pkgs    []string
@@ -394,7 +394,7 @@ func TestCheckLockRefuses(t *testing.T) {
 		"not locked at pin": {mutate(func(lf map[string]any) { pkg(lf, "yaml-language-server")["version"] = "1.0.0" }), pkgs, "yaml-language-server", "locked at"},
 		"no lockfile":       {nil, pkgs, "yaml-language-server", "no lockfile"},
 	} {
-		err := catalogfile.CheckLock(c.lock, c.pkgs, c.command)
+		err := catalogfile.CheckLock(c.lock, c.pkgs, c.command, "")
 		require.ErrorContains(t, err, c.want, name)
 	}
 	_, _, ok := catalogfile.SplitNPMSpec("@typescript/native-preview@" + Version("tsgo"))

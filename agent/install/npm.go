@@ -24,13 +24,16 @@ type npmPackage struct {
 	specs []string
 	// launcher is the command node_modules/.bin gets for the server.
 	launcher string
+	// executable, when set, is the server's own file inside node_modules
+	// (catalog.Recipe.Executable), found there instead of a launcher.
+	executable string
 	// lock holds package.json and package-lock.json.
 	lock *catalog.NPMLock
 }
 
 // npmPackageOf is the npm install of an entry.
 func npmPackageOf(e catalog.Entry) npmPackage {
-	return npmPackage{managed: e.Install.Managed, specs: e.Install.Packages, launcher: e.Command, lock: e.Install.Lock}
+	return npmPackage{managed: e.Install.Managed, specs: e.Install.Packages, launcher: e.Command, executable: e.Install.Executable, lock: e.Install.Lock}
 }
 
 // npmInstaller installs an npmPackage under the task's cache root.
@@ -52,8 +55,22 @@ func (n *npmInstaller) lockPath() string {
 // PATHEXT-selected shim (pyright-langserver.cmd), which is what a process
 // start can launch.
 func (n *npmInstaller) find(stat statFunc) (string, error) {
-	bin := join(n.env.GOOS, n.dest(), "node_modules", ".bin")
-	return findExecutable(n.env, stat, bin, n.pkg.launcher)
+	return n.pkg.findIn(n.env, stat, n.dest())
+}
+
+// binDir is the directory of the server's executable in an install at
+// dir: node_modules/.bin, or the executable's own directory.
+func (p npmPackage) binDir(goos, dir string) string {
+	if p.executable != "" {
+		parts := strings.Split(p.executable, "/")
+		return join(goos, append([]string{dir, "node_modules"}, parts[:len(parts)-1]...)...)
+	}
+	return join(goos, dir, "node_modules", ".bin")
+}
+
+// findIn returns the server's executable in an install at dir.
+func (p npmPackage) findIn(env *taskenv.Env, stat statFunc, dir string) (string, error) {
+	return findExecutable(env, stat, p.binDir(env.GOOS, dir), p.launcher)
 }
 
 // install runs `npm ci` in a fresh staging directory inside the cache,
@@ -95,7 +112,7 @@ func (n *npmInstaller) install(ctx context.Context, r *Runner, out *Output) (err
 	if err := r.Run(ctx, Command{Path: npm, Args: npmArgs, Dir: staging, Env: n.env.InstallList()}, out); err != nil {
 		return err
 	}
-	if _, err := findExecutable(n.env, osStat, join(n.env.GOOS, staging, "node_modules", ".bin"), n.pkg.launcher); err != nil {
+	if _, err := n.pkg.findIn(n.env, osStat, staging); err != nil {
 		return fmt.Errorf("npm finished but did not create %s: %w", n.pkg.launcher, err)
 	}
 	return publishDir(staging, n.dest())

@@ -26,7 +26,7 @@ import (
 // typescript-language-server + typescript, tsgo, pyright, basedpyright,
 // the VS Code servers (ESLint among them), yaml-language-server,
 // bash-language-server, the Dockerfile server, intelephense, the Svelte,
-// Tailwind CSS, GraphQL and SQL servers — every
+// Tailwind CSS, GraphQL and SQL servers, tombi — every
 // npm entry of the catalog file, whatever it adds — the recipes side by
 // side, as an agent serving several connections would, then starts each
 // entry's command with its arguments and completes a real LSP initialize. It needs the network and
@@ -54,8 +54,8 @@ func TestRealNPMInstall(t *testing.T) {
 			recipes[e.Install.Managed] = append(recipes[e.Install.Managed], e)
 		}
 	}
-	require.GreaterOrEqual(t, len(recipes), 12, "every npm recipe, the newer ones among them")
-	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server", "sql-language-server"} {
+	require.GreaterOrEqual(t, len(recipes), 13, "every npm recipe, the newer ones among them")
+	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server", "sql-language-server", "tombi"} {
 		require.Contains(t, recipes, r)
 	}
 	began := time.Now()
@@ -77,7 +77,11 @@ func TestRealNPMInstall(t *testing.T) {
 			for _, e := range entries {
 				path, err := ManagedLauncher(env, e)
 				require.NoError(t, err, e.ID)
-				require.Equal(t, filepath.Join(dest, "node_modules", ".bin", e.Command), path)
+				want := filepath.Join(dest, "node_modules", ".bin", e.Command)
+				if e.Install.Executable != "" {
+					want = filepath.Join(dest, "node_modules", filepath.FromSlash(e.Install.Executable))
+				}
+				require.Equal(t, want, path)
 				start := time.Now()
 				initialize(t, env, path, e.Args, workspace)
 				t.Logf("%s answered initialize in %v", e.ID, time.Since(start).Round(time.Millisecond))

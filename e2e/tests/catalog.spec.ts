@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 // the open file without a reload.
 const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/catalog' });
 
-const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php', 'svelte', 'graphql', 'terraform', 'sql', 'html', 'css'];
+const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php', 'svelte', 'graphql', 'terraform', 'sql', 'html', 'css', 'toml'];
 
 test.beforeEach(async ({ page }) => {
   await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_server_configs: {}, lsp_language_servers: {} });
@@ -30,6 +30,7 @@ for (const [file, server, message] of [
   ['graphql/broken.graphql', 'graphql-language-server', /Cannot query field "hellox" on type "Query"/],
   ['broken.tf', 'terraform-ls', /Invalid expression/],
   ['broken.sql', 'sql-language-server', /Expected .*"SELECT".* but "S" found/],
+  ['broken.toml', 'tombi', /duplicate key: port/],
   ['go.mod', 'gopls', /usage: require|malformed|unexpected/i],
 ] as const) {
   test(`${file} gets ${server}'s diagnostics`, async ({ page, demo }) => {

@@ -59,7 +59,8 @@
 // package-lock.json of exactly those, as an object or as a file path
 // relative to the catalog file; in the built-in file, the lockfile of a
 // folder that holds its package.json too and names the install's
-// directory); go takes package (module path@vX.Y.Z, an exact version);
+// directory), and executable (the command's file inside node_modules,
+// for a package that ships a native binary without an npm bin); go takes package (module path@vX.Y.Z, an exact version);
 // release takes baseUrl (https), assets ("goos/goarch" to the file name of
 // a gzip-compressed executable and its sha256) and tag.
 package catalogfile
@@ -158,6 +159,11 @@ type Recipe struct {
 	Managed string
 	// Lock is the npm project an install hands to `npm ci` (npm).
 	Lock *NPMLock
+	// Executable is the server's file inside node_modules, slash-separated
+	// ("@scope/pkg/bin/name"), for a package that ships a native binary
+	// without an npm bin (npm); "" for the command's node_modules/.bin
+	// launcher. Its base name is the command's.
+	Executable string
 	// Release pins the downloads (release).
 	Release *Release
 	// Guidance says how to install the server by hand (manual), in
@@ -677,7 +683,7 @@ func parseInstall(raw json.RawMessage, e Server, opts Options) (Recipe, *FieldEr
 	_ = json.Unmarshal(m["kind"], &kind)
 	allowed := map[string][]string{
 		string(InstallManual):  {"guidance"},
-		string(InstallNPM):     {"packages", "lockfile"},
+		string(InstallNPM):     {"packages", "lockfile", "executable"},
 		string(InstallGo):      {"package"},
 		string(InstallRelease): {"tag", "baseUrl", "assets"},
 	}
@@ -735,7 +741,12 @@ func parseInstall(raw json.RawMessage, e Server, opts Options) (Recipe, *FieldEr
 		if err != nil {
 			return Recipe{}, fail("lockfile", "%s", err)
 		}
-		if err := CheckLock(lock, r.Packages, e.Command); err != nil {
+		if v, ok := m["executable"]; ok {
+			if err := json.Unmarshal(v, &r.Executable); err != nil || !validExecutable(r.Executable, e.Command) {
+				return Recipe{}, fail("executable", "must be the slash-separated path of the file %q inside node_modules (\"@scope/pkg/%s\")", e.Command, e.Command)
+			}
+		}
+		if err := CheckLock(lock, r.Packages, e.Command, r.Executable); err != nil {
 			return Recipe{}, fail("lockfile", "%s", err)
 		}
 		r.Lock = lock
@@ -774,6 +785,13 @@ func parseInstall(raw json.RawMessage, e Server, opts Options) (Recipe, *FieldEr
 		}
 	}
 	return r, nil
+}
+
+// validExecutable reports whether p is a clean relative slash path inside
+// node_modules whose base name is command.
+func validExecutable(p, command string) bool {
+	return p != "" && !strings.HasPrefix(p, "/") && !strings.Contains(p, "\\") && path.Clean(p) == p &&
+		!slices.Contains(strings.Split(p, "/"), "..") && path.Base(p) == command && strings.Contains(p, "/")
 }
 
 // goBinary is the executable `go install` writes for a package path: its

@@ -61,6 +61,24 @@ func TestParseBuiltinFile(t *testing.T) {
 		require.True(t, strings.HasPrefix(err.Error(), "built-in catalog: "), err.Error())
 	}
 
+	// A package that ships a native binary without a bin: the server's file
+	// in node_modules, named by the command, inside one of the pins.
+	native := `"lockfile": "npm/tl/package-lock.json", "executable": "tl/native/tl"`
+	f, err = Parse([]byte(strings.Replace(file, `"lockfile": "npm/tl/package-lock.json"`, native, 1)), Options{Builtin: true, FS: fsys})
+	require.NoError(t, err)
+	require.Equal(t, "tl/native/tl", f.Servers[0].Install.Executable)
+	require.Empty(t, f.Servers[1].Install.Executable)
+	for _, c := range []struct{ executable, want string }{
+		{"tl/native/other", `field install.executable: must be the slash-separated path of the file "tl" inside node_modules`},
+		{"tl/../../tl", `field install.executable: must be`},
+		{"/tl/tl", `field install.executable: must be`},
+		{"tl", `field install.executable: must be`},
+		{"other/tl", `field install.lockfile: package-lock.json: none of [tl] holds other/tl`},
+	} {
+		_, err := Parse([]byte(strings.Replace(file, `"lockfile": "npm/tl/package-lock.json"`, `"lockfile": "npm/tl/package-lock.json", "executable": "`+c.executable+`"`, 1)), Options{Builtin: true, FS: fsys})
+		require.ErrorContains(t, err, c.want, c.executable)
+	}
+
 	// An operator file adds servers, never languages.
 	_, err = Parse([]byte(file), Options{FS: fsys})
 	require.EqualError(t, err, "operator catalog: field languages: only the built-in catalog defines languages")

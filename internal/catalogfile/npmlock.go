@@ -62,8 +62,10 @@ func SplitNPMSpec(spec string) (name, version string, ok bool) {
 // version, one of them has command as a bin, and every other package is
 // fetched from an https URL with a sha512 integrity — or comes inside its
 // parent's tarball (inBundle), which that integrity covers. Links to local
-// directories are refused: nothing would check what they hold.
-func CheckLock(lock *NPMLock, packages []string, command string) error {
+// directories are refused: nothing would check what they hold. With an
+// executable (Recipe.Executable), one of the pins holds that file in
+// place of a bin.
+func CheckLock(lock *NPMLock, packages []string, command, executable string) error {
 	if lock == nil {
 		return errors.New("no lockfile")
 	}
@@ -105,9 +107,15 @@ func CheckLock(lock *NPMLock, packages []string, command string) error {
 		}
 		var bins map[string]string
 		_ = json.Unmarshal(p.Bin, &bins)
-		if _, ok := bins[command]; ok {
+		if _, ok := bins[command]; ok && executable == "" {
 			hasCommand = true
 		}
+		if strings.HasPrefix(executable, name+"/") {
+			hasCommand = true
+		}
+	}
+	if !hasCommand && executable != "" {
+		return fmt.Errorf("package-lock.json: none of %v holds %s", slices.Sorted(maps.Keys(want)), executable)
 	}
 	if !hasCommand {
 		return fmt.Errorf("package-lock.json: none of %v has a %q bin", slices.Sorted(maps.Keys(want)), command)

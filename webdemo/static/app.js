@@ -27,6 +27,7 @@ import { createSearchPanel } from './search.js';
 import { loadTabs, saveTabs } from './tabstore.js';
 import { registerGoModules } from './gomod.js';
 import { registerSvelte } from './svelte.js';
+import { registerToml } from './toml.js';
 import { pageText } from './pagetexts.js';
 import { FileTree } from './filetree.js';
 import { createExternalOpener } from './external.js';
@@ -137,6 +138,7 @@ const layout = () => ({ phone: phoneMQ.matches, coarse: coarseMQ.matches, status
 // Monaco's theme service reads semanticHighlighting; its IStandaloneThemeData type lacks it.
 registerGoModules(monaco);
 registerSvelte(monaco);
+registerToml(monaco);
 monaco.editor.defineTheme('kandev', /** @type {import('monaco-editor').editor.IStandaloneThemeData & { semanticHighlighting: boolean }} */ ({
   base: 'vs',
   inherit: true,
