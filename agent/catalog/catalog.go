@@ -240,7 +240,7 @@ func (e Entry) ToolEnv(env *taskenv.Env) []string {
 // InstallDirs lists where this entry's installer publishes its executable
 // for this task: the Go bin directories for `go install`; the managed
 // cache's node_modules/.bin for npm (PATHEXT then finds the .cmd shim on
-// Windows); the managed cache directory itself for a release; nothing for
+// Windows), or the directory of its executable inside node_modules; the managed cache directory itself for a release; nothing for
 // a manual entry. Only absolute directories derived from the task
 // environment appear: never one inside the repository.
 func (e Entry) InstallDirs(env *taskenv.Env) []string {
@@ -248,7 +248,12 @@ func (e Entry) InstallDirs(env *taskenv.Env) []string {
 	case InstallGo:
 		return env.GoBinDirs()
 	case InstallNPM:
-		if d := e.ManagedDir(env); d != "" {
+		if d := e.ManagedDir(env); d == "" {
+			break
+		} else if x := e.Install.Executable; x != "" {
+			parts := splitSlash(x)
+			return []string{env.Join(append([]string{d, "node_modules"}, parts[:len(parts)-1]...)...)}
+		} else {
 			return []string{env.Join(d, "node_modules", ".bin")}
 		}
 	case InstallRelease:

@@ -314,6 +314,8 @@ func TestInstallDirsWindows(t *testing.T) {
 	require.Empty(t, get(t, "kotlin-lsp").InstallDirs(env))
 	op := Entry{Server: catalogfile.Server{ID: "x", Install: Recipe{Kind: InstallNPM, Managed: OperatorDir + "/x"}}}
 	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\operator\x\node_modules\.bin`}, op.InstallDirs(env))
+	// A native binary without an npm bin is found in its own package.
+	require.Equal(t, []string{`C:\Users\dev\.kandev\lsp-servers\tombi\node_modules\@tombi-toml\cli-linux-x64`}, get(t, "tombi").InstallDirs(env))
 }
 
 // The embedded lockfiles pin the whole tree of each built-in npm recipe:

@@ -82,6 +82,12 @@ func TestRealNPMInstall(t *testing.T) {
 					want = filepath.Join(dest, "node_modules", filepath.FromSlash(e.Install.Executable))
 				}
 				require.Equal(t, want, path)
+				if e.Install.Executable != "" {
+					// Discovery finds it there on the next start, without installing again.
+					found, err := e.Locate(env)
+					require.NoError(t, err)
+					require.Equal(t, want, found)
+				}
 				start := time.Now()
 				initialize(t, env, path, e.Args, workspace)
 				t.Logf("%s answered initialize in %v", e.ID, time.Since(start).Round(time.Millisecond))
