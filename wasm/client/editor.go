@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -370,7 +371,12 @@ func (cl *Client) Provide(ctx ctxlite.Context, connID, name, req string) (string
 	if err != nil {
 		return "", err
 	}
-	c, d := cl.serving(connID, r.URI)
+	c, d := cl.serving(connID, r.URI, func(c *connection, d *Document) bool {
+		c.mu.Lock()
+		reg := c.reg
+		c.mu.Unlock()
+		return reg != nil && reg.For(d.languageID).Allows(call.Feature()) && c.mask.allows(call.Feature())
+	})
 	if d == nil {
 		return "null", nil
 	}
@@ -411,8 +417,11 @@ func (cl *Client) Provide(ctx ctxlite.Context, connID, name, req string) (string
 }
 
 // serving returns connection connID and its document of the model; with
-// connID "" the first initialized connection that serves the model.
-func (cl *Client) serving(connID, model string) (*connection, *Document) {
+// connID "" the connection that serves the model and that wants (nil:
+// any) accepts, the lowest slot first — the language's default server
+// before those beside it, as for a feature one server answers alone
+// (owns) — or else the first that serves it at all.
+func (cl *Client) serving(connID, model string, wants func(*connection, *Document) bool) (*connection, *Document) {
 	cl.mu.Lock()
 	var conns []*connection
 	if connID != "" {
@@ -425,12 +434,22 @@ func (cl *Client) serving(connID, model string) (*connection, *Document) {
 		}
 	}
 	cl.mu.Unlock()
+	slices.SortFunc(conns, func(a, b *connection) int { return a.p.key.slot - b.p.key.slot })
+	var firstC *connection
+	var firstD *Document
 	for _, c := range conns {
-		if d := c.docByModel(model); d != nil {
+		d := c.docByModel(model)
+		if d == nil {
+			continue
+		}
+		if connID != "" || wants == nil || wants(c, d) {
 			return c, d
 		}
+		if firstD == nil {
+			firstC, firstD = c, d
+		}
 	}
-	return nil, nil
+	return firstC, firstD
 }
 
 // diagnosticsOf returns the last diagnostics the server published for its

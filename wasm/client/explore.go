@@ -33,7 +33,7 @@ func (cl *Client) Explore(ctx ctxlite.Context, js string) (string, error) {
 		cl.mu.Unlock()
 	} else {
 		var d *Document
-		if c, d = cl.serving("", r.Model); d != nil {
+		if c, d = cl.serving("", r.Model, func(c *connection, _ *Document) bool { return c.offers(r.Op.Capability, r.Op.Register) }); d != nil {
 			docURI, _ = d.flushForRequest(c)
 		}
 		if docURI == "" {

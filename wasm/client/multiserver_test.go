@@ -362,3 +362,38 @@ func TestResolveAndCommandGoToTheServerThatAnswered(t *testing.T) {
 	require.Equal(t, "true", <-got)
 	agents["tsgo"].nothingQueued()
 }
+
+// The page's own calls (outline, format on save) name no connection: the
+// language's first server that offers the feature answers, never one
+// picked by chance, and never one that lacks it while another has it.
+func TestPageCallsGoToTheFirstServerThatOffers(t *testing.T) {
+	ts := newTwoServers(t)
+	src := &slotted{newModel("let a = 1;\n"), map[int]*model{1: newModel("")}}
+	d, err := ts.h.client.OpenDocument("s", "a.ts", src, src)
+	require.NoError(t, err)
+	agents := ts.agents(t)
+	ready(t, agents["tsgo"], "tsgo", "", bothCaps)
+	ready(t, agents["eslint"], "eslint", "", `{"textDocumentSync":{"openClose":true,"change":2},"documentSymbolProvider":true,"hoverProvider":true}`)
+	for _, a := range agents {
+		a.recvMethod("textDocument/didOpen")
+	}
+	ask := func(method, name, req string, a *fakeAgent) {
+		t.Helper()
+		got := make(chan string, 1)
+		go func() {
+			out, err := ts.h.client.Provide(ctxlite.Background(), "", name, req)
+			require.NoError(t, err)
+			got <- out
+		}()
+		call := a.recvMethod(method)
+		a.send(`{"jsonrpc":"2.0","id":%s,"result":null}`, call.ID)
+		<-got
+	}
+	for range 8 { // the connections live in a map: chance would show
+		ask("textDocument/documentSymbol", "documentSymbol", `{"uri":"`+d.Model()+`"}`, agents["eslint"])
+		ask("textDocument/hover", "hover", `{"uri":"`+d.Model()+`","lineNumber":1,"column":5}`, agents["tsgo"])
+	}
+	for _, a := range agents {
+		a.nothingQueued()
+	}
+}
