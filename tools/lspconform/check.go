@@ -40,11 +40,15 @@ type Conn struct {
 	m       *Model
 	mu      sync.Mutex
 	pending [2]map[string]string // by the requesting side: id → method
+	// asked are the server's own notifications "P/request" seen so far:
+	// the client may answer one with "P/response" (Vue's tsserver/request
+	// and tsserver/response), a protocol of that server's, not of LSP.
+	asked map[string]bool
 }
 
 // NewConn starts checking a connection.
 func (m *Model) NewConn() *Conn {
-	return &Conn{m: m, pending: [2]map[string]string{{}, {}}}
+	return &Conn{m: m, pending: [2]map[string]string{{}, {}}, asked: map[string]bool{}}
 }
 
 // Check checks one message sent by from: a request or notification by its
@@ -94,6 +98,14 @@ func (c *Conn) Check(from Side, frame []byte) error {
 		method := *msg.Method
 		n := c.m.notifications[method]
 		if n == nil {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if p, ok := strings.CutSuffix(method, "/request"); ok && !strict {
+				c.asked[p] = true
+			}
+			if p, ok := strings.CutSuffix(method, "/response"); ok && strict && c.asked[p] {
+				return nil // the answer to the server's own request
+			}
 			if strings.HasPrefix(method, "$/") || !strict {
 				return nil
 			}
@@ -134,6 +146,11 @@ func (c *Conn) Check(from Side, frame []byte) error {
 		}
 		if msg.Result == nil {
 			return fmt.Errorf("%s response to %s: neither result nor error", from, method)
+		}
+		if !strict && string(msg.Result) == "null" {
+			// A server's null where the result is an array (Vue's server
+			// for documentColor) reads as none, like its optional nulls.
+			return nil
 		}
 		v := checker{m: c.m, strict: strict}
 		if err := v.value(r.Result, msg.Result, "result"); err != nil {

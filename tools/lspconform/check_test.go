@@ -55,8 +55,19 @@ func TestClientHeldToTheLetter(t *testing.T) {
 	bad(Client, `{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///a"},"extra":null}}`, "declares no such property")
 	ok(Client, `{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a"},"position":{"line":0,"character":2}}}`)
 	bad(Server, `{"jsonrpc":"2.0","id":7,"result":{"contents":null}}`, "result.contents")
+	// A server's null result reads as none, even where an array is due.
+	ok(Client, `{"jsonrpc":"2.0","id":8,"method":"textDocument/documentColor","params":{"textDocument":{"uri":"file:///a"}}}`)
+	ok(Server, `{"jsonrpc":"2.0","id":8,"result":null}`)
+	ok(Server, `{"jsonrpc":"2.0","id":"c1","method":"workspace/configuration","params":{"items":[{"section":"x"}]}}`)
+	bad(Client, `{"jsonrpc":"2.0","id":"c1","result":null}`, "want an array")
 	bad(Client, `{"jsonrpc":"2.0","id":99,"result":null}`, "answers no request")
 	ok(Client, `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"no"}}`)
+	// A server's own protocol: the client answers its "P/request" with
+	// "P/response" (Vue's tsserver/request), and only once asked.
+	bad(Client, `{"jsonrpc":"2.0","method":"tsserver/response","params":[[1,null]]}`, "no such notification")
+	ok(Server, `{"jsonrpc":"2.0","method":"tsserver/request","params":[[1,"projectInfo",{}]]}`)
+	ok(Client, `{"jsonrpc":"2.0","method":"tsserver/response","params":[[1,null]]}`)
+	bad(Client, `{"jsonrpc":"2.0","method":"other/response","params":[]}`, "no such notification")
 	// The task host's own frames are not the protocol's.
 	ok(Server, `{"status":"ready","workspacePath":"/w"}`)
 	ok(Server, `{"files":[{"path":"a.go","type":1}]}`)
