@@ -13,6 +13,8 @@
 package catalog
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -218,8 +220,38 @@ func (c *Catalog) Resolve(language, server string) (Entry, error) {
 // environment, or an error wrapping taskenv.ErrNotFound. The task PATH
 // comes first, then where the entry's installer puts it (InstallDirs), so
 // an installed server is found even when that directory is not on PATH.
+//
+// An entry whose options name its install directory (${installDir}) is
+// looked for there alone: the same command found elsewhere on the PATH
+// would run without what the install holds beside it (Vue's TypeScript
+// plugin beside typescript-language-server).
 func (e Entry) Locate(env *taskenv.Env) (string, error) {
+	if e.NeedsInstallDir() {
+		return env.LookIn(e.Command, e.InstallDirs(env)...)
+	}
 	return env.LookPath(e.Command, e.InstallDirs(env)...)
+}
+
+// InstallDirVar in an entry's initializationOptions stands for its
+// directory in the managed cache (ManagedDir), which the ready frame
+// carries in its place.
+const InstallDirVar = "${installDir}"
+
+// NeedsInstallDir reports whether the entry's initializationOptions name
+// its install directory.
+func (e Entry) NeedsInstallDir() bool {
+	return bytes.Contains(e.InitializationOptions, []byte(InstallDirVar))
+}
+
+// InitOptions returns the entry's initializationOptions for this task,
+// with InstallDirVar replaced by its managed directory (as a JSON string's
+// content, so a Windows path keeps its backslashes).
+func (e Entry) InitOptions(env *taskenv.Env) json.RawMessage {
+	if !e.NeedsInstallDir() {
+		return e.InitializationOptions
+	}
+	q, _ := json.Marshal(e.ManagedDir(env))
+	return bytes.ReplaceAll(e.InitializationOptions, []byte(InstallDirVar), q[1:len(q)-1])
 }
 
 // ToolEnv returns the entry's Tools as KEY=VALUE entries for the server's

@@ -286,9 +286,49 @@ func TestLocateNeverInWorkspace(t *testing.T) {
 		_, err := e.Locate(confined)
 		require.ErrorIs(t, err, taskenv.ErrNotFound, e.ID)
 		got, err := e.Locate(free)
+		if e.NeedsInstallDir() {
+			require.ErrorIs(t, err, taskenv.ErrNotFound, "%s runs from its own install alone", e.ID)
+			continue
+		}
 		require.NoError(t, err, e.ID)
 		require.Equal(t, filepath.Join(outside, e.Command), got, e.ID)
 	}
+}
+
+// An entry whose options name its install directory (Vue's TypeScript
+// server, whose plugin lies beside it) runs from that install alone, even
+// with the same command on the PATH, and its options carry the directory.
+func TestInstallDirEntry(t *testing.T) {
+	t.Parallel()
+	home, onPath := t.TempDir(), t.TempDir()
+	e := get(t, "vue-typescript")
+	require.True(t, e.NeedsInstallDir())
+	require.False(t, get(t, "typescript-language-server").NeedsInstallDir())
+	require.NoError(t, os.WriteFile(filepath.Join(onPath, e.Command), []byte("#!/bin/sh\n"), 0o755))
+	env := taskenv.New(map[string]string{"PATH": onPath, "HOME": home})
+	_, err := e.Locate(env)
+	require.ErrorIs(t, err, taskenv.ErrNotFound, "not the PATH's typescript-language-server")
+	found, err := get(t, "typescript-language-server").Locate(env)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(onPath, e.Command), found, "the TypeScript entry itself takes the PATH's")
+
+	dir := e.ManagedDir(env)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "node_modules", ".bin", e.Command), []byte("#!/bin/sh\n"), 0o755))
+	found, err = e.Locate(env)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(dir, "node_modules", ".bin", e.Command), found)
+
+	var opts struct {
+		Plugins []struct{ Name, Location string }
+	}
+	require.NoError(t, json.Unmarshal(e.InitOptions(env), &opts))
+	require.Equal(t, "@vue/typescript-plugin", opts.Plugins[0].Name)
+	require.Equal(t, dir, opts.Plugins[0].Location)
+	win := taskenv.New(map[string]string{"USERPROFILE": `C:\Users\dev`})
+	win.GOOS = "windows"
+	require.Contains(t, string(e.InitOptions(win)), `"location":"C:\\Users\\dev\\.kandev\\lsp-servers\\vue-typescript"`, "a JSON string")
+	require.Equal(t, get(t, "gopls").InitializationOptions, get(t, "gopls").InitOptions(env), "others as they are")
 }
 
 // Tools are found like servers: outside the workspace, or not at all (an

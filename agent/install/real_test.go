@@ -26,7 +26,8 @@ import (
 // typescript-language-server + typescript, tsgo, pyright, basedpyright,
 // the VS Code servers (ESLint among them), yaml-language-server,
 // bash-language-server, the Dockerfile server, intelephense, the Svelte,
-// Tailwind CSS, GraphQL and SQL servers, tombi — every
+// Tailwind CSS, GraphQL and SQL servers, tombi, Vue's server and its
+// TypeScript server — every
 // npm entry of the catalog file, whatever it adds — the recipes side by
 // side, as an agent serving several connections would, then starts each
 // entry's command with its arguments and completes a real LSP initialize. It needs the network and
@@ -54,8 +55,8 @@ func TestRealNPMInstall(t *testing.T) {
 			recipes[e.Install.Managed] = append(recipes[e.Install.Managed], e)
 		}
 	}
-	require.GreaterOrEqual(t, len(recipes), 13, "every npm recipe, the newer ones among them")
-	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server", "sql-language-server", "tombi"} {
+	require.GreaterOrEqual(t, len(recipes), 15, "every npm recipe, the newer ones among them")
+	for _, r := range []string{"intelephense", "svelte-language-server", "tailwindcss-language-server", "graphql-language-server", "sql-language-server", "tombi", "vue-language-server", "vue-typescript"} {
 		require.Contains(t, recipes, r)
 	}
 	began := time.Now()

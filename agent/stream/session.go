@@ -161,7 +161,7 @@ func (s *session) run(path string) {
 		WorkspacePath:         ws.Dir(),
 		WorkspaceURI:          wire.FileURI(filepath.ToSlash(ws.Dir())),
 		RepoSubpaths:          <-repos,
-		InitializationOptions: wire.RawJSON(s.srv.InitializationOptions),
+		InitializationOptions: wire.RawJSON(s.srv.InitOptions(cfg.Env)),
 		Configuration:         wire.RawJSON(s.srv.Configuration),
 		PushConfiguration:     s.srv.PushConfiguration,
 		Features:              s.srv.Features,

@@ -23,7 +23,12 @@ var ErrNotFound = errors.New("taskenv: executable not found")
 // agent would run. Only executable regular files match; on Windows,
 // a name without an extension is tried with each PATHEXT extension.
 func (e *Env) LookPath(name string, extra ...string) (string, error) {
-	dirs := append(e.SplitList(e.Get("PATH")), extra...)
+	return e.LookIn(name, append(e.SplitList(e.Get("PATH")), extra...)...)
+}
+
+// LookIn is LookPath over dirs alone, without the task PATH: for a server
+// that must run from its own install.
+func (e *Env) LookIn(name string, dirs ...string) (string, error) {
 	seen := make(map[string]bool, len(dirs))
 	for _, dir := range dirs {
 		if seen[dir] || !e.usable(dir) {

@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 // the open file without a reload.
 const test = demoTest({ npmServers: true, sample: 'e2e/workspaces/catalog' });
 
-const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php', 'svelte', 'graphql', 'terraform', 'sql', 'html', 'css', 'toml'];
+const all = ['typescript', 'python', 'go', 'json', 'yaml', 'shell', 'dockerfile', 'c', 'php', 'svelte', 'graphql', 'terraform', 'sql', 'html', 'css', 'toml', 'vue'];
 
 test.beforeEach(async ({ page }) => {
   await putSettings(page, { lsp_auto_start_languages: all, lsp_auto_install_languages: all.filter((l) => l !== 'c'), lsp_server_configs: {}, lsp_language_servers: {} });
@@ -31,6 +31,7 @@ for (const [file, server, message] of [
   ['broken.tf', 'terraform-ls', /Invalid expression/],
   ['broken.sql', 'sql-language-server', /Expected .*"SELECT".* but "S" found/],
   ['broken.toml', 'tombi', /duplicate key: port/],
+  ['broken.vue', 'vue-typescript', /Type 'string' is not assignable to type 'number'/],
   ['go.mod', 'gopls', /usage: require|malformed|unexpected/i],
 ] as const) {
   test(`${file} gets ${server}'s diagnostics`, async ({ page, demo }) => {
@@ -92,4 +93,26 @@ test('choosing pylsp for Python reaches the open file with pyflakes', async ({ p
   await waitReady(page);
   await expect.poll(() => lspMarkers(page, 'kandev://demo/unused.py'), { timeout: 60_000 }).toContainEqual(expect.stringMatching(/'os' imported but unused/));
   await expect.poll(() => started(demo).some((l) => l.includes('server=pylsp '))).toBe(true);
+});
+
+// Vue: its server and, beside it by default, the TypeScript server with
+// Vue's plugin. Vue's server asks its client for TypeScript's answers
+// (tsserver/request); the page runs each on the TypeScript server and
+// hands the answer back (tsserver/response). Unanswered, Vue's server
+// would hold its features: the outline it gives is the sign, and the
+// answers it got came from the real TypeScript server, not nulls.
+test('a .vue file gets the Vue server its TypeScript answers through the page', async ({ page, demo }) => {
+  const answers: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', ({ payload }) => {
+    const frame = typeof payload === 'string' ? payload : payload.toString('utf8');
+    if (frame.includes('"method":"tsserver/response"')) answers.push(frame);
+  }));
+  await openFile(page, 'broken.vue');
+  await waitReady(page);
+  await expect(page.locator('#outline .outline-symbol').filter({ hasText: 'total' }).first()).toBeVisible({ timeout: 90_000 });
+  await expect.poll(() => lspMarkers(page, 'kandev://demo/broken.vue'), { timeout: 90_000 }).toContainEqual(expect.stringMatching(/Type 'string' is not assignable to type 'number'/));
+  const bodies = answers.map((f) => JSON.parse(f).params[0][1]);
+  expect(bodies.filter((b) => b !== null).length, answers.join('\n')).toBeGreaterThan(0);
+  expect(started(demo).some((l) => l.includes('server=vue-typescript '))).toBe(true);
+  expect(started(demo).some((l) => l.includes('language=vue'))).toBe(true);
 });

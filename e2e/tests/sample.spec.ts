@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 // the sample keeps on purpose shown as a marker.
 const test = demoTest({ npmServers: true });
 
-const languages = ['css', 'shell', 'c', 'json', 'yaml', 'dockerfile', 'markdown', 'html', 'php', 'svelte', 'graphql', 'terraform', 'sql', 'toml'];
+const languages = ['css', 'shell', 'c', 'json', 'yaml', 'dockerfile', 'markdown', 'html', 'php', 'svelte', 'graphql', 'terraform', 'sql', 'toml', 'vue'];
 
 test.beforeEach(async ({ page }) => {
   await putSettings(page, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages.filter((l) => l !== 'c') });
@@ -55,6 +55,7 @@ for (const [file, symbol] of [
   ['api/schema.graphql', 'Greeting'],
   ['deploy/main.tf', 'replicas'],
   ['deploy/greeter.toml', 'greeting'],
+  ['web/Banner.vue', 'greet'],
 ] as const) {
   test(`the sample's ${file} gets its server's outline`, async ({ page }) => {
     await openFile(page, file);

@@ -171,7 +171,7 @@ test('the settings page offers auto-install only for installable languages and s
   await openDemo(page);
   await openSettings(page);
   const boxes = page.locator('#language-cards input.auto-install');
-  await expect.poll(() => boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['typescript', 'python', 'go', 'rust', 'json', 'css', 'html', 'markdown', 'yaml', 'shell', 'dockerfile', 'php', 'sql', 'svelte', 'graphql', 'terraform', 'toml']);
+  await expect.poll(() => boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['typescript', 'python', 'go', 'rust', 'json', 'css', 'html', 'markdown', 'yaml', 'shell', 'dockerfile', 'php', 'sql', 'svelte', 'graphql', 'terraform', 'vue', 'toml']);
   // C/C++ is served by clangd from the task host's toolchain: never installed.
   await expect(page.locator('#card-c input.auto-install')).toHaveCount(0);
   await expect(page.locator('#card-kotlin input.auto-install')).toHaveCount(0);

@@ -40,14 +40,18 @@
 // languageIds (an extension, file name or pattern to the LSP languageId of
 // its files where that is not the first Monaco id), servers (the ids of
 // the file's servers that serve it, the default first: a server listed
-// after others, such as a linter, is one a file has beside them) and
-// experimental.
+// after others, such as a linter, is one a file has beside them),
+// besideDefault (servers of that list that a file gets beside the default
+// when the user chose none: one the default server needs, as Vue's needs
+// a TypeScript server with its plugin) and experimental.
 //
 // Fields of a server: id (a catalog id no other entry has), languages
 // (language ids), command (an executable's base name, found on the task
 // PATH or where its installer puts it, never in the workspace), args,
 // install (kind manual, npm, go or release), initializationOptions (a JSON
-// object), configuration (a JSON object: the server's default settings,
+// object; the string ${installDir} in it stands for an npm or release
+// install's directory, and such a server runs from there alone),
+// configuration (a JSON object: the server's default settings,
 // from which the client answers its workspace/configuration requests, the
 // user's laid over them; a section the server reads as an object is
 // listed here as {}), pushConfiguration (true: the client sends the
@@ -426,7 +430,7 @@ func parseLanguage(raw json.RawMessage, before []wire.LanguageInfo) (wire.Langua
 		}
 	}
 	for k := range m {
-		if !slices.Contains([]string{"id", "name", "extensions", "fileNames", "patterns", "monacoIds", "languageIds", "servers", "experimental"}, k) {
+		if !slices.Contains([]string{"id", "name", "extensions", "fileNames", "patterns", "monacoIds", "languageIds", "servers", "besideDefault", "experimental"}, k) {
 			return l, fail(k, "unknown field")
 		}
 	}
@@ -485,6 +489,16 @@ func parseLanguage(raw json.RawMessage, before []wire.LanguageInfo) (wire.Langua
 	}
 	if err := json.Unmarshal(m["servers"], &l.Servers); err != nil || len(l.Servers) == 0 {
 		return l, fail("servers", "required: the ids of the servers that serve it, the default first")
+	}
+	if v, ok := m["besideDefault"]; ok {
+		if err := json.Unmarshal(v, &l.BesideDefault); err != nil || len(l.BesideDefault) == 0 {
+			return l, fail("besideDefault", "must be a non-empty array of server ids")
+		}
+		for i, id := range l.BesideDefault {
+			if !slices.Contains(l.Servers[1:], id) || slices.Contains(l.BesideDefault[:i], id) {
+				return l, fail("besideDefault", "%q is not one of the language's servers after the default (or is listed twice)", id)
+			}
+		}
 	}
 	if v, ok := m["experimental"]; ok {
 		if err := json.Unmarshal(v, &l.Experimental); err != nil {
@@ -630,6 +644,9 @@ func parseEntry(raw json.RawMessage, opts Options, known func(string) bool) (Ser
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, v)
 		*f.dst = compact.Bytes()
+	}
+	if bytes.Contains(e.InitializationOptions, []byte("${installDir}")) && e.Install.Kind != InstallNPM && e.Install.Kind != InstallRelease {
+		return e, fail("initializationOptions", "${installDir} names the install's directory in the managed cache, which only an npm or release install has")
 	}
 	if v, ok := m["pushConfiguration"]; ok {
 		if err := json.Unmarshal(v, &e.PushConfiguration); err != nil || string(v) == "null" {

@@ -79,6 +79,23 @@ func TestParseBuiltinFile(t *testing.T) {
 		require.ErrorContains(t, err, c.want, c.executable)
 	}
 
+	// A server a file gets beside the default unless the user chooses.
+	beside := strings.Replace(file, `"servers": ["tl", "hand"]}`, `"servers": ["tl", "hand"], "besideDefault": ["hand"]}`, 1)
+	f, err = Parse([]byte(beside), Options{Builtin: true, FS: fsys})
+	require.NoError(t, err)
+	require.Equal(t, []string{"hand"}, f.Languages[0].BesideDefault)
+	require.Nil(t, f.Languages[1].BesideDefault)
+	for _, bad := range []string{`["tl"]`, `["hand", "hand"]`, `[]`, `"hand"`} {
+		_, err := Parse([]byte(strings.Replace(beside, `"besideDefault": ["hand"]`, `"besideDefault": `+bad, 1)), Options{Builtin: true, FS: fsys})
+		require.ErrorContains(t, err, `language "toml" (languages[0]): field besideDefault: `, bad)
+	}
+
+	// ${installDir}: the managed directory, which a manual install has not.
+	_, err = Parse([]byte(strings.Replace(file, `"command": "hand", "install": {"kind": "manual"}`, `"command": "hand", "install": {"kind": "manual"}, "initializationOptions": {"p": "${installDir}/x"}`, 1)), Options{Builtin: true, FS: fsys})
+	require.ErrorContains(t, err, `server "hand" (servers[1]): field initializationOptions: ${installDir} names the install's directory`)
+	_, err = Parse([]byte(strings.Replace(file, `"lockfile": "npm/tl/package-lock.json"}`, `"lockfile": "npm/tl/package-lock.json"}, "initializationOptions": {"p": "${installDir}"}`, 1)), Options{Builtin: true, FS: fsys})
+	require.NoError(t, err)
+
 	// An operator file adds servers, never languages.
 	_, err = Parse([]byte(file), Options{FS: fsys})
 	require.EqualError(t, err, "operator catalog: field languages: only the built-in catalog defines languages")

@@ -54,6 +54,7 @@ func main() {
 			b.WriteString("},\n")
 		}
 		list("Servers", l.Servers)
+		list("BesideDefault", l.BesideDefault)
 		fmt.Fprintf(&b, "\t\tExperimental: %t, AutoInstallable: %t},\n", l.Experimental, l.AutoInstallable)
 	}
 	b.WriteString("}\n")

@@ -68,6 +68,11 @@ type LanguageInfo struct {
 	// parameter names one of them (or an entry of the task host's operator
 	// catalog), and lsp_language_servers may choose among them.
 	Servers []string
+	// BesideDefault are servers of Servers (never the default) that a file
+	// of the language gets beside the default when the user chose none:
+	// servers the default one needs to work, as Vue's language server needs
+	// a TypeScript server running its plugin.
+	BesideDefault []string
 	// Experimental marks languages whose upstream server is not yet stable.
 	Experimental bool
 	// AutoInstallable is the task-host-independent answer to "may the user

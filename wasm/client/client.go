@@ -88,7 +88,8 @@ type Config struct {
 	// Servers lists the catalog ids of the servers chosen for a language,
 	// in order: each gets its own connection and every document of the
 	// language is opened on all of them. Empty (or a nil Servers) is the
-	// language's default server alone, asked for without an id.
+	// language's default server, asked for without an id, and the servers
+	// its catalog entry runs beside it (Vue's TypeScript server).
 	Servers func(lang wire.Language) []string
 	// Features limits what a server is used for (wire.Feature* values)
 	// beyond its catalog entry's own mask; nil, or a nil answer: no limit.
@@ -209,6 +210,10 @@ type Client struct {
 	supMu      sync.Mutex // orders suppression snapshots
 	supGen     uint64     // the generation last published; guarded by supMu
 
+	// served is closed and replaced when a connection starts serving or a
+	// pair's status changes (tsserver.go); guarded by mu.
+	served chan struct{}
+
 	asks   map[string]ask // showMessageRequests waiting for a choice; guarded by mu
 	msgSeq uint64         // guarded by mu
 
@@ -253,6 +258,7 @@ func New(cfg Config) (*Client, error) {
 		suppress:   suppress.New(),
 		hub:        docsync.NewHub(),
 		asks:       make(map[string]ask),
+		served:     make(chan struct{}),
 		problems:   problems.New(cfg.OnProblems),
 	}, nil
 }
@@ -271,15 +277,17 @@ func (c *Client) pairLocked(key connKey) *pair {
 	return p
 }
 
-// servers is the language's list of chosen servers, never empty: [""] is
-// the language's default server.
+// servers is the language's list of chosen servers, never empty: "" is
+// the language's default server, which comes with the servers it needs
+// beside it (wire.LanguageInfo.BesideDefault) when the user chose none.
 func (c *Client) servers(lang wire.Language) []string {
 	var list []string
 	if c.cfg.Servers != nil {
 		list = c.cfg.Servers(lang)
 	}
 	if len(list) == 0 {
-		return []string{""}
+		info, _ := wire.Lookup(string(lang))
+		return append([]string{""}, info.BesideDefault...)
 	}
 	return list
 }
@@ -864,6 +872,7 @@ func (c *Client) update(conn *connection, state State, initSince int64) (docs []
 // queues it for delivery. Queueing under c.mu fixes one global order. c.mu
 // must be held.
 func (c *Client) recordLocked(p *pair) {
+	c.wakeLocked()
 	p.st.SessionID = p.key.sessionID
 	p.st.Language = string(p.key.language)
 	p.st.Slot = p.key.slot

@@ -72,6 +72,7 @@ type connection struct {
 	mdFilesOK bool
 	folders   []lsptypes.WorkspaceFolder
 	ready     bool               // initialized sent; documents may open
+	serving   bool               // its documents open and its providers published
 	reg       *features.Registry // static and dynamic capabilities, once initialize answered
 	pull      *pull.Puller       // pull diagnostics, once initialize answered
 	caps      jsonlite.Raw       // the server's initialize capabilities
@@ -262,6 +263,7 @@ func (c *connection) run() {
 	// between, so no provider request can precede its document's didOpen.
 	c.publishProviders()
 	c.cl.republish(c)
+	c.cl.announceServed(c)
 
 	select {
 	case <-rpc.Done():
@@ -541,6 +543,11 @@ func (c *connection) handle(_ ctxlite.Context, req *jsonrpc.Request) (jsonlite.A
 		}), nil
 	case lsptypes.MethodShowMessage, lsptypes.MethodShowMessageRequest:
 		return c.showMessage(req)
+	case methodTSServerRequest:
+		if req.IsNotification() {
+			c.tsserverRequests(req.Params)
+		}
+		return nil, nil
 	case MethodShowDocument:
 		// Like applyEdit, the answer waits for the page.
 		params := append(jsonlite.Raw(nil), req.Params...)

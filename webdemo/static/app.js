@@ -26,7 +26,7 @@ import { createHierarchyPanel } from './hierarchy.js';
 import { createSearchPanel } from './search.js';
 import { loadTabs, saveTabs } from './tabstore.js';
 import { registerGoModules } from './gomod.js';
-import { registerSvelte } from './svelte.js';
+import { registerComponents } from './components.js';
 import { registerToml } from './toml.js';
 import { pageText } from './pagetexts.js';
 import { FileTree } from './filetree.js';
@@ -137,7 +137,7 @@ const layout = () => ({ phone: phoneMQ.matches, coarse: coarseMQ.matches, status
 // next to Monaco's syntax colouring.
 // Monaco's theme service reads semanticHighlighting; its IStandaloneThemeData type lacks it.
 registerGoModules(monaco);
-registerSvelte(monaco);
+registerComponents(monaco);
 registerToml(monaco);
 monaco.editor.defineTheme('kandev', /** @type {import('monaco-editor').editor.IStandaloneThemeData & { semanticHighlighting: boolean }} */ ({
   base: 'vs',
