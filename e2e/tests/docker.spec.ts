@@ -77,3 +77,28 @@ test('the Local Docker session: the TypeScript server and pyright installed and 
     .toContainEqual(expect.stringContaining('is not assignable to declared type "int"'));
   expect(docker('top', container)).toContain('pyright-langserver');
 });
+
+// The newer npm entries in the container too: Vue's server with the
+// TypeScript server and Vue's plugin beside it (one install each, in the
+// container's own cache), and tombi's native binary for TOML.
+test('the Local Docker session: Vue and TOML servers installed and run in the task container', async ({ page, demo }) => {
+  test.setTimeout(240_000);
+  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
+    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
+  }
+  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
+  const container = demo.container!;
+  await putSettings(page, { lsp_auto_start_languages: ['vue', 'toml'], lsp_auto_install_languages: ['vue', 'toml'] });
+  await openDemo(page);
+  await page.locator('#session').selectOption('docker');
+  const symbol = (name: string) => page.locator('#outline .outline-symbol').filter({ hasText: name }).first();
+
+  await openFile(page, 'web/Banner.vue');
+  await expect(symbol('greet')).toBeVisible({ timeout: 150_000 });
+  await expect.poll(() => docker('top', container), { timeout: 60_000 }).toContain('vue-language-server');
+  expect(docker('top', container)).toMatch(/lsp-servers\/vue-typescript\/.*typescript-language-server/);
+
+  await openFile(page, 'deploy/greeter.toml');
+  await expect(symbol('server')).toBeVisible({ timeout: 150_000 }); // a table of the file: none of Banner.vue's
+  expect(docker('top', container)).toContain('cli-linux-x64/tombi lsp');
+});

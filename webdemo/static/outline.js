@@ -47,7 +47,20 @@ export function mountOutline(lsp, editor, list) {
   editor.onDidChangeModelContent(later);
   // Until a server answers, every status change may be the one that made
   // it ready (progress reports are status changes too: no request each).
-  lsp.onStatus(() => { if (!answered) later(); });
+  // After that, a server of the language coming up again may be the one
+  // that answers now: a language's first server comes before those
+  // beside it, whichever was ready first.
+  /** @type {Map<string, string>} */
+  const states = new Map();
+  lsp.onStatus((view) => {
+    let up = false;
+    for (const v of view.servers || [view]) {
+      const key = `${v.sessionId}\u0000${v.language}\u0000${v.slot}`;
+      up = up || (v.state === 'ready' && states.get(key) !== 'ready');
+      states.set(key, v.state);
+    }
+    if (!answered || up) later();
+  });
   later();
   return refresh;
 }
