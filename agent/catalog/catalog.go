@@ -335,7 +335,9 @@ func splitSlash(p string) []string {
 // where it has an asset (rust-analyzer has none for Windows).
 func (e Entry) AutoInstallable(goos, goarch string) bool {
 	switch e.Install.Kind {
-	case InstallNPM, InstallGo:
+	case InstallNPM:
+		return e.Install.Platforms == nil || slices.Contains(e.Install.Platforms, goos+"/"+goarch)
+	case InstallGo:
 		return true
 	case InstallRelease:
 		_, ok := e.Install.Release.Asset(goos, goarch)

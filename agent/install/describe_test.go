@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kandev/lsp/agent/catalog"
+	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -40,6 +42,19 @@ func TestDescribe(t *testing.T) {
 	require.False(t, w.Installable)
 	require.Equal(t, wire.NotInstallableOS, w.Reason)
 	require.Contains(t, w.Guidance, "manually")
+
+	// tombi's native binary is locked for Linux x64 alone: a Windows or
+	// macOS task host is told so, not handed an npm ci that would fail.
+	tombi, _ := catalog.Builtin().Lookup("tombi")
+	for _, env := range []*taskenv.Env{windowsEnv(map[string]string{"USERPROFILE": `C:\Users\dev`}), darwinEnv(map[string]string{"HOME": "/Users/dev"})} {
+		d := m.Describe(env, tombi)
+		require.False(t, d.Installable, env.GOOS)
+		require.Equal(t, wire.NotInstallableOS, d.Reason, env.GOOS)
+		require.Contains(t, d.Guidance, "tombi cannot be auto-installed on")
+	}
+	l := m.Describe(linuxEnv(map[string]string{"HOME": "/home/u"}), tombi)
+	require.True(t, l.Installable)
+	require.Equal(t, "/home/u/.kandev/lsp-servers/tombi/node_modules/@tombi-toml/cli-linux-x64", l.Destination)
 
 	noHome := m.Describe(linuxEnv(map[string]string{"HOME": "rel"}), def(wire.Python))
 	require.False(t, noHome.Installable)

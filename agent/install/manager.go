@@ -70,6 +70,11 @@ func (m *Manager) Prepare(env *taskenv.Env, e catalog.Entry) (*Job, error) {
 func newInstaller(env *taskenv.Env, cfg *Config, e catalog.Entry) (installer, error) {
 	switch e.Install.Kind {
 	case catalog.InstallNPM:
+		if !e.AutoInstallable(env.GOOS, cfg.goarch()) {
+			// A native binary's package, locked for other platforms.
+			return nil, &UnsupportedError{Language: first(e.Languages), Server: e.ID, Code: wire.NotInstallableOS,
+				Reason: fmt.Sprintf("%s cannot be auto-installed on %s (%s) task hosts; install it manually on the task host's PATH", e.Command, osName(env.GOOS), cfg.goarch())}
+		}
 		return newNPMInstaller(env, npmPackageOf(e))
 	case catalog.InstallGo:
 		return newGoInstaller(env, e)

@@ -26,6 +26,13 @@ func linuxEnv(vars map[string]string) *taskenv.Env {
 	return e
 }
 
+// darwinEnv is a task environment of a macOS host.
+func darwinEnv(vars map[string]string) *taskenv.Env {
+	e := taskenv.New(vars)
+	e.GOOS = "darwin"
+	return e
+}
+
 // windowsFS is a fake Windows file tree: paths like C:\a\b.cmd are keys
 // "C:/a/b.cmd" of an in-memory file system.
 func windowsFS(files ...string) statFunc {

@@ -168,6 +168,10 @@ type Recipe struct {
 	// without an npm bin (npm); "" for the command's node_modules/.bin
 	// launcher. Its base name is the command's.
 	Executable string
+	// Platforms are the "goos/goarch" task hosts an npm install runs on
+	// (npm), from the lockfile's os and cpu of the executable's package;
+	// nil: every one.
+	Platforms []string
 	// Release pins the downloads (release).
 	Release *Release
 	// Guidance says how to install the server by hand (manual), in
@@ -767,6 +771,7 @@ func parseInstall(raw json.RawMessage, e Server, opts Options) (Recipe, *FieldEr
 			return Recipe{}, fail("lockfile", "%s", err)
 		}
 		r.Lock = lock
+		r.Platforms = ExecutablePlatforms(lock, r.Executable)
 	case InstallRelease:
 		rel := &Release{Assets: map[string]Asset{}}
 		if v, ok := m["tag"]; ok {

@@ -67,6 +67,10 @@ func TestParseBuiltinFile(t *testing.T) {
 	f, err = Parse([]byte(strings.Replace(file, `"lockfile": "npm/tl/package-lock.json"`, native, 1)), Options{Builtin: true, FS: fsys})
 	require.NoError(t, err)
 	require.Equal(t, "tl/native/tl", f.Servers[0].Install.Executable)
+	require.Nil(t, f.Servers[0].Install.Platforms, "a package without os and cpu runs anywhere")
+	platformLock := &NPMLock{PackageLock: []byte(`{"packages":{"node_modules/tl":{"os":["linux","darwin"],"cpu":["x64","arm64","riscv"]}}}`)}
+	require.Equal(t, []string{"darwin/amd64", "darwin/arm64", "linux/amd64", "linux/arm64"}, ExecutablePlatforms(platformLock, "tl/native/tl"))
+	require.Nil(t, ExecutablePlatforms(platformLock, ""), "a launcher's install")
 	require.Empty(t, f.Servers[1].Install.Executable)
 	for _, c := range []struct{ executable, want string }{
 		{"tl/native/other", `field install.executable: must be the slash-separated path of the file "tl" inside node_modules`},

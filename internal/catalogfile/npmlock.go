@@ -35,6 +35,40 @@ type lockPackage struct {
 	InBundle     bool              `json:"inBundle"`
 	Dependencies map[string]string `json:"dependencies"`
 	Bin          json.RawMessage   `json:"bin"`
+	OS           []string          `json:"os"`
+	CPU          []string          `json:"cpu"`
+}
+
+// npmPlatforms maps npm's os and cpu names to Go's.
+var npmOS = map[string]string{"linux": "linux", "darwin": "darwin", "win32": "windows", "freebsd": "freebsd"}
+var npmCPU = map[string]string{"x64": "amd64", "arm64": "arm64", "ia32": "386", "arm": "arm"}
+
+// ExecutablePlatforms returns the "goos/goarch" platforms the locked
+// package holding executable runs on, by its os and cpu fields (npm's
+// names mapped to Go's, sorted), or nil when it names none: a native
+// binary's package is made for one platform.
+func ExecutablePlatforms(lock *NPMLock, executable string) []string {
+	var lf lockfile
+	if lock == nil || executable == "" || json.Unmarshal(lock.PackageLock, &lf) != nil {
+		return nil
+	}
+	for path, p := range lf.Packages {
+		name, ok := strings.CutPrefix(path, "node_modules/")
+		if !ok || !strings.HasPrefix(executable, name+"/") || len(p.OS) == 0 || len(p.CPU) == 0 {
+			continue
+		}
+		var out []string
+		for _, o := range p.OS {
+			for _, c := range p.CPU {
+				if goos, goarch := npmOS[o], npmCPU[c]; goos != "" && goarch != "" {
+					out = append(out, goos+"/"+goarch)
+				}
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return nil
 }
 
 // exactVersion is a semver version without a range: what an exact npm pin
