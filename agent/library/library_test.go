@@ -87,7 +87,14 @@ func TestTheRealGoToolchainIsALibrary(t *testing.T) {
 	require.NoError(t, err)
 	goroot, err := filepath.EvalSymlinks(strings.TrimSpace(string(out)))
 	require.NoError(t, err)
-	env := taskenv.New(map[string]string{"PATH": filepath.Dir(goBin), "HOME": t.TempDir()})
+	home := t.TempDir()
+	// Go's telemetry is off in this HOME: otherwise go env starts a detached
+	// upload process that may still be writing under HOME/.config/go after
+	// the test, which then fails to remove its TempDir.
+	telemetry := filepath.Join(home, ".config", "go", "telemetry")
+	require.NoError(t, os.MkdirAll(telemetry, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(telemetry, "mode"), []byte("off"), 0o644))
+	env := taskenv.New(map[string]string{"PATH": filepath.Dir(goBin), "HOME": home})
 	lib := New(env, nil)
 	t.Cleanup(lib.Close)
 	f, err := lib.Open(context.Background(), filepath.Join(goroot, "src", "fmt", "print.go"))
