@@ -212,3 +212,52 @@ test('a server idled out while its work is in progress: its item goes, and openi
   expect(v.progress).toBeNull();
   expect(v.closeCode).toBeNull();
 });
+
+// A replacement: what the server is used for changes (an integrator's
+// settings update, lsp_server_features), which a connection reads when it
+// starts, so the page ends it on purpose and connects again at once. The
+// old generation's work item goes with it; the new one shows its own work
+// from its own start, alone, and the old one's never comes back.
+test('a replaced connection shows its own progress and none of the old one\'s', async ({ page, demo }, testInfo) => {
+  const record = testInfo.outputPath('record.jsonl');
+  writeScript(demo, { recordFile: record, progress: [{ on: 'initialized', kind: 'begin', title: 'Indexing Gradle modules', percentage: 40 }] });
+  await openKotlin(page);
+  await expect(status(page)).toHaveAttribute('data-state', 'ready');
+  await expect(status(page)).toContainText('Indexing Gradle modules 40%');
+  const started = () => readRecord(record).filter((r) => r.kind === 'event' && r.method === 'start');
+  await expect.poll(() => started().length).toBe(1);
+
+  // Every text the control shows from here on, in order.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as any).statusTexts = []);
+    const read = () => ['lsp-status', 'lsp-popover'].map((id) => document.getElementById(id)?.textContent ?? '').join(' | ');
+    new MutationObserver(() => { const t = read(); if (seen[seen.length - 1] !== t) seen.push(t); })
+      .observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  writeScript(demo, { recordFile: record, progress: [{ on: 'initialized', delayMs: 300, kind: 'begin', title: 'Resolving the Kotlin standard library', percentage: 10 }] });
+  await page.evaluate(async () => {
+    const res = await fetch('/api/v1/user/settings', {
+      method: 'PUT', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ lsp_server_features: { 'kotlin-lsp': ['diagnostics', 'hover', 'completion'] } }),
+    });
+    if (!res.ok) throw new Error(`settings: HTTP ${res.status}`);
+    (window as any).demo.lsp.setSettings(await res.json());
+  });
+
+  await expect.poll(() => started().length).toBe(2);
+  await expect(status(page)).toContainText('Resolving the Kotlin standard library 10%');
+  await openStatus(page);
+  await expect(popover(page).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '10');
+  await expect(popover(page)).toContainText(/Running for [0-9] s/);
+  await expect(popover(page)).not.toContainText('other work item');
+  await expect(popover(page)).not.toContainText('Indexing Gradle modules');
+  const v = await view(page, 'kotlin');
+  expect(v.state).toBe('ready');
+  expect(v.progress?.title).toBe('Resolving the Kotlin standard library');
+  // From the replacement's ready until its own work began (the 300 ms the
+  // script waits), nothing of the old generation's work was shown.
+  const texts: string[] = await page.evaluate(() => (window as any).statusTexts);
+  const after = texts.slice(texts.findIndex((t) => !t.includes('Indexing Gradle modules')));
+  expect(after.length).toBeGreaterThan(0);
+  for (const t of after) expect(t).not.toContain('Indexing Gradle modules');
+});

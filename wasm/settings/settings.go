@@ -138,7 +138,15 @@ func FormatterChanged(a, b Settings, lang wire.Language) bool {
 // FeaturesChanged reports whether a feature list that applies to a
 // language's servers differs between two settings.
 func FeaturesChanged(a, b Settings, lang wire.Language) bool {
-	for _, id := range b.ServerList(lang) {
+	ids := b.ServerList(lang)
+	if len(ids) == 0 {
+		// None chosen: the language's default and the servers beside it,
+		// whose features a user limits by their ids all the same.
+		if info, ok := wire.Lookup(string(lang)); ok && len(info.Servers) > 0 {
+			ids = append([]string{info.Servers[0]}, info.BesideDefault...)
+		}
+	}
+	for _, id := range ids {
 		x, y := a.Features[id], b.Features[id]
 		if (x == nil) != (y == nil) || len(x) != len(y) {
 			return true

@@ -223,6 +223,13 @@ func TestSeveralServersPerLanguage(t *testing.T) {
 	require.True(t, FeaturesChanged(one, s, wire.TypeScript))
 	require.True(t, FormatterChanged(one, s, wire.TypeScript))
 	require.False(t, FeaturesChanged(s, s, wire.TypeScript))
+	// With no server chosen, the default's features and those of the
+	// servers beside it still count.
+	none, limited := Settings{}, Settings{Features: map[string][]string{"kotlin-lsp": {"diagnostics"}}}
+	require.True(t, FeaturesChanged(none, limited, wire.Kotlin), "the default server's")
+	require.False(t, FeaturesChanged(none, limited, wire.Go), "another language's server")
+	beside := Settings{Features: map[string][]string{"vue-typescript": {"diagnostics"}}}
+	require.True(t, FeaturesChanged(none, beside, wire.Language("vue")), "a server beside the default")
 	_, err = Parse([]byte(`{"lsp_server_features":{"eslint":"diagnostics"}}`))
 	require.Error(t, err, "a feature list must be a list")
 
