@@ -167,3 +167,57 @@ fakeTS('prepare() with a promise of Monaco: the TypeScript server is ready befor
   }, { timeout: 30_000, intervals: [500, 1000] }).toContain('toUpperCase');
   expect(await p.evaluate(() => (window as any).early.sockets)).toBe(1);
 });
+
+// The same with the real typescript-language-server, which offers every
+// feature Monaco's TypeScript worker has: each built-in yields to it, so
+// a hover or a completion row shows once, the server's, never the
+// worker's beside it.
+test('prepare() with a promise of Monaco: the real TypeScript server is ready before Monaco; every built-in it replaces yields', async ({ page: p }) => {
+  await p.goto('/');
+  await putSettings(p, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {}, lsp_language_servers: {} });
+  await p.goto('/config.json');
+  await p.setContent(pageFor('typescript', 'ts/main.ts'));
+
+  await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 90_000 }).toBe(true);
+  expect(await p.evaluate(() => typeof (window as any).monaco)).toBe('undefined');
+  await p.evaluate(() => (window as any).early.release());
+  expect(await p.evaluate(() => (window as any).early.opened)).toBe(true);
+
+  const suppressed = (feature: string) => p.evaluate((feature) => {
+    const { monaco, editor } = (window as any).early;
+    return monaco.languages[Symbol.for('kandev.lsp.wrapped')].isSuppressed(editor.getModel(), feature) as boolean;
+  }, feature);
+  for (const feature of ['hover', 'completion', 'definition', 'references', 'rename', 'signatureHelp', 'documentSymbol']) {
+    await expect.poll(() => suppressed(feature), { message: feature }).toBe(true);
+  }
+
+  // One hover, the server's: its type once, not again from the worker.
+  const showHover = () => p.evaluate(() => {
+    const { editor } = (window as any).early;
+    const m = editor.getModel().findMatches('message', false, false, true, null, false)[0];
+    editor.setPosition({ lineNumber: m.range.startLineNumber, column: m.range.startColumn + 1 });
+    editor.focus();
+    editor.getAction('editor.action.showHover').run();
+  });
+  const hoverText = () => p.evaluate(() => (document.querySelector('.monaco-hover:not(.hidden)') as HTMLElement | null)?.innerText ?? '');
+  await expect.poll(async () => { await showHover(); return hoverText(); }, { timeout: 30_000, intervals: [500, 1000] }).toContain('const message: string');
+  expect((await hoverText()).split('const message: string').length - 1).toBe(1);
+
+  // One completion row per name, the server's.
+  await p.keyboard.press('Escape');
+  await p.evaluate(() => {
+    const { editor } = (window as any).early;
+    const model = editor.getModel();
+    const end = model.getFullModelRange().getEndPosition();
+    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: '\nmessage.toUpp' }]);
+    editor.setPosition(model.getFullModelRange().getEndPosition());
+    editor.focus();
+  });
+  const rows = () => p.evaluate(() => [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].map((r) => r.getAttribute('aria-label') || r.textContent || ''));
+  await expect.poll(async () => {
+    if (!(await rows()).length) await p.evaluate(() => (window as any).early.editor.getAction('editor.action.triggerSuggest').run());
+    return (await rows()).join('\n');
+  }, { timeout: 30_000, intervals: [500, 1000] }).toContain('toUpperCase');
+  expect((await rows()).filter((r) => /^toUpperCase\b/.test(r)).length).toBe(1);
+  expect(await p.evaluate(() => (window as any).early.sockets)).toBe(1);
+});
