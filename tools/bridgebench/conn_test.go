@@ -56,14 +56,26 @@ func (w *wsConn) send(msg []byte) error {
 	return w.c.Write(context.Background(), websocket.MessageText, msg)
 }
 
+// recv reads the next message of the server's, passing over the task
+// host's own frames that may come between (acks of what it received,
+// heartbeats, files): they are part of the agent's path, timed with it,
+// but no answer.
 func (w *wsConn) recv() (int, error) {
-	_, r, err := w.c.Reader(context.Background())
-	if err != nil {
-		return 0, err
+	for {
+		_, r, err := w.c.Reader(context.Background())
+		if err != nil {
+			return 0, err
+		}
+		w.in.Reset()
+		n, err := w.in.ReadFrom(r)
+		if err != nil {
+			return int(n), err
+		}
+		if b := w.in.Bytes(); wire.IsAckFrame(b) || wire.IsHeartbeatFrame(b) || wire.IsFilesFrame(b) {
+			continue
+		}
+		return int(n), nil
 	}
-	w.in.Reset()
-	n, err := w.in.ReadFrom(r)
-	return int(n), err
 }
 
 func (w *wsConn) close() { _ = w.c.Close(websocket.StatusNormalClosure, "") }
