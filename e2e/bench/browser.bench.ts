@@ -87,7 +87,7 @@ const hoverAt = { lineNumber: 13, column: 7 };
 const passes = 2;
 const passOf = (i: number) => (i < Math.ceil(loads / passes) ? 0 : 1);
 
-type Heap = { used: number; backing: number };
+type Heap = { used: number; backing: number; goHeap: number };
 // A scale step: ms from the answer in JavaScript to what the user sees,
 // and the answer's size.
 type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number };
@@ -173,7 +173,7 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     const repeatReqs: Request[] = [];
     const first = await load(context, demo, client, countBytes ? (r) => firstReqs.push(r) : undefined);
     const page = first.page;
-    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN } as Heap, scale: [] as Scaled[], bytes: null as Bytes | null };
+    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN, goHeap: NaN } as Heap, scale: [] as Scaled[], bytes: null as Bytes | null };
     await quiet(page);
     out.first.push(await completion(page, '\tfm', 'Control+Space', ' ', 'fmt'));
     // gopls's first member list of fmt is cold as well: one `.` completion
@@ -184,7 +184,7 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
       out.dot.push(await completion(page, '\tfmt', '.', '.', ''));
       out.hover.push(await hover(page));
     }
-    out.heap = await heap(page);
+    out.heap = await heap(page, client);
     if (scaleOn) {
       for (const n of diagnosticSizes) out.scale.push(await diagnostics(page, client, n));
       for (const n of completionSizes) out.scale.push(await bigCompletion(page, client, n));
@@ -204,13 +204,18 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
 
 // heap is the page's V8 heap after a full garbage collection: the JS heap
 // in use, and ArrayBuffer backing stores (where lsp.wasm's linear memory
-// lives). Workers' heaps are not counted, for any client.
-async function heap(page: Page): Promise<Heap> {
+// lives, which only grows). Workers' heaps are not counted, for any
+// client. For lsp.wasm, also its Go runtime's live heap (memory()), after
+// a collection of its own: what the WebAssembly memory holds now.
+async function heap(page: Page, client: Client): Promise<Heap> {
   const cdp = await page.context().newCDPSession(page);
   try {
     await cdp.send('HeapProfiler.collectGarbage');
     const h: any = await cdp.send('Runtime.getHeapUsage');
-    return { used: h.usedSize, backing: h.backingStorageSize ?? NaN };
+    const goHeap = client === 'wasm'
+      ? await page.evaluate(() => (globalThis as any).kandevLSP?.memory?.().goHeapInUse ?? NaN)
+      : NaN;
+    return { used: h.usedSize, backing: h.backingStorageSize ?? NaN, goHeap };
   } finally {
     await cdp.detach();
   }
@@ -439,6 +444,7 @@ function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<
     ...(Object.keys(steps) as Step[]).map((s): [string, (r: Results) => number[], (x: number) => string] => [steps[s], (r) => totals(r, s), ms]),
     ['JS heap after the requests, after GC (MB)', (r) => r.heap.map((h) => h.used), mb],
     ['ArrayBuffers, lsp.wasm\'s memory among them (MB)', (r) => r.heap.map((h) => h.backing), mb],
+    ['lsp.wasm\'s live Go heap, in that memory (MB)', (r) => r.heap.map((h) => h.goHeap), mb],
   ];
   const used = perPass.filter((p) => clients.some((c) => p[c].cold.length));
   const base: Client | undefined = clients.includes('monaco') ? 'monaco' : undefined;
@@ -453,7 +459,7 @@ function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<
     const cells: string[] = [];
     for (const c of clients) {
       cells.push(cell((r) => med(values(r[c])), fmt));
-      if (base && c !== base) cells.push(cell((r) => med(values(r[c])) / med(values(r[base])), (x) => x.toFixed(2)));
+      if (base && c !== base) cells.push(cell((r) => med(values(r[c])) / med(values(r[base])), (x) => (Number.isNaN(x) ? '–' : x.toFixed(2))));
     }
     row(label, ...cells);
   }

@@ -431,6 +431,8 @@ export interface KandevLSP {
   didDeleteFiles(sessionId: string, files: FileOperationEntry[]): Promise<void>;
   /** Every file of the session with diagnostics, open or not, by path; [] before configure. */
   problems(sessionId: string): ProblemFile[];
+  /** What lsp.wasm's Go runtime holds, in bytes, after a collection it runs first: its live heap (the WebAssembly memory only grows), the objects in it, and all it took from that memory. For diagnostics and benchmarks, not for every frame. */
+  memory(): { goHeapInUse: number; goHeapObjects: number; goSys: number };
   /** Called when a session's problems list changed (read it with problems); returns the unsubscribe function. */
   onProblems(listener: (change: { sessionId: string }) => void): () => void;
   /** Answers a request with one of its actions, or dismisses it with null; false when it no longer waits. */

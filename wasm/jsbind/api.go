@@ -4,6 +4,8 @@ package jsbind
 
 import (
 	"errors"
+	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/kandev/lsp/internal/wire"
@@ -105,6 +107,7 @@ func (a *api) object() (jsValue, error) {
 		{"onWorkspaceFiles", a.subscribe(&a.filesLs, "onWorkspaceFiles")},
 		{"onProblems", a.subscribe(&a.probLs, "onProblems")},
 		{"problems", a.problems},
+		{"memory", a.memory},
 		{"respond", a.respond},
 		{"surface", a.surface},
 		{"text", a.text},
@@ -516,6 +519,25 @@ func (a *api) problems(_ jsValue, args []jsValue) any {
 	v, err := parseJSON(js)
 	if err != nil {
 		consoleError("problems: %v", err)
+		return nil
+	}
+	return v
+}
+
+// memory() → {goHeapInUse, goHeapObjects, goSys}: what lsp.wasm's Go
+// runtime holds, after a collection, for a page or a benchmark that weighs
+// it. The WebAssembly memory only grows, so its size says how much was
+// ever needed, not how much is live; the heap in use says that.
+func (a *api) memory(_ jsValue, _ []jsValue) any {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	b := strconv.AppendUint([]byte(`{"goHeapInUse":`), m.HeapInuse, 10)
+	b = strconv.AppendUint(append(b, `,"goHeapObjects":`...), m.HeapObjects, 10)
+	b = strconv.AppendUint(append(b, `,"goSys":`...), m.Sys, 10)
+	v, err := parseJSON(string(append(b, '}')))
+	if err != nil {
+		consoleError("memory: %v", err)
 		return nil
 	}
 	return v

@@ -124,3 +124,25 @@ func TestDeclarationsCoverTheAPI(t *testing.T) {
 	exact("StatusView", keys(t, call(t, lsp, "view", "demo", "go")), true)
 	call(t, lsp, "dispose")
 }
+
+// memory() reports the Go runtime's live heap, which a benchmark weighs
+// beside the WebAssembly memory's size: positive, and within what the
+// runtime took.
+func TestMemoryReportsTheGoHeap(t *testing.T) {
+	ctor := jsEval(t, fakeWebSocket)
+	a := newAPI("v", func() (jsValue, error) { return ctor, nil }, func() (jsValue, error) { return jsEval(t, fakeStorage), nil })
+	a.clock = &clocktest.Manual{}
+	lsp, err := a.object()
+	require.NoError(t, err)
+	m := call(t, lsp, "memory")
+	num := func(k string) float64 {
+		f, err := get(t, m, k).Float()
+		require.NoError(t, err, k)
+		return f
+	}
+	inUse, objects, sys := num("goHeapInUse"), num("goHeapObjects"), num("goSys")
+	require.Positive(t, inUse)
+	require.Positive(t, objects)
+	require.GreaterOrEqual(t, sys, inUse)
+	call(t, lsp, "dispose")
+}
