@@ -272,21 +272,16 @@ func (e Entry) ToolEnv(env *taskenv.Env) []string {
 // InstallDirs lists where this entry's installer publishes its executable
 // for this task: the Go bin directories for `go install`; the managed
 // cache's node_modules/.bin for npm (PATHEXT then finds the .cmd shim on
-// Windows), or the directory of its executable inside node_modules; the managed cache directory itself for a release; nothing for
-// a manual entry. Only absolute directories derived from the task
+// Windows), or the directory of its executable inside node_modules; the
+// managed cache directory itself for a release; nothing for a manual entry. Only absolute directories derived from the task
 // environment appear: never one inside the repository.
 func (e Entry) InstallDirs(env *taskenv.Env) []string {
 	switch e.Install.Kind {
 	case InstallGo:
 		return env.GoBinDirs()
 	case InstallNPM:
-		if d := e.ManagedDir(env); d == "" {
-			break
-		} else if x := e.Install.Executable; x != "" {
-			parts := splitSlash(x)
-			return []string{env.Join(append([]string{d, "node_modules"}, parts[:len(parts)-1]...)...)}
-		} else {
-			return []string{env.Join(d, "node_modules", ".bin")}
+		if d := e.ManagedDir(env); d != "" {
+			return []string{env.Join(append([]string{d, "node_modules"}, e.Install.BinDir()...)...)}
 		}
 	case InstallRelease:
 		if d := e.ManagedDir(env); d != "" {

@@ -32,7 +32,7 @@ func TestCatalogAgreesWithInstallers(t *testing.T) {
 			require.Equal(t, e.Install.Packages, i.pkg.specs, e.ID)
 			require.Equal(t, e.Command, i.pkg.launcher, e.ID)
 			require.Equal(t, i.dest(), e.ManagedDir(env), e.ID)
-			require.Equal(t, []string{i.pkg.binDir(env.GOOS, i.dest())}, e.InstallDirs(env), e.ID)
+			require.Equal(t, []string{i.pkg.binPath(env.GOOS, i.dest())}, e.InstallDirs(env), e.ID)
 			if e.Install.Executable == "" {
 				require.Equal(t, []string{filepath.Join(i.dest(), "node_modules", ".bin")}, e.InstallDirs(env), e.ID)
 			}

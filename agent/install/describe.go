@@ -40,7 +40,7 @@ func (m *Manager) Describe(env *taskenv.Env, e catalog.Entry) wire.InstallerInfo
 		// in a staging directory, which a user cannot repeat from here.
 		info.InstallCommand = append([]string{"npm", "install", "--no-audit", "--no-fund", "--save-exact"}, i.pkg.specs...)
 		info.WorkDir = i.dest()
-		info.Destination = i.pkg.binDir(env.GOOS, i.dest())
+		info.Destination = i.pkg.binPath(env.GOOS, i.dest())
 		info.Prerequisites = prerequisites(env, "node", "npm")
 	case *goInstaller:
 		info.Kind = wire.InstallerGo

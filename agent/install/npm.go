@@ -24,16 +24,17 @@ type npmPackage struct {
 	specs []string
 	// launcher is the command node_modules/.bin gets for the server.
 	launcher string
-	// executable, when set, is the server's own file inside node_modules
-	// (catalog.Recipe.Executable), found there instead of a launcher.
-	executable string
+	// binDir is where the executable is inside node_modules
+	// (catalog.Recipe.BinDir): .bin (also when nil), or a native binary's
+	// own package.
+	binDir []string
 	// lock holds package.json and package-lock.json.
 	lock *catalog.NPMLock
 }
 
 // npmPackageOf is the npm install of an entry.
 func npmPackageOf(e catalog.Entry) npmPackage {
-	return npmPackage{managed: e.Install.Managed, specs: e.Install.Packages, launcher: e.Command, executable: e.Install.Executable, lock: e.Install.Lock}
+	return npmPackage{managed: e.Install.Managed, specs: e.Install.Packages, launcher: e.Command, binDir: e.Install.BinDir(), lock: e.Install.Lock}
 }
 
 // npmInstaller installs an npmPackage under the task's cache root.
@@ -58,19 +59,18 @@ func (n *npmInstaller) find(stat statFunc) (string, error) {
 	return n.pkg.findIn(n.env, stat, n.dest())
 }
 
-// binDir is the directory of the server's executable in an install at
-// dir: node_modules/.bin, or the executable's own directory.
-func (p npmPackage) binDir(goos, dir string) string {
-	if p.executable != "" {
-		parts := strings.Split(p.executable, "/")
-		return join(goos, append([]string{dir, "node_modules"}, parts[:len(parts)-1]...)...)
+// binPath is the directory of the server's executable in an install at
+// dir: node_modules/.bin, or a native binary's own package.
+func (p npmPackage) binPath(goos, dir string) string {
+	if len(p.binDir) == 0 {
+		return join(goos, dir, "node_modules", ".bin")
 	}
-	return join(goos, dir, "node_modules", ".bin")
+	return join(goos, append([]string{dir, "node_modules"}, p.binDir...)...)
 }
 
 // findIn returns the server's executable in an install at dir.
 func (p npmPackage) findIn(env *taskenv.Env, stat statFunc, dir string) (string, error) {
-	return findExecutable(env, stat, p.binDir(env.GOOS, dir), p.launcher)
+	return findExecutable(env, stat, p.binPath(env.GOOS, dir), p.launcher)
 }
 
 // install runs `npm ci` in a fresh staging directory inside the cache,

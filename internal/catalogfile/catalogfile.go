@@ -210,6 +210,17 @@ func (r *Release) Asset(goos, goarch string) (Asset, bool) {
 	return a, ok
 }
 
+// BinDir is the directory of an npm recipe's executable inside
+// node_modules, as path elements: its own package's directory for an
+// Executable, else npm's .bin of launchers.
+func (r Recipe) BinDir() []string {
+	if r.Executable == "" {
+		return []string{".bin"}
+	}
+	parts := strings.Split(r.Executable, "/")
+	return parts[:len(parts)-1]
+}
+
 // File is a parsed catalog file.
 type File struct {
 	// Languages is the languages table (the built-in file's only), in the
