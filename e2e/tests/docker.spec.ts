@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { dockerTest as test, expect, openDemo, openFile, putSettings } from './fixtures';
+import { dockerTest as test, expect, openDemo, openFile, putSettings, type Demo } from './fixtures';
 import { newLineAfter, suggestRows, waitReady } from './editor';
 
 // The demo's Local Docker session: a task container of the task image
@@ -10,17 +10,24 @@ import { newLineAfter, suggestRows, waitReady } from './editor';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 
+// taskContainer is the demo's task container; without an engine or an
+// image the test is skipped, unless KANDEV_REQUIRE_DOCKER=1 makes that a
+// failure.
+function taskContainer(demo: Demo): string {
+  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
+    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
+  }
+  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
+  return demo.container!;
+}
+
 const markers = (page: any, uri: string) => page.evaluate((uri: string) => {
   const { monaco } = (window as any).demo;
   return monaco.editor.getModelMarkers({ resource: monaco.Uri.parse(uri) }).map((m: any) => m.message as string);
 }, uri);
 
 test('the Local Docker session: a gopls diagnostic and completion from the task container', async ({ page, demo }) => {
-  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
-    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
-  }
-  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
-  const container = demo.container!;
+  const container = taskContainer(demo);
   expect(docker('container', 'inspect', '--format', '{{.State.Running}}', container)).toBe('false');
 
   await putSettings(page, { lsp_auto_start_languages: ['go'] });
@@ -47,11 +54,7 @@ test('the Local Docker session: a gopls diagnostic and completion from the task 
 // (its own $HOME, the registry reached from it) and run there.
 test('the Local Docker session: the TypeScript server and pyright installed and run in the task container', async ({ page, demo }) => {
   test.setTimeout(240_000);
-  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
-    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
-  }
-  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
-  const container = demo.container!;
+  const container = taskContainer(demo);
   await putSettings(page, { lsp_auto_start_languages: ['typescript', 'python'], lsp_auto_install_languages: ['typescript', 'python'] });
   await openDemo(page);
   await page.locator('#session').selectOption('docker');
@@ -83,11 +86,7 @@ test('the Local Docker session: the TypeScript server and pyright installed and 
 // container's own cache), and tombi's native binary for TOML.
 test('the Local Docker session: Vue and TOML servers installed and run in the task container', async ({ page, demo }) => {
   test.setTimeout(240_000);
-  if (process.env.KANDEV_REQUIRE_DOCKER === '1') {
-    expect(demo.container, `the demo made no task container:\n${demo.logs.join('')}`).toBeTruthy();
-  }
-  test.skip(!demo.container, 'no Docker engine or task image (KANDEV_DOCKER_IMAGE)');
-  const container = demo.container!;
+  const container = taskContainer(demo);
   await putSettings(page, { lsp_auto_start_languages: ['vue', 'toml'], lsp_auto_install_languages: ['vue', 'toml'] });
   await openDemo(page);
   await page.locator('#session').selectOption('docker');

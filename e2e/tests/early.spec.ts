@@ -111,6 +111,59 @@ test('prepare() with a promise of Monaco: gopls is ready before Monaco, the docu
 // for typescript-language-server) is ready before Monaco loads; once it
 // has, the worker's hover yields to the server's on the document, and its
 // completion stays — the wrap covers what the server replaces, nothing else.
+// readyBeforeMonaco opens the held page on ts/main.ts with the TypeScript
+// server chosen by the demo, waits until that server is ready while Monaco
+// is still held back, then lets Monaco load and the document open.
+async function readyBeforeMonaco(p: Page, settings: object) {
+  await p.goto('/');
+  await putSettings(p, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {}, ...settings });
+  await p.goto('/config.json');
+  await p.setContent(pageFor('typescript', 'ts/main.ts'));
+  await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 90_000 }).toBe(true);
+  expect(await p.evaluate(() => typeof (window as any).monaco)).toBe('undefined');
+  await p.evaluate(() => (window as any).early.release());
+  expect(await p.evaluate(() => (window as any).early.opened)).toBe(true);
+}
+
+/** suppressed: the built-in feature of Monaco's TypeScript worker yields on the page's model. */
+const suppressed = (p: Page, feature: string) => p.evaluate((feature) => {
+  const { monaco, editor } = (window as any).early;
+  return monaco.languages[Symbol.for('kandev.lsp.wrapped')].isSuppressed(editor.getModel(), feature) as boolean;
+}, feature);
+
+/** hoverOn shows the hover on the first match of word and returns its text once one shows. */
+async function hoverOn(p: Page, word: string, expected: string) {
+  const show = () => p.evaluate((word) => {
+    const { editor } = (window as any).early;
+    const m = editor.getModel().findMatches(word, false, false, true, null, false)[0];
+    editor.setPosition({ lineNumber: m.range.startLineNumber, column: m.range.startColumn + 1 });
+    editor.focus();
+    editor.getAction('editor.action.showHover').run();
+  }, word);
+  const text = () => p.evaluate(() => (document.querySelector('.monaco-hover:not(.hidden)') as HTMLElement | null)?.innerText ?? '');
+  await expect.poll(async () => { await show(); return text(); }, { timeout: 30_000, intervals: [500, 1000] }).toContain(expected);
+  return text();
+}
+
+/** completeAtEnd types text at the end of the model and returns the suggest widget's rows once they hold expected. */
+async function completeAtEnd(p: Page, text: string, expected: string) {
+  await p.keyboard.press('Escape');
+  await p.evaluate((text) => {
+    const { editor } = (window as any).early;
+    const model = editor.getModel();
+    const end = model.getFullModelRange().getEndPosition();
+    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text }]);
+    editor.setPosition(model.getFullModelRange().getEndPosition());
+    editor.focus();
+  }, text);
+  const rows = () => p.evaluate(() => [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].map((r) => r.getAttribute('aria-label') || r.textContent || ''));
+  await expect.poll(async () => {
+    if (!(await rows()).length) await p.evaluate(() => (window as any).early.editor.getAction('editor.action.triggerSuggest').run());
+    return (await rows()).join('\n');
+  }, { timeout: 30_000, intervals: [500, 1000] }).toContain(expected);
+  return rows();
+}
+
 const fakeTS = demoTest({ path: ['e2e/servers/fakets'] });
 fakeTS.use({
   expectedPageErrors: [{
@@ -121,50 +174,15 @@ fakeTS.use({
 
 fakeTS('prepare() with a promise of Monaco: the TypeScript server is ready before Monaco; the built-ins it replaces yield, the others stay', async ({ page: p, demo }: { page: Page, demo: Demo }) => {
   writeScript(demo, { capabilities: { textDocumentSync: { openClose: true, change: 2 }, hoverProvider: true }, hover: 'hover from the server' });
-  await p.goto('/');
-  await putSettings(p, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {} });
-  await p.goto('/config.json');
-  await p.setContent(pageFor('typescript', 'ts/main.ts'));
+  await readyBeforeMonaco(p, {});
 
-  await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 60_000 }).toBe(true);
-  expect(await p.evaluate(() => typeof (window as any).monaco)).toBe('undefined');
-  await p.evaluate(() => (window as any).early.release());
-  expect(await p.evaluate(() => (window as any).early.opened)).toBe(true);
-
-  const suppressed = (feature: string) => p.evaluate((feature) => {
-    const { monaco, editor } = (window as any).early;
-    return monaco.languages[Symbol.for('kandev.lsp.wrapped')].isSuppressed(editor.getModel(), feature) as boolean;
-  }, feature);
-  await expect.poll(() => suppressed('hover')).toBe(true);
-  expect(await suppressed('completion')).toBe(false);
-  expect(await suppressed('definition')).toBe(false);
+  await expect.poll(() => suppressed(p, 'hover')).toBe(true);
+  expect(await suppressed(p, 'completion')).toBe(false);
+  expect(await suppressed(p, 'definition')).toBe(false);
 
   // The hover shown is the server's alone; completion is the worker's.
-  const showHover = () => p.evaluate(async () => {
-    const { editor } = (window as any).early;
-    const m = editor.getModel().findMatches('message,', false, false, true, null, false)[0];
-    editor.setPosition({ lineNumber: m.range.startLineNumber, column: m.range.startColumn + 1 });
-    editor.focus();
-    editor.getAction('editor.action.showHover').run();
-  });
-  const hoverText = () => p.evaluate(() => (document.querySelector('.monaco-hover:not(.hidden)') as HTMLElement | null)?.innerText ?? '');
-  await expect.poll(async () => { await showHover(); return hoverText(); }, { timeout: 30_000, intervals: [500, 1000] }).toContain('hover from the server');
-  expect(await hoverText()).not.toContain('const message: string');
-
-  await p.keyboard.press('Escape');
-  await p.evaluate(() => {
-    const { editor } = (window as any).early;
-    const model = editor.getModel();
-    const end = model.getFullModelRange().getEndPosition();
-    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: '\nmessage.toUpp' }]);
-    editor.setPosition(model.getFullModelRange().getEndPosition());
-    editor.focus();
-  });
-  const rows = () => p.evaluate(() => [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].map((r) => r.textContent).join('\n'));
-  await expect.poll(async () => {
-    if (!(await rows())) await p.evaluate(() => (window as any).early.editor.getAction('editor.action.triggerSuggest').run());
-    return rows();
-  }, { timeout: 30_000, intervals: [500, 1000] }).toContain('toUpperCase');
+  expect(await hoverOn(p, 'message,', 'hover from the server')).not.toContain('const message: string');
+  await completeAtEnd(p, '\nmessage.toUpp', 'toUpperCase');
   expect(await p.evaluate(() => (window as any).early.sockets)).toBe(1);
 });
 
@@ -173,51 +191,14 @@ fakeTS('prepare() with a promise of Monaco: the TypeScript server is ready befor
 // a hover or a completion row shows once, the server's, never the
 // worker's beside it.
 test('prepare() with a promise of Monaco: the real TypeScript server is ready before Monaco; every built-in it replaces yields', async ({ page: p }) => {
-  await p.goto('/');
-  await putSettings(p, { lsp_auto_start_languages: ['typescript'], lsp_server_configs: {}, lsp_language_servers: {} });
-  await p.goto('/config.json');
-  await p.setContent(pageFor('typescript', 'ts/main.ts'));
-
-  await expect.poll(() => p.evaluate(() => (window as any).early?.states.some((s: any) => s.state === 'ready')), { timeout: 90_000 }).toBe(true);
-  expect(await p.evaluate(() => typeof (window as any).monaco)).toBe('undefined');
-  await p.evaluate(() => (window as any).early.release());
-  expect(await p.evaluate(() => (window as any).early.opened)).toBe(true);
-
-  const suppressed = (feature: string) => p.evaluate((feature) => {
-    const { monaco, editor } = (window as any).early;
-    return monaco.languages[Symbol.for('kandev.lsp.wrapped')].isSuppressed(editor.getModel(), feature) as boolean;
-  }, feature);
+  await readyBeforeMonaco(p, { lsp_language_servers: {} });
   for (const feature of ['hover', 'completion', 'definition', 'references', 'rename', 'signatureHelp', 'documentSymbol']) {
-    await expect.poll(() => suppressed(feature), { message: feature }).toBe(true);
+    await expect.poll(() => suppressed(p, feature), { message: feature }).toBe(true);
   }
-
   // One hover, the server's: its type once, not again from the worker.
-  const showHover = () => p.evaluate(() => {
-    const { editor } = (window as any).early;
-    const m = editor.getModel().findMatches('message', false, false, true, null, false)[0];
-    editor.setPosition({ lineNumber: m.range.startLineNumber, column: m.range.startColumn + 1 });
-    editor.focus();
-    editor.getAction('editor.action.showHover').run();
-  });
-  const hoverText = () => p.evaluate(() => (document.querySelector('.monaco-hover:not(.hidden)') as HTMLElement | null)?.innerText ?? '');
-  await expect.poll(async () => { await showHover(); return hoverText(); }, { timeout: 30_000, intervals: [500, 1000] }).toContain('const message: string');
-  expect((await hoverText()).split('const message: string').length - 1).toBe(1);
-
+  expect((await hoverOn(p, 'message', 'const message: string')).split('const message: string').length - 1).toBe(1);
   // One completion row per name, the server's.
-  await p.keyboard.press('Escape');
-  await p.evaluate(() => {
-    const { editor } = (window as any).early;
-    const model = editor.getModel();
-    const end = model.getFullModelRange().getEndPosition();
-    editor.executeEdits('e2e', [{ range: { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column }, text: '\nmessage.toUpp' }]);
-    editor.setPosition(model.getFullModelRange().getEndPosition());
-    editor.focus();
-  });
-  const rows = () => p.evaluate(() => [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].map((r) => r.getAttribute('aria-label') || r.textContent || ''));
-  await expect.poll(async () => {
-    if (!(await rows()).length) await p.evaluate(() => (window as any).early.editor.getAction('editor.action.triggerSuggest').run());
-    return (await rows()).join('\n');
-  }, { timeout: 30_000, intervals: [500, 1000] }).toContain('toUpperCase');
-  expect((await rows()).filter((r) => /^toUpperCase\b/.test(r)).length).toBe(1);
+  const rows = await completeAtEnd(p, '\nmessage.toUpp', 'toUpperCase');
+  expect(rows.filter((r) => /^toUpperCase\b/.test(r)).length).toBe(1);
   expect(await p.evaluate(() => (window as any).early.sockets)).toBe(1);
 });

@@ -15,6 +15,21 @@ async function openKotlin(page: Page) {
   await openFile(page, 'App.kt');
 }
 
+// recordStatusTexts keeps every text the status control and its popover
+// show from now on, in order (statusTexts reads them): what happened
+// between two reads of a test is not lost.
+async function recordStatusTexts(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = ((window as any).statusTexts = []);
+    const read = () => ['lsp-status', 'lsp-popover'].map((id) => document.getElementById(id)?.textContent ?? '').join(' | ');
+    seen.push(read());
+    new MutationObserver(() => { const t = read(); if (seen[seen.length - 1] !== t) seen.push(t); })
+      .observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+const statusTexts = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).statusTexts);
+
 async function openStatus(page: Page) {
   if (await popover(page).isHidden()) await status(page).click();
   await expect(popover(page)).toBeVisible();
@@ -73,13 +88,7 @@ test('two work items: the oldest leads with the count, a report on one leaves th
   await openKotlin(page);
   // Every text the control shows, in order: what happened between two
   // reads is not lost.
-  await page.evaluate(() => {
-    const seen: string[] = ((window as any).statusTexts = []);
-    const read = () => ['lsp-status', 'lsp-popover'].map((id) => document.getElementById(id)?.textContent ?? '').join(' | ');
-    seen.push(read());
-    new MutationObserver(() => { const t = read(); if (seen[seen.length - 1] !== t) seen.push(t); })
-      .observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await recordStatusTexts(page);
   await expect(status(page)).toHaveAttribute('data-state', 'ready');
   await openStatus(page);
   await expect(status(page)).toContainText('Importing 10%');
@@ -100,7 +109,7 @@ test('two work items: the oldest leads with the count, a report on one leaves th
   expect((await view(page, 'kotlin')).state).toBe('ready');
   // While Importing led, the report on the other item changed neither
   // its percentage nor its message (the control and the popover).
-  const texts: string[] = await page.evaluate(() => (window as any).statusTexts);
+  const texts = await statusTexts(page);
   const importing = texts.filter((t) => t.includes('Importing'));
   expect(importing.length).toBeGreaterThan(0);
   for (const t of importing) {
@@ -228,12 +237,7 @@ test('a replaced connection shows its own progress and none of the old one\'s', 
   await expect.poll(() => started().length).toBe(1);
 
   // Every text the control shows from here on, in order.
-  await page.evaluate(() => {
-    const seen: string[] = ((window as any).statusTexts = []);
-    const read = () => ['lsp-status', 'lsp-popover'].map((id) => document.getElementById(id)?.textContent ?? '').join(' | ');
-    new MutationObserver(() => { const t = read(); if (seen[seen.length - 1] !== t) seen.push(t); })
-      .observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await recordStatusTexts(page);
   writeScript(demo, { recordFile: record, progress: [{ on: 'initialized', delayMs: 300, kind: 'begin', title: 'Resolving the Kotlin standard library', percentage: 10 }] });
   await page.evaluate(async () => {
     const res = await fetch('/api/v1/user/settings', {
@@ -256,7 +260,7 @@ test('a replaced connection shows its own progress and none of the old one\'s', 
   expect(v.progress?.title).toBe('Resolving the Kotlin standard library');
   // From the replacement's ready until its own work began (the 300 ms the
   // script waits), nothing of the old generation's work was shown.
-  const texts: string[] = await page.evaluate(() => (window as any).statusTexts);
+  const texts = await statusTexts(page);
   const after = texts.slice(texts.findIndex((t) => !t.includes('Indexing Gradle modules')));
   expect(after.length).toBeGreaterThan(0);
   for (const t of after) expect(t).not.toContain('Indexing Gradle modules');
