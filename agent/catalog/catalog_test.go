@@ -193,6 +193,9 @@ func TestAutoInstallable(t *testing.T) {
 	require.False(t, get(t, "rust-analyzer").AutoInstallable("linux", "riscv64"))
 	require.False(t, get(t, "kotlin-lsp").AutoInstallable("linux", "amd64"))
 	require.False(t, get(t, "clangd").AutoInstallable("linux", "amd64"))
+	require.True(t, get(t, "tombi").AutoInstallable("linux", "amd64"))
+	require.False(t, get(t, "tombi").AutoInstallable("linux", "arm64"), "its binary's package is Linux x64's")
+	require.False(t, get(t, "tombi").AutoInstallable("darwin", "amd64"))
 	for _, e := range Builtin().Entries() {
 		if e.Install.Kind == InstallManual {
 			require.NotEmpty(t, e.Install.Guidance, e.ID)

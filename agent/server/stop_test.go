@@ -103,8 +103,9 @@ func TestStopRoute(t *testing.T) {
 
 // The installers route is wired behind the token, and an injected Windows
 // host answers for Windows: rust-analyzer has no installer there (the
-// route says why), and a rust stream closes 4007 rather than 4001, with or
-// without autoInstall; so does kotlin, which is never installed.
+// route says why), nor has tombi, and a rust stream closes 4007 rather
+// than 4001, with or without autoInstall; so does kotlin, which is never
+// installed.
 func TestInstallersAndWindowsHost(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -129,6 +130,10 @@ func TestInstallersAndWindowsHost(t *testing.T) {
 			require.Equal(t, wire.NotInstallableOS, l.Reason)
 			require.Contains(t, l.Guidance, "Windows")
 			require.Empty(t, l.Download)
+		case "toml": // tombi's native binary is locked for Linux x64 alone
+			require.False(t, l.Installable)
+			require.Equal(t, wire.NotInstallableOS, l.Reason)
+			require.Contains(t, l.Guidance, "Windows")
 		case wire.Kotlin, wire.C:
 			require.False(t, l.Installable)
 			require.Equal(t, wire.NotInstallableManual, l.Reason)
