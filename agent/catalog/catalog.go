@@ -3,9 +3,10 @@
 // install recipe, default initialization options and the features the
 // server is used for. The built-in entries are data (builtin.json, read
 // by internal/catalogfile); an operator may add entries from a file of the
-// same format the agent is told about at start (operator.go). Nothing a stream request or the workspace sends chooses
-// an executable: a request names a catalog id (or none: the language's
-// default), and the command is the entry's.
+// same format the agent is told about at start (operator.go). Nothing a
+// stream request or the workspace sends chooses an executable: a request
+// names a catalog id (or none: the language's default), and the command is
+// the entry's.
 //
 // It holds data and lookups only: no process is started here, so the stream
 // route can reject an unknown language or server before any upgrade or
@@ -232,26 +233,15 @@ func (e Entry) Locate(env *taskenv.Env) (string, error) {
 	return env.LookPath(e.Command, e.InstallDirs(env)...)
 }
 
-// InstallDirVar in an entry's initializationOptions stands for its
-// directory in the managed cache (ManagedDir), which the ready frame
-// carries in its place.
-const InstallDirVar = "${installDir}"
-
-// NeedsInstallDir reports whether the entry's initializationOptions name
-// its install directory.
-func (e Entry) NeedsInstallDir() bool {
-	return bytes.Contains(e.InitializationOptions, []byte(InstallDirVar))
-}
-
 // InitOptions returns the entry's initializationOptions for this task,
-// with InstallDirVar replaced by its managed directory (as a JSON string's
+// with catalogfile.InstallDirVar replaced by its managed directory (as a JSON string's
 // content, so a Windows path keeps its backslashes).
 func (e Entry) InitOptions(env *taskenv.Env) json.RawMessage {
 	if !e.NeedsInstallDir() {
 		return e.InitializationOptions
 	}
 	q, _ := json.Marshal(e.ManagedDir(env))
-	return bytes.ReplaceAll(e.InitializationOptions, []byte(InstallDirVar), q[1:len(q)-1])
+	return bytes.ReplaceAll(e.InitializationOptions, []byte(catalogfile.InstallDirVar), q[1:len(q)-1])
 }
 
 // ToolEnv returns the entry's Tools as KEY=VALUE entries for the server's
@@ -273,8 +263,9 @@ func (e Entry) ToolEnv(env *taskenv.Env) []string {
 // for this task: the Go bin directories for `go install`; the managed
 // cache's node_modules/.bin for npm (PATHEXT then finds the .cmd shim on
 // Windows), or the directory of its executable inside node_modules; the
-// managed cache directory itself for a release; nothing for a manual entry. Only absolute directories derived from the task
-// environment appear: never one inside the repository.
+// managed cache directory itself for a release; nothing for a manual
+// entry. Only absolute directories derived from the task environment
+// appear: never one inside the repository.
 func (e Entry) InstallDirs(env *taskenv.Env) []string {
 	switch e.Install.Kind {
 	case InstallGo:

@@ -64,7 +64,8 @@
 // relative to the catalog file; in the built-in file, the lockfile of a
 // folder that holds its package.json too and names the install's
 // directory), and executable (the command's file inside node_modules,
-// for a package that ships a native binary without an npm bin); go takes package (module path@vX.Y.Z, an exact version);
+// for a package that ships a native binary without an npm bin); go takes
+// package (module path@vX.Y.Z, an exact version);
 // release takes baseUrl (https), assets ("goos/goarch" to the file name of
 // a gzip-compressed executable and its sha256) and tag.
 package catalogfile
@@ -208,6 +209,16 @@ func (r *Release) Asset(goos, goarch string) (Asset, bool) {
 	}
 	a, ok := r.Assets[goos+"/"+goarch]
 	return a, ok
+}
+
+// InstallDirVar in a server's initializationOptions stands for its install
+// directory in the managed cache, put in by the agent on each start.
+const InstallDirVar = "${installDir}"
+
+// NeedsInstallDir reports whether the server's initializationOptions name
+// its install directory (InstallDirVar).
+func (s Server) NeedsInstallDir() bool {
+	return bytes.Contains(s.InitializationOptions, []byte(InstallDirVar))
 }
 
 // BinDir is the directory of an npm recipe's executable inside
@@ -660,8 +671,8 @@ func parseEntry(raw json.RawMessage, opts Options, known func(string) bool) (Ser
 		_ = json.Compact(&compact, v)
 		*f.dst = compact.Bytes()
 	}
-	if bytes.Contains(e.InitializationOptions, []byte("${installDir}")) && e.Install.Kind != InstallNPM && e.Install.Kind != InstallRelease {
-		return e, fail("initializationOptions", "${installDir} names the install's directory in the managed cache, which only an npm or release install has")
+	if e.NeedsInstallDir() && e.Install.Kind != InstallNPM && e.Install.Kind != InstallRelease {
+		return e, fail("initializationOptions", InstallDirVar+" names the install's directory in the managed cache, which only an npm or release install has")
 	}
 	if v, ok := m["pushConfiguration"]; ok {
 		if err := json.Unmarshal(v, &e.PushConfiguration); err != nil || string(v) == "null" {

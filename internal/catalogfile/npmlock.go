@@ -39,9 +39,11 @@ type lockPackage struct {
 	CPU          []string          `json:"cpu"`
 }
 
-// npmPlatforms maps npm's os and cpu names to Go's.
-var npmOS = map[string]string{"linux": "linux", "darwin": "darwin", "win32": "windows", "freebsd": "freebsd"}
-var npmCPU = map[string]string{"x64": "amd64", "arm64": "arm64", "ia32": "386", "arm": "arm"}
+// npmOS and npmCPU map npm's os and cpu names to Go's.
+var (
+	npmOS  = map[string]string{"linux": "linux", "darwin": "darwin", "win32": "windows", "freebsd": "freebsd"}
+	npmCPU = map[string]string{"x64": "amd64", "arm64": "arm64", "ia32": "386", "arm": "arm"}
+)
 
 // ExecutablePlatforms returns the "goos/goarch" platforms the locked
 // package holding executable runs on, by its os and cpu fields (npm's
