@@ -152,22 +152,32 @@ func TestStopRouteExits(t *testing.T) {
 
 // spareShim waits for the agent's spare reaper shim (a shim started ahead
 // of the next stream) and returns its pid and cgroup directory ("" without
-// one).
+// one). A claimed shim keeps the spare's command line and parent, so the
+// spare is the one without a child: the claimed one runs a server.
 func (a *agentProc) spareShim(t *testing.T, ctx context.Context) (pid int, cgroupDir string) {
 	t.Helper()
 	for {
+		var shims []int
+		parents := map[int]bool{}
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
 			p, err := strconv.Atoi(e.Name())
 			if err != nil {
 				continue
 			}
+			parents[parent(p)] = true
 			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			if !strings.HasPrefix(string(cmdline), "kandev-lsp-reaper\x00spare\x00") || parent(p) != a.cmd.Process.Pid {
+			if strings.HasPrefix(string(cmdline), "kandev-lsp-reaper\x00spare\x00") && parent(p) == a.cmd.Process.Pid {
+				shims = append(shims, p)
+			}
+		}
+		for _, p := range shims {
+			if parents[p] {
 				continue
 			}
-			if dir := strings.Split(string(cmdline), "\x00")[2]; dir != "-" {
-				cgroupDir = dir
+			cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
+			if f := strings.Split(string(cmdline), "\x00"); len(f) > 2 && f[2] != "-" {
+				cgroupDir = f[2]
 			}
 			return p, cgroupDir
 		}
