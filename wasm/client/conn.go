@@ -729,7 +729,8 @@ func (c *connection) trackProgress(create bool, params jsonlite.Raw) {
 }
 
 func (c *connection) publishDiagnostics(raw jsonlite.Raw) {
-	p, err := lsptypes.ParsePublishDiagnosticsParams(raw)
+	// The message was checked as a whole when it was read.
+	p, err := lsptypes.ReadPublishDiagnosticsParams(jsonlite.Checked(raw))
 	if err != nil {
 		c.cl.cfg.Logf("lsp: bad publishDiagnostics: %v", err)
 		return

@@ -1,6 +1,7 @@
 package lsptypes
 
 import (
+	"bytes"
 	"errors"
 
 	j "github.com/kandev/lsp/wasm/jsonlite"
@@ -22,79 +23,170 @@ func parse(raw []byte) (j.Value, error) {
 
 // ParseDiagnostic reads one Diagnostic; ok is false where encoding/json
 // would fail.
-func ParseDiagnostic(v j.Value) (Diagnostic, bool) { return parseDiagnostic(v) }
-
-// diagnosticKeys are the members of a Diagnostic parseDiagnostic reads.
-var diagnosticKeys = []string{"range", "severity", "code", "source", "message", "tags", "relatedInformation", "codeDescription"}
-
-func parseDiagnostic(v j.Value) (Diagnostic, bool) {
-	if !v.DecodeObject() {
-		return Diagnostic{}, false
-	}
-	var d Diagnostic
-	var ok [5]bool
-	var f [8]j.Value // diagnosticKeys, in one walk of the object
-	v.Lookup(diagnosticKeys, f[:])
-	d.Range, ok[0] = ParseRange(f[0])
-	sev, ok1 := f[1].DecodeInt(64)
-	d.Severity, ok[1] = DiagnosticSeverity(sev), ok1
-	d.Code = f[2].Raw()
-	d.Source, ok[2] = f[3].DecodeString()
-	if m := f[4]; m.Kind() == j.Object {
-		// MarkupContent (LSP 3.18): its value, as plain text.
-		kind, _ := m.Get("kind").DecodeString()
-		value, vok := m.Get("value").Str()
-		d.Message, ok[3] = diagnosticMessage(value, kind, true), vok
-	} else {
-		d.Message, ok[3] = m.DecodeString()
-	}
-	ok[4] = true
-	// The details below are optional: one of the wrong shape is left out
-	// rather than losing the diagnostic.
-	// Most diagnostics have neither tags nor related information: no
-	// iterator is made for those.
-	if f[5].Kind() == j.Array {
-		for _, t := range f[5].Elems() {
-			if n, ok := t.Int(); ok {
-				d.Tags = append(d.Tags, int(n))
-			}
-		}
-	}
-	if f[6].Kind() == j.Array {
-		for _, r := range f[6].Elems() {
-			loc, lok := ParseLocation(r.Get("location"))
-			msg, mok := r.Get("message").DecodeString()
-			if lok && mok {
-				d.Related = append(d.Related, Related{Location: loc, Message: msg})
-			}
-		}
-	}
-	d.Href, _ = f[7].Get("href").DecodeString()
-	d.Raw = append(j.Raw(nil), v.Raw()...) // a copy: the message buffer is not ours
-	return d, ok == [5]bool{true, true, true, true, true}
+func ParseDiagnostic(v j.Value) (Diagnostic, bool) {
+	r := v.Reader()
+	d, ok := readDiagnostic(&r, nil)
+	d.Raw = append(j.Raw(nil), d.Raw...) // a copy: the message buffer is not ours
+	return d, ok
 }
 
-// publishDiagnosticsKeys are the members ParsePublishDiagnosticsParams reads.
-var publishDiagnosticsKeys = []string{"uri", "version", "diagnostics"}
+// readDiagnostic reads a Diagnostic in one walk over its bytes: a big
+// publishDiagnostics holds thousands. Its Raw shares the reader's bytes.
+// prev, the list's diagnostic before it, lends its strings where they
+// repeat: a long list has one source and one code link throughout.
+func readDiagnostic(r *j.Reader, prev *Diagnostic) (Diagnostic, bool) {
+	start := r.Start()
+	if !r.Object() {
+		// null is a zero diagnostic, as encoding/json decodes it; any
+		// other kind fails.
+		v := r.Value()
+		return Diagnostic{Raw: v.Raw()}, v.DecodeObject()
+	}
+	var d Diagnostic
+	// A member that repeats counts as its last occurrence, as with
+	// encoding/json; a missing one decodes as its zero value.
+	rangeOK, sevOK, sourceOK, messageOK := true, true, true, true
+	for key, more := r.Member(); more; key, more = r.Member() {
+		switch key {
+		case "range":
+			d.Range, rangeOK = readRange(r)
+		case "severity":
+			sev, ok := r.Value().DecodeInt(64)
+			d.Severity, sevOK = DiagnosticSeverity(sev), ok
+		case "code":
+			d.Code = r.Value().Raw()
+		case "source":
+			d.Source, sourceOK = decodeAgain(r.Value(), prev, func(d *Diagnostic) string { return d.Source })
+		case "message":
+			if m := r.Value(); m.Kind() == j.Object {
+				// MarkupContent (LSP 3.18): its value, as plain text.
+				kind, _ := m.Get("kind").DecodeString()
+				value, vok := m.Get("value").Str()
+				d.Message, messageOK = diagnosticMessage(value, kind, true), vok
+			} else {
+				d.Message, messageOK = m.DecodeString()
+			}
+		// The details below are optional: one of the wrong shape is left
+		// out rather than losing the diagnostic.
+		case "tags":
+			d.Tags = nil
+			if v := r.Value(); v.Kind() == j.Array {
+				for _, t := range v.Elems() {
+					if n, ok := t.Int(); ok {
+						d.Tags = append(d.Tags, int(n))
+					}
+				}
+			}
+		case "relatedInformation":
+			d.Related = nil
+			if v := r.Value(); v.Kind() == j.Array {
+				for _, e := range v.Elems() {
+					loc, lok := ParseLocation(e.Get("location"))
+					msg, mok := e.Get("message").DecodeString()
+					if lok && mok {
+						d.Related = append(d.Related, Related{Location: loc, Message: msg})
+					}
+				}
+			}
+		case "codeDescription":
+			d.Href, _ = decodeAgain(r.Value().Get("href"), prev, func(d *Diagnostic) string { return d.Href })
+		default:
+			r.Value()
+		}
+	}
+	d.Raw = r.Since(start)
+	return d, rangeOK && sevOK && sourceOK && messageOK
+}
+
+// readRange reads a Range where it stands, as ParseRange would.
+func readRange(r *j.Reader) (Range, bool) {
+	if !r.Object() {
+		return Range{}, r.Value().DecodeObject()
+	}
+	var rg Range
+	startOK, endOK := true, true
+	for key, more := r.Member(); more; key, more = r.Member() {
+		switch key {
+		case "start":
+			rg.Start, startOK = readPosition(r)
+		case "end":
+			rg.End, endOK = readPosition(r)
+		default:
+			r.Value()
+		}
+	}
+	return rg, startOK && endOK
+}
+
+// readPosition reads a Position where it stands, as ParsePosition would.
+func readPosition(r *j.Reader) (Position, bool) {
+	if !r.Object() {
+		return Position{}, r.Value().DecodeObject()
+	}
+	var p Position
+	lineOK, charOK := true, true
+	for key, more := r.Member(); more; key, more = r.Member() {
+		switch key {
+		case "line":
+			n, ok := r.Value().DecodeUint(32)
+			p.Line, lineOK = uint32(n), ok
+		case "character":
+			n, ok := r.Value().DecodeUint(32)
+			p.Character, charOK = uint32(n), ok
+		default:
+			r.Value()
+		}
+	}
+	return p, lineOK && charOK
+}
 
 // ParsePublishDiagnosticsParams decodes textDocument/publishDiagnostics
-// params.
+// params: the whole checked, then read once (ReadPublishDiagnosticsParams).
 func ParsePublishDiagnosticsParams(raw []byte) (PublishDiagnosticsParams, error) {
 	v, err := parse(raw)
 	if err != nil {
 		return PublishDiagnosticsParams{}, err
 	}
+	return ReadPublishDiagnosticsParams(v)
+}
+
+// ReadPublishDiagnosticsParams decodes publishDiagnostics params already
+// checked as JSON (jsonlite.Checked: a message's params are), in one walk
+// over their bytes.
+func ReadPublishDiagnosticsParams(v j.Value) (PublishDiagnosticsParams, error) {
 	var p PublishDiagnosticsParams
-	// One walk over the members: the diagnostics array may be most of
-	// a megabyte, and each Get would walk past it.
-	var f [3]j.Value
-	v.Lookup(publishDiagnosticsKeys, f[:])
-	uri, ok := f[0].DecodeString()
-	if !ok {
+	// One copy of the whole, which every diagnostic's Raw shares: the
+	// message buffer is not ours.
+	v = j.Checked(append(j.Raw(nil), v.Raw()...))
+	r := v.Reader()
+	if !r.Object() {
+		if !r.Value().DecodeObject() {
+			return p, ErrMalformed
+		}
+		return p, nil // null: encoding/json leaves the params zero
+	}
+	// A member that repeats counts as its last occurrence: uri and version
+	// are decoded after the walk, and a diagnostics list that fails is
+	// read to its end, in case another follows.
+	var uri, ver j.Value
+	diagnosticsOK := true
+	for key, more := r.Member(); more; key, more = r.Member() {
+		switch key {
+		case "uri":
+			uri = r.Value()
+		case "version":
+			ver = r.Value()
+		case "diagnostics":
+			p.Diagnostics, diagnosticsOK = readDiagnostics(&r)
+		default:
+			r.Value()
+		}
+	}
+	var ok bool
+	if p.URI, ok = uri.DecodeString(); !ok || !diagnosticsOK {
 		return PublishDiagnosticsParams{}, ErrMalformed
 	}
-	p.URI = uri
-	if ver := f[1]; ver.Exists() && !ver.IsNull() {
+	if ver.Exists() && !ver.IsNull() {
 		n, ok := ver.DecodeInt(32)
 		if !ok {
 			return PublishDiagnosticsParams{}, ErrMalformed
@@ -102,21 +194,31 @@ func ParsePublishDiagnosticsParams(raw []byte) (PublishDiagnosticsParams, error)
 		n32 := int32(n)
 		p.Version = &n32
 	}
-	ds := f[2]
-	if !ds.DecodeArray() {
-		return PublishDiagnosticsParams{}, ErrMalformed
-	}
-	if ds.Kind() == j.Array {
-		p.Diagnostics = make([]Diagnostic, 0, ds.Len())
-		for _, e := range ds.Elems() {
-			d, ok := parseDiagnostic(e)
-			if !ok {
-				return PublishDiagnosticsParams{}, ErrMalformed
-			}
-			p.Diagnostics = append(p.Diagnostics, d)
-		}
-	}
 	return p, nil
+}
+
+// readDiagnostics reads a list of diagnostics where it stands: nil for
+// null, false when it is no list or one of its diagnostics is malformed.
+func readDiagnostics(r *j.Reader) ([]Diagnostic, bool) {
+	if !r.Array() {
+		return nil, r.Value().DecodeArray()
+	}
+	// About right for a list of compiler errors (gopls's run near 280
+	// bytes each), without a walk to count them first.
+	ds := make([]Diagnostic, 0, r.Remaining()/256)
+	var prev *Diagnostic
+	for r.Elem() {
+		d, ok := readDiagnostic(r, prev)
+		if !ok {
+			for r.Elem() {
+				r.Value()
+			}
+			return nil, false
+		}
+		ds = append(ds, d)
+		prev = &ds[len(ds)-1]
+	}
+	return ds, true
 }
 
 // ParseConfigurationParams decodes workspace/configuration params.
@@ -267,4 +369,15 @@ func (p DidChangeConfigurationParams) AppendJSON(b []byte) []byte {
 	b = j.AppendLit(b, `{"settings":`)
 	b = j.AppendRaw(b, p.Settings)
 	return append(b, '}')
+}
+
+// decodeAgain decodes the string v, or returns field(prev) without a copy
+// when v is that very string unescaped.
+func decodeAgain(v j.Value, prev *Diagnostic, field func(*Diagnostic) string) (string, bool) {
+	if prev != nil {
+		if raw, s := v.Raw(), field(prev); len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s && bytes.IndexByte(raw, '\\') < 0 {
+			return s, true
+		}
+	}
+	return v.DecodeString()
 }
