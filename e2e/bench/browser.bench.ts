@@ -24,6 +24,7 @@
 // a completion list of 500 and 5,000 package-level names (its answer in
 // JavaScript → the rows on screen).
 //   KANDEV_BENCH_SCALE=0 task bench:browser          without them
+//   KANDEV_BENCH_PROFILE=dir task bench:browser      each scale step under V8's CPU profiler (below)
 
 import { test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import http from 'node:http';
@@ -90,7 +91,7 @@ const passOf = (i: number) => (i < Math.ceil(loads / passes) ? 0 : 1);
 type Heap = { used: number; backing: number; goHeap: number };
 // A scale step: ms from the answer in JavaScript to what the user sees,
 // and the answer's size.
-type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number };
+type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number; window?: number[] };
 type Results = { cold: Cold[]; repeat: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[]; heap: Heap[]; scale: Scaled[] };
 const empty = (): Results => ({ cold: [], repeat: [], first: [], byHand: [], dot: [], hover: [], heap: [], scale: [] });
 
@@ -186,8 +187,8 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     }
     out.heap = await heap(page, client);
     if (scaleOn) {
-      for (const n of diagnosticSizes) out.scale.push(await diagnostics(page, client, n));
-      for (const n of completionSizes) out.scale.push(await bigCompletion(page, client, n));
+      for (const n of diagnosticSizes) out.scale.push(await profiled(page, `${client}-diagnostics-${n}`, () => diagnostics(page, client, n)));
+      for (const n of completionSizes) out.scale.push(await profiled(page, `${client}-completion-${n}`, () => bigCompletion(page, client, n)));
     }
     // Bodies can be read back only while their page is open.
     const firstBytes = countBytes ? await downloaded(firstReqs, true) : null;
@@ -199,6 +200,50 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     return out;
   } finally {
     await context.close();
+  }
+}
+
+// KANDEV_BENCH_PROFILE=dir records the page's main thread with V8's CPU
+// profiler through each scale step (which slows it: the figures of such
+// a run are not comparable) and writes dir/<client>-<step>-<n>.cpuprofile,
+// for Chromium's DevTools, and prints the functions of most self time.
+const profileDir = process.env.KANDEV_BENCH_PROFILE ?? '';
+
+async function profiled<T extends { window?: number[] }>(page: Page, label: string, step: () => Promise<T>): Promise<T> {
+  if (!profileDir) return step();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    const startedAt = await page.evaluate(() => performance.now());
+    const out = await step();
+    const { profile }: any = await cdp.send('Profiler.stop');
+    // Samples' times are the profiler's clock; the page's performance.now()
+    // read right after the start maps the step's window onto it (to within
+    // that call's round trip).
+    const inWindow = (t: number) => !out.window || (t >= out.window[0] && t <= out.window[1]);
+    fs.mkdirSync(profileDir, { recursive: true });
+    fs.writeFileSync(`${profileDir}/${label}.cpuprofile`, JSON.stringify({ ...profile, kandevStartedAt: startedAt, kandevWindow: out.window }));
+    const dt = profile.timeDeltas as number[];
+    const self = new Map<number, number>();
+    let t = 0;
+    profile.samples.forEach((id: number, i: number) => {
+      t += dt[i] ?? 0;
+      if (inWindow(startedAt + t / 1000)) self.set(id, (self.get(id) ?? 0) + (dt[i] ?? 0));
+    });
+    const byName = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const f = node.callFrame;
+      const name = `${f.functionName || '(anonymous)'} ${(f.url || '').split('/').pop()}:${f.lineNumber}`;
+      byName.set(name, (byName.get(name) ?? 0) + (self.get(node.id) ?? 0));
+    }
+    const top = [...byName].filter(([n]) => !n.startsWith('(idle)') && !n.startsWith('(program)')).sort((a, b) => b[1] - a[1]).slice(0, 25);
+    const sum = (f: (n: string) => boolean) => ([...byName].filter(([n]) => f(n)).reduce((a, [, us]) => a + us, 0) / 1000).toFixed(1);
+    console.log(`profile ${label}${out.window ? ` (${(out.window[1] - out.window[0]).toFixed(1)} ms window)` : ''}: busy ${sum((n) => !n.startsWith('(idle)') && !n.startsWith('(program)'))} ms, WebAssembly ${sum((n) => n.includes('.wasm:'))} ms, GC ${sum((n) => n.startsWith('(garbage'))} ms\n${top.map(([n, us]) => `  ${(us / 1000).toFixed(1).padStart(7)} ms  ${n}`).join('\n')}`);
+    return out;
+  } finally {
+    await cdp.detach();
   }
 }
 
@@ -335,7 +380,7 @@ async function diagnostics(page: Page, client: Client, n: number): Promise<Scale
     sub.dispose();
     if (at === null) return { error: `${count()} error markers after a minute` };
     const frame = b.probe.frames.filter((f: any) => !f.out && f.t >= from && f.t <= at && typeof f.data === 'string' && f.data.includes(last)).pop();
-    return frame ? { ms: at - frame.t, bytes: frame.data.length } : { error: `no frame carrying ${last} before the markers` };
+    return frame ? { ms: at - frame.t, bytes: frame.data.length, window: [frame.t, at] } : { error: `no frame carrying ${last} before the markers` };
   }, { line: mainLine, lines, n, shownAll });
   await page.evaluate(({ line, n }) => {
     const b = (window as any).bench;
@@ -343,7 +388,7 @@ async function diagnostics(page: Page, client: Client, n: number): Promise<Scale
   }, { line: mainLine, n });
   await quiet(page);
   if ('error' in r) throw new Error(`${names[client]}, ${n} errors: ${r.error}`);
-  return { kind: 'diagnostics', n, ms: r.ms, bytes: r.bytes };
+  return { kind: 'diagnostics', n, ms: r.ms, bytes: r.bytes, window: r.window };
 }
 
 // bigCompletion declares n package-level names above main() and times a
