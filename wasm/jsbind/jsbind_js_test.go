@@ -104,6 +104,13 @@ func TestWebSocketReleasesFuncsOnClose(t *testing.T) {
 	frame, err := sock.Read(ctxlite.Background())
 	require.NoError(t, err)
 	require.Equal(t, `{"status":"ready"}`, string(frame))
+	// A text frame crosses as its UTF-8 bytes (textFrames), whatever its
+	// characters; a binary frame, no part of the protocol, is dropped.
+	call(t, ws, "onmessage", obj(t, map[string]any{"data": jsEval(t, `new ArrayBuffer(3)`)}))
+	call(t, ws, "onmessage", obj(t, map[string]any{"data": "{\"message\":\"undéfini: grüße \U0001F30D \\u00e9\"}"}))
+	frame, err = sock.Read(ctxlite.Background())
+	require.NoError(t, err)
+	require.Equal(t, "{\"message\":\"undéfini: grüße \U0001F30D \\u00e9\"}", string(frame))
 
 	require.NoError(t, sock.Write(ctxlite.Background(), []byte(`{"jsonrpc":"2.0"}`)))
 	require.Equal(t, `["{\"jsonrpc\":\"2.0\"}"]`, stringify(t, get(t, ws, "sent")))

@@ -112,6 +112,11 @@ func jsValueOf(x any) (jsValue, error) {
 	return try(func() jsValue { return jsSafe(js.ValueOf(x)) })
 }
 
+// copyBytesToGo copies a Uint8Array into dst, as js.CopyBytesToGo does.
+func copyBytesToGo(dst []byte, src jsValue) (int, error) {
+	return try(func() int { return js.CopyBytesToGo(dst, src.v) })
+}
+
 // jsFuncOf wraps fn for JavaScript.
 func jsFuncOf(fn func(this jsValue, args []jsValue) any) (jsFunc, error) {
 	wrapped := func(this js.Value, args []js.Value) any {

@@ -60,6 +60,9 @@ func dialWebSocket(ctx ctxlite.Context, ctor jsValue, url string) (_ jsonrpc.Tra
 	}
 	for name, h := range handlers {
 		fn, ferr := s.fns.add(h)
+		if ferr == nil && name == "onmessage" {
+			fn, ferr = textFrames(fn)
+		}
 		if ferr == nil {
 			ferr = ws.Set(name, fn)
 		}
@@ -90,20 +93,43 @@ func dialWebSocket(ctx ctxlite.Context, ctor jsValue, url string) (_ jsonrpc.Tra
 	}
 }
 
-// onMessage queues a text frame; binary frames are not part of the protocol.
+// textFramesJS wraps a Go onmessage so that a text frame crosses as its
+// UTF-8 bytes: TextEncoder writes them in JavaScript and Go copies them
+// once. Value.String copied a frame three times on its way to the inbox
+// (into Go, into a string, into a []byte): for a 567 kB diagnostics frame
+// 1.8 against 0.6 ms under node, and twice the garbage. A binary frame
+// (not part of the protocol) crosses as null.
+const textFramesJS = `(fn) => {
+  const enc = new TextEncoder();
+  return (e) => fn(typeof e.data === 'string' ? enc.encode(e.data) : null);
+}`
+
+var textFramesWrap = sync.OnceValues(func() (jsValue, error) { return evalExpr(textFramesJS) })
+
+// textFrames returns fn wrapped by textFramesJS.
+func textFrames(fn jsValue) (jsValue, error) {
+	wrap, err := textFramesWrap()
+	if err != nil {
+		return jsUndefined(), err
+	}
+	return wrap.Invoke(fn)
+}
+
+// onMessage queues a text frame, given as its UTF-8 bytes (textFrames);
+// binary frames are not part of the protocol.
 func (s *webSocket) onMessage(args []jsValue) {
-	if len(args) < 1 {
+	if len(args) < 1 || args[0].Type() != jsTypeObject {
 		return
 	}
-	data, err := args[0].Get("data")
-	if err != nil || data.Type() != jsTypeString {
-		return
-	}
-	text, err := data.String()
+	n, err := args[0].Length()
 	if err != nil {
 		return
 	}
-	s.inbox.Push([]byte(text))
+	frame := make([]byte, n)
+	if _, err := copyBytesToGo(frame, args[0]); err != nil {
+		return
+	}
+	s.inbox.Push(frame)
 }
 
 // eventCode reads CloseEvent.code; 1006 (abnormal closure) if unreadable.
