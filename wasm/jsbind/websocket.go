@@ -104,11 +104,10 @@ const textFramesJS = `(fn) => {
   return (e) => fn(typeof e.data === 'string' ? enc.encode(e.data) : null);
 }`
 
-var textFramesWrap = sync.OnceValues(func() (jsValue, error) { return evalExpr(textFramesJS) })
-
-// textFrames returns fn wrapped by textFramesJS.
+// textFrames returns fn wrapped by textFramesJS (evaluated per socket:
+// sockets are few).
 func textFrames(fn jsValue) (jsValue, error) {
-	wrap, err := textFramesWrap()
+	wrap, err := evalExpr(textFramesJS)
 	if err != nil {
 		return jsUndefined(), err
 	}
