@@ -34,7 +34,7 @@ export function loadKandevLSP(options?: LoadOptions): Promise<KandevLSP>;
 export class KandevLSPLoadError extends Error {
   constructor(stage: KandevLSPLoadError['stage'], url: string, message: string, cause?: unknown);
   readonly name: 'KandevLSPLoadError';
-  /** runtime: no crypto/performance/TextEncoder; fetch: network error or HTTP status; compile: not a usable module; start: it ran but defined no API. */
+  /** runtime: no crypto/performance/TextEncoder; fetch: network error or HTTP status; compile: not a usable module; start: it ran but defined no API (the message says why when lsp.wasm could tell, e.g. a Content Security Policy without 'unsafe-eval'). */
   readonly stage: 'runtime' | 'fetch' | 'compile' | 'start';
   /** The URL that was loaded. */
   readonly url: string;

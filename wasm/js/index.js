@@ -81,7 +81,10 @@ async function load({ url = new URL('./dist/lsp.wasm', import.meta.url), fetch: 
   go.run(instance).then(() => { exit = 'exited'; }, (err) => { exit = err.message; });
   const api = scope.kandevLSP;
   if (!api || typeof api.configure !== 'function') {
-    throw new KandevLSPLoadError('start', where, `started but defined no API${exit ? ` (${exit})` : ''}`);
+    // lsp.wasm says why it could not start (e.g. the page's Content
+    // Security Policy refused what it needs) before it exits.
+    const why = scope.kandevLSPStartError;
+    throw new KandevLSPLoadError('start', where, typeof why === 'string' ? why : `started but defined no API${exit ? ` (${exit})` : ''}`);
   }
   return api;
 }

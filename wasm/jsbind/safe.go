@@ -112,6 +112,23 @@ func jsValueOf(x any) (jsValue, error) {
 	return try(func() jsValue { return jsSafe(js.ValueOf(x)) })
 }
 
+// jsErrorName is the name of the JavaScript error err carries (a thrown
+// EvalError: "EvalError"), or "".
+func jsErrorName(err error) string {
+	// errors.AsType rather than errors.As, which links reflection (16 KB
+	// of lsp.wasm, gzip).
+	je, ok := errors.AsType[js.Error](err)
+	if !ok {
+		return ""
+	}
+	name, nerr := jsSafe(je.Value).Get("name")
+	if nerr != nil || name.Type() != jsTypeString {
+		return ""
+	}
+	s, _ := name.String()
+	return s
+}
+
 // copyBytesToGo copies a Uint8Array into dst, as js.CopyBytesToGo does.
 func copyBytesToGo(dst []byte, src jsValue) (int, error) {
 	return try(func() int { return js.CopyBytesToGo(dst, src.v) })

@@ -14,7 +14,10 @@ var version = "dev"
 
 func main() {
 	if err := jsbind.Install(version); err != nil {
-		panic(err) // nothing can work without the API object
+		// Nothing can work without the API object: say why, for the page
+		// and the loader, rather than panic with a goroutine dump.
+		jsbind.StartFailed(err)
+		return
 	}
 	select {}
 }
