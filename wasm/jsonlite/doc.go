@@ -10,7 +10,10 @@
 // the raw bytes: Get, Index and the iterators walk them on demand, and only
 // String unescapes. Unlike encoding/json, object keys match exactly (no
 // case-insensitive fallback); when a key repeats, the last one wins, as it
-// does for encoding/json.
+// does for encoding/json. A Reader walks a Value once, front to back,
+// decoding each member where it stands: for a big answer, where finding
+// each member with Get would walk the same bytes again. Checked makes a
+// Value of bytes a Parse has already accepted (a message's params).
 //
 // Writing: the Append functions produce what encoding/json would, except that
 // <, > and & are not HTML-escaped (JSON does not need it, and nothing here is
