@@ -17,8 +17,8 @@ type Reader struct {
 
 // Checked is the Value of raw that is already known to be valid JSON:
 // part of what Parse accepted (a message's params, say), so it is not
-// checked a second time. Its readers on anything else may read nonsense;
-// they never read outside raw.
+// checked a second time. Its readers on anything else may read nonsense,
+// but never panic, loop or read outside raw.
 func Checked(raw Raw) Value { return Value{b: trim(raw)} }
 
 // Reader returns a reader at the start of v.
@@ -46,12 +46,17 @@ func (r *Reader) enter(open byte) bool {
 // it shares the reader's bytes rather than being copied, so it is for
 // comparing, not for keeping.
 func (r *Reader) Member() (key string, ok bool) {
-	if !r.next('}') {
-		return "", false
+	if !r.next('}') || r.b[r.i] != '"' {
+		return "", false // the end, or no key where Checked was wrong
 	}
 	end := skipString(r.b, r.i)
+	if end < r.i+2 {
+		return "", false // an unterminated key: Checked was wrong
+	}
 	if inner := r.b[r.i+1 : end-1]; !hasEscape(inner) {
 		key = unsafe.String(unsafe.SliceData(inner), len(inner))
+	} else if _, err := checkString(r.b, r.i); err != nil {
+		return "", false // a bad escape: Checked was wrong
 	} else {
 		key, _ = Value{b: r.b[r.i:end]}.Str()
 	}
@@ -84,6 +89,9 @@ func (r *Reader) Value() Value {
 		return Value{}
 	}
 	r.i = skip(r.b, start)
+	if r.i == start {
+		r.i++ // a stray delimiter (Checked was wrong): past it, so a walk ends
+	}
 	return Value{b: r.b[start:r.i]}
 }
 

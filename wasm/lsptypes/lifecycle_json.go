@@ -35,6 +35,9 @@ func ParseDiagnostic(v j.Value) (Diagnostic, bool) {
 // prev, the list's diagnostic before it, lends its strings where they
 // repeat: a long list has one source and one code link throughout.
 func readDiagnostic(r *j.Reader, prev *Diagnostic) (Diagnostic, bool) {
+	if prev == nil {
+		prev = &Diagnostic{}
+	}
 	start := r.Start()
 	if !r.Object() {
 		// null is a zero diagnostic, as encoding/json decodes it; any
@@ -56,7 +59,7 @@ func readDiagnostic(r *j.Reader, prev *Diagnostic) (Diagnostic, bool) {
 		case "code":
 			d.Code = r.Value().Raw()
 		case "source":
-			d.Source, sourceOK = decodeAgain(r.Value(), prev, func(d *Diagnostic) string { return d.Source })
+			d.Source, sourceOK = decodeAgain(r.Value(), prev.Source)
 		case "message":
 			if m := r.Value(); m.Kind() == j.Object {
 				// MarkupContent (LSP 3.18): its value, as plain text.
@@ -89,7 +92,7 @@ func readDiagnostic(r *j.Reader, prev *Diagnostic) (Diagnostic, bool) {
 				}
 			}
 		case "codeDescription":
-			d.Href, _ = decodeAgain(r.Value().Get("href"), prev, func(d *Diagnostic) string { return d.Href })
+			d.Href, _ = decodeAgain(r.Value().Get("href"), prev.Href)
 		default:
 			r.Value()
 		}
@@ -371,13 +374,11 @@ func (p DidChangeConfigurationParams) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// decodeAgain decodes the string v, or returns field(prev) without a copy
-// when v is that very string unescaped.
-func decodeAgain(v j.Value, prev *Diagnostic, field func(*Diagnostic) string) (string, bool) {
-	if prev != nil {
-		if raw, s := v.Raw(), field(prev); len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s && bytes.IndexByte(raw, '\\') < 0 {
-			return s, true
-		}
+// decodeAgain decodes the string v, or returns prev without a copy when v
+// is that very string unescaped.
+func decodeAgain(v j.Value, prev string) (string, bool) {
+	if raw := v.Raw(); len(raw) == len(prev)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == prev && bytes.IndexByte(raw, '\\') < 0 {
+		return prev, true
 	}
 	return v.DecodeString()
 }
