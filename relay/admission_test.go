@@ -333,26 +333,37 @@ func TestCapacitySlotReleasedOnEveryPath(t *testing.T) {
 }
 
 // The browser never chooses auto-install: the relay asks the agent for it
-// exactly when the user's lsp_auto_install_languages names the language.
+// exactly when the user's lsp_auto_install_languages names the language,
+// for a Local PC and a Local Docker task host alike. Rust is passed on as
+// enabled to both: whether it can be installed is the task host's answer
+// (a Windows Local PC agent closes 4007, a Linux container's installs),
+// never the relay's. TestRelayBuildNeverReadsItsOS shows no relay code
+// could answer it differently on another OS.
 func TestAutoInstallComesFromSettings(t *testing.T) {
 	t.Parallel()
 	a := newFakeAgent(t)
 	store := settings.NewMemory()
-	srv, rl := newRelay(t, Config{Sessions: testSessions(a), Settings: store})
+	srv, rl := newRelay(t, Config{Sessions: testSessions(a), Settings: store,
+		Starter: &countingStarter{start: startsFake(a)}})
 
-	open := func(lang string) string {
+	open := func(session, lang string) string {
 		t.Helper()
 		// The browser tries to force it; it must be ignored.
-		return autoInstallAsked(t, a, streamURL(srv, "pc", lang)+"&"+wire.ParamAutoInstall+"=true", nil)
+		return autoInstallAsked(t, a, streamURL(srv, session, lang)+"&"+wire.ParamAutoInstall+"=true", nil)
 	}
-	assert.Equal(t, "false", open("go"), "nothing enabled")
+	for _, session := range []string{"pc", "docker"} {
+		assert.Equal(t, "false", open(session, "go"), "%s: nothing enabled", session)
+		assert.Equal(t, "false", open(session, "rust"), "%s: nothing enabled", session)
+	}
 
 	langs := []string{"go", "rust"}
 	_, err := store.Update(context.Background(), settings.LocalUser, settings.Patch{AutoInstallLanguages: &langs})
 	require.NoError(t, err)
-	assert.Equal(t, "true", open("go"))
-	assert.Equal(t, "true", open("rust"), "never filtered by the relay's OS")
-	assert.Equal(t, "false", open("python"))
+	for _, session := range []string{"pc", "docker"} {
+		assert.Equal(t, "true", open(session, "go"), session)
+		assert.Equal(t, "true", open(session, "rust"), "%s: never filtered by the relay's OS", session)
+		assert.Equal(t, "false", open(session, "python"), session)
+	}
 	waitIdle(t, rl)
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kandev/lsp/agent/framing"
+	"github.com/kandev/lsp/agent/install"
+	"github.com/kandev/lsp/agent/taskenv"
 	"github.com/kandev/lsp/internal/wire"
 )
 
@@ -61,6 +63,68 @@ func TestMissingServerCodesByOS(t *testing.T) {
 		ce := closeStatus(t, conn)
 		require.Equal(t, websocket.StatusCode(c.code), ce.Code, "%s %s", c.goos, c.lang)
 		require.Empty(t, ce.Reason)
+	}
+}
+
+// Spec: a Windows Local PC task host has no rust-analyzer installer, yet
+// runs one installed by hand. The task env describes Windows (GOOS, a
+// ;-separated Path, PATHEXT) and its Path names a directory holding
+// rust-analyzer.exe; the request asks for auto-install, as the setting
+// makes the browser do. The stream must not close 4007 (that is only for
+// a missing server): it becomes ready and bridges that very executable,
+// with the handler's installers present or not, since a found server never
+// reaches the installer decision.
+//
+// No Windows host runs this: the lookup is the agent's own, under Windows
+// rules, over this host's file system. A Windows Path entry "//x/bin" is
+// absolute (UNC-shaped) and Windows joins it with a backslash, so the
+// file it looks for is, to Linux, "bin\rust-analyzer.exe" in x: that file
+// is a shell script standing in for the .exe, which records the path it
+// was started as and its pid, then echoes every frame like the fixture's
+// "exec cat" server.
+func TestWindowsRunsManualRustAnalyzer(t *testing.T) {
+	t.Parallel()
+	for name, installs := range map[string]func() *install.Manager{
+		"no installers":   func() *install.Manager { return nil },
+		"with installers": func() *install.Manager { return install.New(install.Config{}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			dir := "/" + root + "/bin" // "//tmp/…/bin": absolute under Windows rules
+			exe := dir + `\rust-analyzer.exe`
+			// Absolute commands: the server's Path is the Windows one,
+			// which no Linux shell can search. The pid comes last: once
+			// it is there, so is the path.
+			server := "#!/bin/sh\nprintf '%s\\n' \"$0\" > server.path\necho $$ > server.pid\nexec /bin/cat\n"
+			require.NoError(t, os.WriteFile(exe, []byte(server), 0o755))
+			f := newFixture(t, "", func(cfg *Config) {
+				env := taskenv.New(map[string]string{
+					"Path": `C:\Windows\system32;` + dir, "PATHEXT": ".COM;.EXE;.BAT;.CMD",
+					"USERPROFILE": "/" + t.TempDir(),
+				})
+				env.GOOS, env.GOARCH = "windows", "amd64"
+				cfg.Env, cfg.Installs = env, installs()
+			})
+			c, _, err := dial(t, f, "rust&"+wire.ParamAutoInstall+"=true", token)
+			require.NoError(t, err)
+			st := readStatus(t, c)
+			require.Equal(t, wire.StatusReady, st.Status, "not 4007: the server is there")
+			require.Equal(t, "rust-analyzer", st.Server)
+
+			pid := pidFrom(t, f, "server.pid")
+			started, err := os.ReadFile(filepath.Join(f.ws, "server.path"))
+			require.NoError(t, err)
+			require.Equal(t, exe, strings.TrimSpace(string(started)), "the Path's rust-analyzer.exe runs")
+			msg := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
+			require.NoError(t, c.Write(testCtx(t), websocket.MessageText, []byte(msg)))
+			_, got, err := c.Read(testCtx(t))
+			require.NoError(t, err)
+			require.Equal(t, msg, string(got), "frames reach that server and come back")
+
+			require.NoError(t, c.Close(websocket.StatusNormalClosure, ""))
+			waitFor(t, func() bool { return !alive(pid) })
+		})
 	}
 }
 
