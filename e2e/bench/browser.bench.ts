@@ -22,7 +22,12 @@
 // requests: gopls's diagnostics of 200 and 2,000 errors typed into main.go
 // (the frame that carries them in JavaScript → the markers in Monaco), and
 // a completion list of 500 and 5,000 package-level names (its answer in
-// JavaScript → the rows on screen).
+// JavaScript → the rows on screen), and one more letter typed into that
+// list (→ the list filtered to it: a client asks again when the server
+// said the list is incomplete); then 40 keys typed into a 1,000- and a
+// 50,000-line file (each keystroke → its didChange on the wire, and the
+// main thread's long tasks until the answers are in), and 50 files of
+// the workspace opened as tabs (the heap with them open, after GC).
 //   KANDEV_BENCH_SCALE=0 task bench:browser          without them
 //   KANDEV_BENCH_PROFILE=dir task bench:browser      each scale step under V8's CPU profiler (below)
 
@@ -91,14 +96,35 @@ const passOf = (i: number) => (i < Math.ceil(loads / passes) ? 0 : 1);
 type Heap = { used: number; backing: number; goHeap: number };
 // A scale step: ms from the answer in JavaScript to what the user sees,
 // and the answer's size.
-type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number; window?: number[] };
-type Results = { cold: Cold[]; repeat: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[]; heap: Heap[]; scale: Scaled[] };
-const empty = (): Results => ({ cold: [], repeat: [], first: [], byHand: [], dot: [], hover: [], heap: [], scale: [] });
+// For a completion, also one more letter typed: ms from its keydown until
+// the list's first row is filtered to it, whether the server had said the
+// list is incomplete, and whether the client asked again.
+// When it asked: keydown → request sent, → its answer in JavaScript.
+type More = { ms: number; incomplete: boolean | null; asked: boolean; toRequest: number | null; toAnswer: number | null };
+type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number; window?: number[]; more?: More };
+// Typing into a file of lines lines: each keystroke → its didChange (ms;
+// held counts keystrokes whose change had not gone out by the next one),
+// and the ms of long main-thread tasks from the first key until the
+// server's answers are in.
+type Typed = { lines: number; keys: number; latency: number[]; held: number; busy: number };
+// The heap before and with many files open (a fresh collection each).
+type Files = { files: number; before: Heap; after: Heap };
+type Results = { cold: Cold[]; repeat: Cold[]; first: Split[]; byHand: Split[]; dot: Split[]; hover: Split[]; heap: Heap[]; scale: Scaled[]; typing: Typed[]; files: Files[] };
+const empty = (): Results => ({ cold: [], repeat: [], first: [], byHand: [], dot: [], hover: [], heap: [], scale: [], typing: [], files: [] });
 
 // The scale rows' sizes (see the top of this file).
 const scaleOn = process.env.KANDEV_BENCH_SCALE !== '0';
 const diagnosticSizes = [200, 2000];
 const completionSizes = [500, 5000];
+const typingSizes = [1000, 50000];
+// 40 keys, in a comment: no completion or signature popup on any client.
+const typedKeys = '// the quick brown fox jumps over the la';
+// A fast typist's pace: about 12 keys a second.
+const keyDelayMs = 80;
+// The files opened as tabs: a package of their own, written into the
+// workspace before the first load, so that every client's server loads
+// the same workspace.
+const benchFiles = Array.from({ length: 50 }, (_, i) => `benchfiles/f${String(i).padStart(2, '0')}.go`);
 
 test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }) => {
   // A page the bench closes may lose its socket without a close frame,
@@ -107,6 +133,7 @@ test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }
   process.env.KANDEV_AGENT_RESUME_GRACE ??= '1s';
   const demo = await startDemo({});
   try {
+    writeBenchFiles(demo.workspace);
     const sizes = await wasmSizes(demo);
     // results[pass][client]
     const results = Array.from({ length: passes }, () => Object.fromEntries(clients.map((c) => [c, empty()])) as Record<Client, Results>);
@@ -135,6 +162,8 @@ test('lsp.wasm against monaco.lsp and monaco-languageclient', async ({ browser }
         into.hover.push(...r.hover);
         into.heap.push(r.heap);
         into.scale.push(...r.scale);
+        into.typing.push(...r.typing);
+        into.files.push(...r.files);
       }
     }
     // The raw figures too, for reading a run again.
@@ -178,7 +207,7 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     const repeatReqs: Request[] = [];
     const first = await load(context, demo, client, countBytes ? (r) => firstReqs.push(r) : undefined);
     const page = first.page;
-    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN, goHeap: NaN } as Heap, scale: [] as Scaled[], bytes: null as Bytes | null };
+    const out = { cold: first.cold, repeat: {} as Cold, first: [] as Split[], byHand: [] as Split[], dot: [] as Split[], hover: [] as Split[], heap: { used: NaN, backing: NaN, goHeap: NaN } as Heap, scale: [] as Scaled[], typing: [] as Typed[], files: [] as Files[], bytes: null as Bytes | null };
     await quiet(page);
     out.first.push(await completion(page, '\tfm', 'Control+Space', ' ', 'fmt'));
     // gopls's first member list of fmt is cold as well: one `.` completion
@@ -193,6 +222,8 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     if (scaleOn) {
       for (const n of diagnosticSizes) out.scale.push(await profiled(page, `${client}-diagnostics-${n}`, () => diagnostics(page, client, n)));
       for (const n of completionSizes) out.scale.push(await profiled(page, `${client}-completion-${n}`, () => bigCompletion(page, client, n)));
+      for (const n of typingSizes) out.typing.push(await typing(page, client, n));
+      out.files.push(await openMany(page, client));
     }
     // Bodies can be read back only while their page is open.
     const firstBytes = countBytes ? await downloaded(firstReqs, true) : null;
@@ -329,7 +360,9 @@ const quiet = (page: Page) => page.evaluate((ms) => (window as any).bench.quiet(
 // completion types prefix on a new line (not timed), waits for quiet, then
 // presses keys and times until a row containing label (any row for '') is
 // on screen. The trigger is the keydown of key.
-async function completion(page: Page, prefix: string, keys: string, key: string, label: string, insertLine = mainLine): Promise<Split> {
+// With more, one more letter is typed once the rows are shown and timed
+// until the list's first row is filtered to label + more.
+async function completion(page: Page, prefix: string, keys: string, key: string, label: string, insertLine = mainLine, more = ''): Promise<Split & { more?: More }> {
   const editedAt = await page.evaluate(({ line, prefix }) => {
     const b = (window as any).bench;
     const t = performance.now();
@@ -349,13 +382,30 @@ async function completion(page: Page, prefix: string, keys: string, key: string,
     const t0 = b.probe.keys.find((k: any) => k.t >= from && k.key === key).t;
     return b.split('textDocument/completion', t0, shown, editedAt);
   }, { from, key, editedAt });
+  let typedMore: More | undefined;
+  if (more) {
+    const from2 = await page.evaluate((label) => {
+      (window as any).benchMore = (window as any).bench.firstRow(label);
+      return performance.now();
+    }, label + more);
+    await page.keyboard.press(more);
+    typedMore = await page.evaluate(async ({ from, key, incomplete }) => {
+      const b = (window as any).bench;
+      const shown: number = await (window as any).benchMore;
+      const t0: number = b.probe.keys.find((k: any) => k.t >= from && k.key === key).t;
+      const req = b.probe.frames.find((f: any) => f.out && f.t >= t0 && f.t <= shown && f.data.includes('"method":"textDocument/completion"'));
+      const id = req ? JSON.parse(req.data).id : null;
+      const ans = req ? b.probe.frames.find((f: any) => !f.out && f.t >= req.t && f.data.includes('"id":') && JSON.parse(f.data).id === id) : null;
+      return { ms: shown - t0, incomplete, asked: !!req, toRequest: req ? req.t - t0 : null, toAnswer: req && ans ? ans.t - req.t : null };
+    }, { from: from2, key: more, incomplete: (split as any).incomplete ?? null });
+  }
   await page.keyboard.press('Escape');
   await page.evaluate((line) => {
     const b = (window as any).bench;
     b.edit(new b.monaco.Range(line, 1, line + 1, 1), '');
   }, insertLine);
   await quiet(page);
-  return split;
+  return typedMore ? { ...split, more: typedMore } : split;
 }
 
 // diagnostics types n lines into main(), each using an undefined name,
@@ -400,7 +450,8 @@ async function diagnostics(page: Page, client: Client, n: number): Promise<Scale
 // JavaScript until the suggest widget shows their rows. The names go
 // again before the next step.
 async function bigCompletion(page: Page, client: Client, n: number): Promise<Scaled> {
-  const decl = `var (\n${Array.from({ length: n }, (_, i) => `\tbenchName${String(i).padStart(5, '0')} = ${i}\n`).join('')})\n\n`;
+  // Unpadded numbers: the letter typed next ('4') narrows the list.
+  const decl = `var (\n${Array.from({ length: n }, (_, i) => `\tbenchName${i} = ${i}\n`).join('')})\n\n`;
   const at = 11; // func main's line: the block goes above it
   await page.evaluate(({ at, decl }) => {
     const b = (window as any).bench;
@@ -408,7 +459,7 @@ async function bigCompletion(page: Page, client: Client, n: number): Promise<Sca
   }, { at, decl });
   await quiet(page);
   const added = n + 3;
-  const split = await completion(page, '\tbenchName', 'Control+Space', ' ', 'benchName', mainLine + added);
+  const split = await completion(page, '\tbenchName', 'Control+Space', ' ', 'benchName', mainLine + added, '4');
   await page.evaluate(({ at, added }) => {
     const b = (window as any).bench;
     b.edit(new b.monaco.Range(at, 1, at + added, 1), '');
@@ -418,7 +469,118 @@ async function bigCompletion(page: Page, client: Client, n: number): Promise<Sca
   // From the answer in JavaScript to the rows: the provider's own time
   // (answer → resolved) and Monaco's (resolved → shown).
   const ms = (split.toResolved ?? 0) + (split.toShown ?? 0);
-  return { kind: 'completion', n, ms, bytes: (split as any).answerBytes ?? NaN };
+  return { kind: 'completion', n, ms, bytes: (split as any).answerBytes ?? NaN, more: split.more };
+}
+
+// typing makes main.go a file of lines lines (a function of statements
+// at its end), waits for quiet, then types typedKeys on a new line of
+// main() at a typist's pace and measures each keystroke until its
+// didChange is on the wire, and the long tasks until the server's answers
+// are in. The line and the function go again before the next step.
+async function typing(page: Page, client: Client, lines: number): Promise<Typed> {
+  const added = await page.evaluate((lines) => {
+    const b = (window as any).bench;
+    const end = b.model.getLineCount();
+    const col = b.model.getLineMaxColumn(end);
+    const n = Math.max(0, lines - end - 2);
+    b.edit(new b.monaco.Range(end, col, end, col), `\nfunc benchBody() {\n${Array.from({ length: n }, (_, i) => `\t_ = ${i}\n`).join('')}}`);
+    return { end, col };
+  }, lines);
+  await quiet(page);
+  await page.evaluate((line) => {
+    const b = (window as any).bench;
+    b.edit(new b.monaco.Range(line, 1, line, 1), '\t\n');
+    b.editor.setPosition({ lineNumber: line, column: 2 });
+  }, mainLine);
+  await quiet(page);
+  const from = await page.evaluate(() => performance.now());
+  await page.keyboard.type(typedKeys, { delay: keyDelayMs });
+  await quiet(page);
+  const r = await page.evaluate((from) => {
+    const b = (window as any).bench;
+    const keys = b.probe.keys.filter((k: any) => k.t >= from);
+    const changes = b.probe.frames.filter((f: any) => f.out && f.t >= from && f.data.includes('"method":"textDocument/didChange"'));
+    const latency: number[] = [];
+    let held = 0;
+    keys.forEach((k: any, i: number) => {
+      const next = i + 1 < keys.length ? keys[i + 1].t : Infinity;
+      const c = changes.find((f: any) => f.t >= k.t && f.t < next);
+      if (c) latency.push(c.t - k.t);
+      else held++;
+    });
+    const last = b.probe.frames[b.probe.frames.length - 1].t;
+    const busy = b.probe.longTasks.reduce((sum: number, lt: any) => sum + Math.max(0, Math.min(lt.end, last) - Math.max(lt.start, from)), 0);
+    return { keys: keys.length, latency, held, busy };
+  }, from);
+  await page.evaluate(({ line, added }) => {
+    const b = (window as any).bench;
+    b.edit(new b.monaco.Range(line, 1, line + 1, 1), '');
+    const end = b.model.getLineCount();
+    b.edit(new b.monaco.Range(added.end, added.col, end, b.model.getLineMaxColumn(end)), '');
+  }, { line: mainLine, added });
+  await quiet(page);
+  if (r.keys !== typedKeys.length) throw new Error(`${names[client]}: ${r.keys} of ${typedKeys.length} keys seen typing into ${lines} lines`);
+  return { lines, ...r };
+}
+
+// openMany opens benchFiles as tabs, waits until the client has opened
+// each and the server's answers are in, and takes the heap before and
+// with them open; then closes them again.
+async function openMany(page: Page, client: Client): Promise<Files> {
+  const before = await heap(page, client);
+  await page.evaluate((paths) => (window as any).bench.openFiles(paths), benchFiles);
+  await quiet(page);
+  const after = await heap(page, client);
+  await page.evaluate(() => (window as any).bench.closeFiles());
+  await quiet(page);
+  return { files: benchFiles.length, before, after };
+}
+
+// writeBenchFiles writes openMany's files into the workspace: a package of
+// small types, methods and functions, each file's names its own.
+function writeBenchFiles(workspace: string) {
+  fs.mkdirSync(`${workspace}/benchfiles`, { recursive: true });
+  benchFiles.forEach((p, i) => {
+    const k = String(i).padStart(2, '0');
+    const funcs = Array.from({ length: 8 }, (_, j) => `
+// Score${k}x${j} weighs an item's tags by their length and the item's count.
+func Score${k}x${j}(it *Item${k}) int {
+	total := it.Count * ${j + 1}
+	for _, tag := range it.Tags {
+		if strings.HasPrefix(tag, "${k}") {
+			total += len(tag)
+		}
+	}
+	return total
+}
+`).join('');
+    fs.writeFileSync(`${workspace}/${p}`, `// Package benchfiles is the browser benchmark's many open files.
+package benchfiles
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Item${k} is a named, tagged counter.
+type Item${k} struct {
+	Name  string
+	Count int
+	Tags  []string
+}
+
+// NewItem${k} makes an item of name with tags.
+func NewItem${k}(name string, tags ...string) *Item${k} { return &Item${k}{Name: name, Tags: tags} }
+
+// Add counts n more.
+func (it *Item${k}) Add(n int) { it.Count += n }
+
+// String is the item as a line.
+func (it *Item${k}) String() string {
+	return fmt.Sprintf("%s (%d): %s", it.Name, it.Count, strings.Join(it.Tags, ", "))
+}
+${funcs}`);
+  });
 }
 
 // hover places the cursor on Println, waits for quiet, then times the
@@ -530,6 +692,47 @@ function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<
         }
         row(`${kind}, ${n.toLocaleString('en')} ${unit}`, ...cells);
       }
+    }
+  }
+
+  if (clients.some((c) => results[c].typing.length || results[c].files.length)) {
+    lines.push('', `what work as it grows costs the page (medians): one more letter typed into the list above → its first row filtered to it; ${typedKeys.length} keys typed at ${keyDelayMs} ms a key into a file of that many lines, each keystroke → its didChange on the wire, and the long main-thread tasks (≥ 50 ms) from the first key until the server's answers are in; the heap after GC with the ${benchFiles.length} files of a package open as tabs, and its growth over the one file before`, '');
+    const columns2 = clients.flatMap((c) => (base && c !== base ? [names[c], '÷ monaco.lsp'] : [names[c]]));
+    row('step', ...columns2);
+    row('---', ...columns2.map(() => '---:'));
+    const rows2: [string, (r: Results) => number[], (x: number) => string][] = [
+      ...completionSizes.map((n): [string, (r: Results) => number[], (x: number) => string] => [`one more letter → the list filtered, ${n.toLocaleString('en')} names (ms)`,
+        (r) => r.scale.filter((x) => x.kind === 'completion' && x.n === n && x.more).map((x) => x.more!.ms), ms]),
+      ...typingSizes.flatMap((n): [string, (r: Results) => number[], (x: number) => string][] => [
+        [`keystroke → didChange, ${n.toLocaleString('en')} lines (ms)`, (r) => r.typing.filter((x) => x.lines === n).flatMap((x) => x.latency), (x) => (Number.isNaN(x) ? '–' : x.toFixed(2))],
+        [`long tasks while typing, ${n.toLocaleString('en')} lines (ms)`, (r) => r.typing.filter((x) => x.lines === n).map((x) => x.busy), ms],
+      ]),
+      [`JS heap, ${benchFiles.length} files open (MB)`, (r) => r.files.map((f) => f.after.used), mb],
+      [`its growth over one file (MB)`, (r) => r.files.map((f) => f.after.used - f.before.used), (x) => (Number.isNaN(x) ? '–' : (x / 1e6).toFixed(2))],
+      [`ArrayBuffers, ${benchFiles.length} files open (MB)`, (r) => r.files.map((f) => f.after.backing), mb],
+      [`lsp.wasm's live Go heap, ${benchFiles.length} files open (MB)`, (r) => r.files.map((f) => f.after.goHeap), (x) => (Number.isNaN(x) ? '–' : (x / 1e6).toFixed(2))],
+    ];
+    for (const [label, values, fmt] of rows2) {
+      const cells: string[] = [];
+      for (const c of clients) {
+        cells.push(cell((r) => med(values(r[c])), fmt));
+        if (base && c !== base) cells.push(cell((r) => med(values(r[c])) / med(values(r[base])), (x) => (Number.isNaN(x) ? '–' : x.toFixed(2))));
+      }
+      row(label, ...cells);
+    }
+    lines.push('');
+    for (const c of clients) {
+      const said = completionSizes.map((n) => {
+        const ms2 = results[c].scale.filter((x) => x.kind === 'completion' && x.n === n && x.more).map((x) => x.more!);
+        const asked = ms2.filter((m) => m.asked);
+        const split = asked.length ? ` (keydown → request ${ms(med(asked.map((m) => m.toRequest!)))} ms, → answer ${ms(med(asked.map((m) => m.toAnswer ?? NaN)))} ms)` : '';
+        return `${n.toLocaleString('en')} names: the server said incomplete ${ms2.filter((m) => m.incomplete).length} of ${ms2.length} times, the client asked again ${asked.length} times${split}`;
+      });
+      const held = typingSizes.map((n) => {
+        const t = results[c].typing.filter((x) => x.lines === n);
+        return `${t.reduce((a, x) => a + x.held, 0)} of ${t.reduce((a, x) => a + x.keys, 0)} keystrokes at ${n.toLocaleString('en')} lines had no didChange before the next key`;
+      });
+      lines.push(`- ${names[c]}: ${[...said, ...held].join('; ')}`);
     }
   }
 

@@ -122,6 +122,8 @@ const editor = monaco.editor.create(/** @type {HTMLElement} */ (document.getElem
 
 /** @type {import('monaco-editor').editor.ITextModel | null} */
 let model = null;
+/** @type {string} */
+let root = ''; // monaco.lsp's workspace root, from the ready frame
 monaco.editor.onDidChangeMarkers(() => {
   if (probe.marks.firstError || !model) return;
   const markers = monaco.editor.getModelMarkers({ resource: model.uri });
@@ -160,7 +162,7 @@ if (lsp) {
   editor.setModel(model);
 } else {
   const { socket, ready } = await (early || openSocket());
-  const root = ready.workspaceUri;
+  root = ready.workspaceUri;
   // monaco.lsp lower-cases document URIs (ManagedModel); a root that is
   // not lower case already would name other files than the server has.
   if (root !== root.toLowerCase()) throw new Error(`monaco.lsp cannot serve the root ${root}: not lower case`);
@@ -212,5 +214,19 @@ async function openSocket() {
   return { socket, ready };
 }
 
-install({ client, monaco, editor, model });
+// openFile opens one more file of the session as the demo's tabs do: a
+// model of its text that the client synchronises (monaco.lsp opens every
+// model Monaco has).
+/** @param {string} p @param {string} text */
+function openFile(p, text) {
+  if (lsp) {
+    const m = monaco.editor.createModel(text, undefined, monaco.Uri.from({ scheme: 'kandev', authority: sessionId, path: '/' + p }));
+    const handle = lsp.openDocument({ sessionId, path: p, model: m });
+    return () => { handle?.close(); m.dispose(); };
+  }
+  const m = monaco.editor.createModel(text, language, monaco.Uri.parse(`${root}/${p}`));
+  return () => m.dispose();
+}
+
+install({ client, monaco, editor, model, openFile });
 probe.marks.ready = performance.now();

@@ -27,10 +27,12 @@ function answerTo(/** @type {BenchProbe['frames'][number]} */ req) {
 
 // waitFor resolves with performance.now() at the first DOM mutation after
 // which cond holds (checked at once too).
+// With later, only a mutation after the call counts: cond may hold
+// already, and what is awaited is its holding after the next change.
 /** @param {() => boolean} cond @returns {Promise<number>} */
-function waitFor(cond, timeoutMs = 30000) {
+function waitFor(cond, timeoutMs = 30000, later = false) {
   return new Promise((resolve, reject) => {
-    if (cond()) {
+    if (!later && cond()) {
       resolve(performance.now());
       return;
     }
@@ -53,11 +55,17 @@ const visible = (/** @type {HTMLElement | null} */ el) => !!el && el.offsetHeigh
 
 // install puts the driver's handles on the page (window.bench, for
 // e2e/bench: any, no type of the page's declares them).
+// openFile is the page's way of opening one more file of the session as
+// an editor tab does (a model of its text, synchronised by the client); it
+// returns the function that closes it again.
 /**
  * @param {{ client: string, monaco: unknown, editor: import('monaco-editor').editor.IStandaloneCodeEditor,
- *   model: import('monaco-editor').editor.ITextModel }} page
+ *   model: import('monaco-editor').editor.ITextModel,
+ *   openFile: (path: string, text: string) => () => void }} page
  */
-export function install({ client, monaco, editor, model }) {
+export function install({ client, monaco, editor, model, openFile }) {
+  /** @type {(() => void)[]} */
+  let opened = [];
   /** @type {any} */ (window).bench = {
     client,
     monaco,
@@ -92,6 +100,42 @@ export function install({ client, monaco, editor, model }) {
         const w = /** @type {HTMLElement | null} */ (document.querySelector('.suggest-widget'));
         return visible(w) && [.../** @type {HTMLElement} */ (w).querySelectorAll('.monaco-list-row')].some((r) => (r.textContent || '').includes(label));
       });
+    },
+
+    // firstRow resolves when, after a change on the page from now on, the
+    // suggest widget's first row contains label: the list filtered to
+    // what is typed next.
+    firstRow(/** @type {string} */ label) {
+      return waitFor(() => {
+        const w = /** @type {HTMLElement | null} */ (document.querySelector('.suggest-widget'));
+        const row = w && visible(w) ? w.querySelector('.monaco-list-row[data-index="0"]') : null;
+        return !!row && (row.textContent || '').includes(label);
+      }, 30000, true);
+    },
+
+    // openFiles opens the session's files at paths, as many tabs would,
+    // and resolves once the client has sent a didOpen for each.
+    async openFiles(/** @type {string[]} */ paths) {
+      const from = performance.now();
+      const texts = await Promise.all(paths.map((p) => fetch(`/api/v1/workspace/file?path=${encodeURIComponent(p)}`).then((r) => r.text())));
+      opened = paths.map((p, i) => openFile(p, texts[i]));
+      const sent = () => probe.frames.filter((f) => f.out && f.t >= from && f.data.includes('"method":"textDocument/didOpen"'));
+      await new Promise((resolve, reject) => {
+        const deadline = performance.now() + 60000;
+        const check = () => {
+          const open = sent();
+          if (paths.every((p) => open.some((f) => f.data.includes(`/${p}"`)))) resolve(undefined);
+          else if (performance.now() > deadline) reject(new Error(`${open.length} of ${paths.length} files opened after a minute`));
+          else setTimeout(check, 20);
+        };
+        check();
+      });
+    },
+
+    // closeFiles closes what openFiles opened.
+    closeFiles() {
+      for (const close of opened) close();
+      opened = [];
     },
 
     // hover resolves when a hover showing text is on screen.
@@ -130,6 +174,8 @@ export function install({ client, monaco, editor, model }) {
         prefixChange: prefix ? prefix.t - /** @type {number} */ (editedAt) : null, // prefix needs editedAt
         prefixHeld: prefix ? prefix.t >= t0 : null,
         answerBytes: ans ? ans.data.length : null,
+        // Whether the server said the list is incomplete (more letters ask again).
+        incomplete: ans ? ans.data.includes('"isIncomplete":true') : null,
       };
     },
 

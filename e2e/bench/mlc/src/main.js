@@ -126,5 +126,12 @@ async function openSocket() {
   return { socket, ready };
 }
 
-install({ client: 'mlc', monaco, editor, model });
+// openFile opens one more file of the session as an editor tab would: a
+// model of its text, which the client opens as a document of its selector.
+function openFile(p, text) {
+  const m = monaco.editor.createModel(text, language, monaco.Uri.parse(`${root}/${p}`));
+  return () => m.dispose();
+}
+
+install({ client: 'mlc', monaco, editor, model, openFile });
 probe.marks.ready = performance.now();
