@@ -56,6 +56,9 @@ type connection struct {
 	// progress is this generation's work-done state; guarded by mu.
 	progress *progress.Tracker
 
+	// typing holds background calls back while a typing call is out.
+	typing typingGate
+
 	// docMu orders the opening and closing of server documents, so a
 	// didClose always leaves before the next didOpen of the same file.
 	// Lock order: see the package comment.

@@ -353,7 +353,9 @@ func (c *connection) serverToModel(uri string) string {
 // and Monaco keeps the first semantic-token result that has data.
 //
 // Pending edits of the model are sent first, so the server answers for the
-// text on screen. When ctx ends first (Monaco cancelled: the user typed on,
+// text on screen. A background call (features.Background) waits while a
+// typing call of the connection is out, so the server answers what the
+// user waits on first. When ctx ends first (Monaco cancelled: the user typed on,
 // the widget closed), the server gets $/cancelRequest and "null" is the
 // answer; no call waits longer than requestTimeout. A request that fails
 // (the server's error, a malformed answer, a timeout) is answered "null"
@@ -389,6 +391,19 @@ func (cl *Client) Provide(ctx ctxlite.Context, connID, name, req string) (string
 	docURI, version := d.flushForRequest(c)
 	if docURI == "" {
 		return "null", nil
+	}
+	switch f := call.Feature(); {
+	case features.Typing(f):
+		defer c.typing.begin()()
+	case features.Background(f, &r):
+		if !c.typing.wait(ctx, cl.cfg.Clock, backgroundHold) {
+			return "null", nil
+		}
+		// The text may have changed meanwhile: Monaco asks again for
+		// the new one, and this answer would be for the old.
+		if u, v := d.flushForRequest(c); u != docURI || v != version {
+			return "null", nil
+		}
 	}
 	ctx, cancel := ctxlite.WithTimeout(ctx, requestTimeout)
 	defer cancel()

@@ -1,0 +1,101 @@
+package client
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kandev/lsp/wasm/features"
+	"github.com/stretchr/testify/require"
+)
+
+const typingCaps = `{"capabilities":{"textDocumentSync":{"openClose":true,"change":2},` +
+	`"completionProvider":{"triggerCharacters":["."]},"foldingRangeProvider":true,"codeActionProvider":true}}`
+
+const (
+	typingCompletion = `{"uri":"kandev://s1/main.go","lineNumber":3,"column":15,"wordStart":15,"wordEnd":15,"triggerKind":0,"triggerCharacter":""}`
+	typingFolding    = `{"uri":"kandev://s1/main.go"}`
+	typingRange      = `"range":{"startLineNumber":3,"startColumn":1,"endLineNumber":3,"endColumn":1}`
+	typingBulb       = `{"uri":"kandev://s1/main.go",` + typingRange + `,"trigger":2}`
+	typingAsked      = `{"uri":"kandev://s1/main.go",` + typingRange + `,"trigger":1}`
+)
+
+// While the suggest widget's request is out, what Monaco asks on its own
+// (folding ranges, the light bulb's code actions) waits for its answer,
+// so the server answers what the user waits on first; code actions the
+// user asks for do not wait.
+func TestBackgroundCallsWaitForTyping(t *testing.T) {
+	t.Parallel()
+	h, rec := editorHarness(t)
+	m := newModel("package main\n\nfunc main() {}\n")
+	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshakeWith(t, h, a, typingCaps)
+	a.recvMethod("textDocument/didOpen")
+	providersPublished(t, doc)
+	id := rec.next(t, "provider").connID
+
+	comp := provide(h, id, features.Completion, typingCompletion)
+	creq := a.recvMethod("textDocument/completion")
+	armed := h.clock.Armed()
+	fold := provide(h, id, features.FoldingRange, typingFolding)
+	bulb := provide(h, id, features.CodeAction, typingBulb)
+	waitFor(t, func() bool { return h.clock.Armed() == armed+2 }) // both held
+	asked := provide(h, id, features.CodeAction, typingAsked)
+	areq := a.recvMethod("textDocument/codeAction")
+	require.Contains(t, string(areq.Params), `"triggerKind":1`)
+	a.nothingQueued() // the held two are still held
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":[]}`, areq.ID)
+	require.Equal(t, `{"actions":[]}`, answer(t, asked))
+
+	// The completion's answer lets them go.
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"isIncomplete":true,"items":[{"label":"Hello","kind":3}]}}`, creq.ID)
+	require.Contains(t, answer(t, comp), `"label":"Hello"`)
+	sent := map[string]bool{}
+	for range 2 {
+		r := a.recv()
+		sent[r.Method] = true
+		a.send(`{"jsonrpc":"2.0","id":%s,"result":[]}`, r.ID)
+	}
+	require.Equal(t, map[string]bool{"textDocument/foldingRange": true, "textDocument/codeAction": true}, sent)
+	require.NotEqual(t, "null", answer(t, fold))
+	require.NotEqual(t, "null", answer(t, bulb))
+}
+
+// A background call held by a typing call that stays unanswered goes out
+// after backgroundHold; one whose text changed meanwhile is answered null
+// without a request (Monaco asks again for the new text).
+func TestBackgroundCallsHeldAtMostAWhile(t *testing.T) {
+	t.Parallel()
+	h, rec := editorHarness(t)
+	m := newModel("package main\n\nfunc main() {}\n")
+	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshakeWith(t, h, a, typingCaps)
+	a.recvMethod("textDocument/didOpen")
+	providersPublished(t, doc)
+	id := rec.next(t, "provider").connID
+
+	comp := provide(h, id, features.Completion, typingCompletion)
+	creq := a.recvMethod("textDocument/completion")
+	armed := h.clock.Armed()
+	fold := provide(h, id, features.FoldingRange, typingFolding)
+	waitFor(t, func() bool { return h.clock.Armed() == armed+1 })
+	a.nothingQueued()
+	h.clock.Advance(time.Duration(backgroundHold))
+	freq := a.recvMethod("textDocument/foldingRange")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":[{"startLine":2,"endLine":3}]}`, freq.ID)
+	require.NotEqual(t, "null", answer(t, fold))
+
+	// Held again, and the user types meanwhile.
+	armed = h.clock.Armed()
+	bulb := provide(h, id, features.CodeAction, typingBulb)
+	waitFor(t, func() bool { return h.clock.Armed() == armed+1 })
+	require.NoError(t, doc.Changed(`{"versionId":2,"changes":[{"range":{"startLineNumber":3,"startColumn":15,"endLineNumber":3,"endColumn":15},"rangeOffset":0,"rangeLength":0,"text":"x"}]}`))
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"isIncomplete":false,"items":[]}}`, creq.ID)
+	answer(t, comp)
+	require.Equal(t, "null", answer(t, bulb))
+	a.recvMethod("textDocument/didChange")
+	a.nothingQueued() // no code action for the old text
+}
