@@ -99,8 +99,10 @@ type Heap = { used: number; backing: number; goHeap: number };
 // For a completion, also one more letter typed: ms from its keydown until
 // the list's first row is filtered to it, whether the server had said the
 // list is incomplete, and whether the client asked again.
-// When it asked: keydown → request sent, → its answer in JavaScript.
-type More = { ms: number; incomplete: boolean | null; asked: boolean; toRequest: number | null; toAnswer: number | null };
+// When it asked: keydown → Monaco called the provider (where probed),
+// → request sent, → its answer in JavaScript. sent: what the client sent
+// from the keydown until the list was filtered.
+type More = { ms: number; incomplete: boolean | null; asked: boolean; toProvider: number | null; toRequest: number | null; toAnswer: number | null; sent: string[] };
 type Scaled = { kind: 'diagnostics' | 'completion'; n: number; ms: number; bytes: number; window?: number[]; more?: More };
 // Typing into a file of lines lines: each keystroke → its didChange (ms;
 // held counts keystrokes whose change had not gone out by the next one),
@@ -396,7 +398,10 @@ async function completion(page: Page, prefix: string, keys: string, key: string,
       const req = b.probe.frames.find((f: any) => f.out && f.t >= t0 && f.t <= shown && f.data.includes('"method":"textDocument/completion"'));
       const id = req ? JSON.parse(req.data).id : null;
       const ans = req ? b.probe.frames.find((f: any) => !f.out && f.t >= req.t && f.data.includes('"id":') && JSON.parse(f.data).id === id) : null;
-      return { ms: shown - t0, incomplete, asked: !!req, toRequest: req ? req.t - t0 : null, toAnswer: req && ans ? ans.t - req.t : null };
+      const sent = b.probe.frames.filter((f: any) => f.out && f.t >= t0 && f.t <= shown)
+        .map((f: any) => { try { return JSON.parse(f.data).method ?? 'a response'; } catch { return '?'; } });
+      const call = (b.probe.calls || []).find((c: any) => c.method === 'provideCompletionItems' && c.called >= t0 && c.called <= shown);
+      return { ms: shown - t0, incomplete, asked: !!req, toProvider: call ? call.called - t0 : null, toRequest: req ? req.t - t0 : null, toAnswer: req && ans ? ans.t - req.t : null, sent };
     }, { from: from2, key: more, incomplete: (split as any).incomplete ?? null });
   }
   await page.keyboard.press('Escape');
@@ -725,8 +730,9 @@ function report(perPass: Record<Client, Results>[], sizes: Sizes, bytes: Record<
       const said = completionSizes.map((n) => {
         const ms2 = results[c].scale.filter((x) => x.kind === 'completion' && x.n === n && x.more).map((x) => x.more!);
         const asked = ms2.filter((m) => m.asked);
-        const split = asked.length ? ` (keydown → request ${ms(med(asked.map((m) => m.toRequest!)))} ms, → answer ${ms(med(asked.map((m) => m.toAnswer ?? NaN)))} ms)` : '';
-        return `${n.toLocaleString('en')} names: the server said incomplete ${ms2.filter((m) => m.incomplete).length} of ${ms2.length} times, the client asked again ${asked.length} times${split}`;
+        const split = asked.length ? ` (keydown → provider called ${ms(med(asked.map((m) => m.toProvider ?? NaN)))} ms, → request ${ms(med(asked.map((m) => m.toRequest!)))} ms, → answer ${ms(med(asked.map((m) => m.toAnswer ?? NaN)))} ms)` : '';
+        const sent = ms2.length ? `, sending ${ms2[ms2.length - 1].sent.join(', ') || 'nothing'}` : '';
+        return `${n.toLocaleString('en')} names: the server said incomplete ${ms2.filter((m) => m.incomplete).length} of ${ms2.length} times, the client asked again ${asked.length} times${split}${sent}`;
       });
       const held = typingSizes.map((n) => {
         const t = results[c].typing.filter((x) => x.lines === n);
