@@ -67,8 +67,9 @@
 //  11. resumable.wmu orders writes to that socket. It is held through each
 //     write; a resume holds it inside resumable.mu, so that no write slips
 //     between the replay and the switch to the new socket.
-//  12. answered.mu and LateEditor.mu guard their own structs and call out to
-//     nothing while held, so they may be taken under any of the others.
+//  12. answered.mu, LateEditor.mu and typingGate.mu guard their own structs
+//     and call out to nothing while held, so they may be taken under any of
+//     the others.
 //
 // docMu, provMu and probMu are never held together; what matters is that
 // each comes after Document.mu and before Client.supMu and Client.mu.
