@@ -441,20 +441,25 @@ func TestMarkersGetUris(t *testing.T) {
 	mv := newFakeModel(t, mon, "kandev://s/main.go", "package main\n")
 	m := &model{v: mv, bridge: b, owner: "kandev-lsp:s:go"}
 	rng := lsptypes.Range{Start: lsptypes.Position{Line: 4}, End: lsptypes.Position{Line: 4, Character: 3}}
-	m.SetMarkers([]monaco.Marker{{StartLineNumber: 1, StartColumn: 1, EndLineNumber: 1, EndColumn: 5, Message: "m", Severity: monaco.SeverityError,
+	mk := monaco.Marker{StartLineNumber: 1, StartColumn: 1, EndLineNumber: 1, EndColumn: 5, Message: "m", Severity: monaco.SeverityError,
 		Code: "UnusedImport", Href: "https://pkg.go.dev/x#UnusedImport", Tags: []int{1},
-		Related: []monaco.Related{{Resource: "kandev://s/greet/greet.go", Message: "declared here", Range: rng}}}})
+		Related: []monaco.Related{{Resource: "kandev://s/greet/greet.go", Message: "declared here", Range: rng}}}
+	m.SetMarkers([]monaco.Marker{mk, mk})
 	calls := get(t, mon, "markerCalls")
 	require.Equal(t, 1, length(t, calls))
 	c := index(t, calls, 0)
 	require.Equal(t, "kandev-lsp:s:go", str(t, get(t, c, "owner")))
-	mk := index(t, get(t, c, "markers"), 0)
-	require.Equal(t, "https", str(t, get(t, mk, "code", "target", "scheme")))
-	require.Equal(t, "UnusedImport", str(t, get(t, mk, "code", "value")))
-	rel := index(t, get(t, mk, "relatedInformation"), 0)
+	mk0 := index(t, get(t, c, "markers"), 0)
+	require.Equal(t, "https", str(t, get(t, mk0, "code", "target", "scheme")))
+	require.Equal(t, "UnusedImport", str(t, get(t, mk0, "code", "value")))
+	rel := index(t, get(t, mk0, "relatedInformation"), 0)
 	require.Equal(t, "/greet/greet.go", str(t, get(t, rel, "resource", "path")))
 	require.Equal(t, 5, mustInt(t, get(t, rel, "startLineNumber")))
-	require.Equal(t, "[1]", stringify(t, get(t, mk, "tags")))
+	require.Equal(t, "[1]", stringify(t, get(t, mk0, "tags")))
+	// A text the markers share is parsed once: they share its Uri.
+	mk2 := index(t, get(t, c, "markers"), 1)
+	require.True(t, get(t, mk2, "code", "target").Equal(get(t, mk0, "code", "target")))
+	require.True(t, get(t, index(t, get(t, mk2, "relatedInformation"), 0), "resource").Equal(get(t, rel, "resource")))
 }
 
 // willSave and outline are the page's calls, answered by whichever
