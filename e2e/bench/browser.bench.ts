@@ -14,6 +14,8 @@
 //   KANDEV_BENCH_BASELINE=early,caps,worker task bench:browser    the baseline's variants (below)
 //   KANDEV_BENCH_WASM=late task bench:browser               lsp.wasm configured after Monaco
 //   KANDEV_BENCH_WASM=after (or runafter, low)              lsp.wasm started after Monaco (bench.js says how)
+//   KANDEV_BENCH_WASM=gogc200,gctrace KANDEV_BENCH_CONSOLE=1     lsp.wasm's Go collections, with a GOGC of its own
+//   KANDEV_BENCH_WASM=hops,gctrace KANDEV_BENCH_CONSOLE=1        and when Monaco's markers were parsed and set, each scale step
 //
 // Each step is split with the page's WebSocket probe: trigger → request
 // sent, request → answer received in JavaScript, answer → shown.
@@ -81,6 +83,9 @@ const baseline = (process.env.KANDEV_BENCH_BASELINE ?? '').split(',').map((v) =>
 // dialled when the document opens; after, runafter and low start it later
 // or fetch it at low priority (e2e/bench/page/bench.js).
 const wasmVariant = process.env.KANDEV_BENCH_WASM ?? '';
+// KANDEV_BENCH_CONSOLE=1 prints what the pages log (with
+// KANDEV_BENCH_WASM=gctrace, lsp.wasm's Go collections).
+const pageConsole = process.env.KANDEV_BENCH_CONSOLE === '1';
 
 // main.go of webdemo/sample: the line after fmt.Println is where the
 // completions are typed; Println is what is hovered.
@@ -189,6 +194,7 @@ async function load(context: BrowserContext, demo: Demo, client: Client, onReque
   await serverGone(demo.workspace);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`${client} page error:`, e));
+  if (pageConsole) page.on('console', (m) => console.log(`${client} console: ${m.text()}`));
   if (onRequest) page.on('requestfinished', onRequest);
   await page.goto(pageURL(demo, client));
   await page.waitForFunction(() => (window as any).benchProbe.marks.firstError, null, { timeout: 120_000 });
@@ -224,6 +230,14 @@ async function session(browser: Browser, demo: Demo, client: Client, n: number, 
     if (scaleOn) {
       for (const n of diagnosticSizes) out.scale.push(await profiled(page, `${client}-diagnostics-${n}`, () => diagnostics(page, client, n)));
       for (const n of completionSizes) out.scale.push(await profiled(page, `${client}-completion-${n}`, () => bigCompletion(page, client, n)));
+      if (pageConsole) {
+        const kept: [number, string][] = await page.evaluate(() => (window as any).benchLog ?? []);
+        for (const x of out.scale) {
+          if (!x.window) continue;
+          console.log(`${client} ${x.kind} ${x.n}: @${x.window[0].toFixed(1)}–@${x.window[1].toFixed(1)}`);
+          for (const [t, line] of kept) if (t >= x.window[0] - 5 && t <= x.window[1] + 5) console.log(`  +${(t - x.window[0]).toFixed(1)} ${line}`);
+        }
+      }
       for (const n of typingSizes) out.typing.push(await typing(page, client, n));
       out.files.push(await openMany(page, client));
     }

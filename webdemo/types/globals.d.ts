@@ -6,6 +6,8 @@
 /** wasm_exec.js's Go runtime: one instance runs one lsp.wasm. */
 declare class Go {
   importObject: WebAssembly.Imports;
+  /** The environment the Go program sees (GOGC, GODEBUG). */
+  env: Record<string, string>;
   run(instance: WebAssembly.Instance): Promise<void>;
 }
 

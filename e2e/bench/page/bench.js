@@ -78,6 +78,19 @@ if (lsp && !wasmLate) {
 }
 const monaco = await monacoReady;
 
+// ?wasm=hops (with gctrace, which keeps the console's lines on the page):
+// when a big JSON text is parsed, when markers are set and when Monaco
+// says they changed, for setting a big diagnostics frame's hops side by
+// side with lsp.wasm's own prints.
+if (wasmMode.has('hops')) {
+  const set = monaco.editor.setModelMarkers;
+  // @ts-ignore
+  monaco.editor.setModelMarkers = function (m, o, ms) { const t = performance.now(); const r = set.call(this, m, o, ms); if (ms.length > 100) console.log(`setModelMarkers ${ms.length} from @${t.toFixed(1)}`); return r; };
+  const parse = JSON.parse;
+  JSON.parse = function (/** @type {any} */ x, /** @type {any} */ r) { const t = performance.now(); const v = parse(x, r); if (typeof x === 'string' && x.length > 100000) console.log(`JSON.parse ${x.length} from @${t.toFixed(1)}`); return v; };
+  monaco.editor.onDidChangeMarkers(() => console.log(`markers event`));
+}
+
 // Both clients register their providers through monaco.languages; each
 // completion and hover provider is wrapped to stamp when Monaco calls it
 // and when its answer resolves, which splits a client's own time from
@@ -136,6 +149,21 @@ monaco.editor.onDidChangeMarkers(() => {
 async function loadLSP() {
   const config = await (await fetch('/config.json')).json();
   const go = new Go();
+  // ?wasm=gogc<N> runs lsp.wasm's Go runtime with GOGC=N; gctrace prints
+  // each of its collections on the console (GODEBUG=gctrace=1).
+  for (const m of wasmMode) {
+    const gogc = /^gogc(\d+|off)$/.exec(m);
+    if (gogc) go.env.GOGC = gogc[1];
+  }
+  if (wasmMode.has('gctrace')) {
+    go.env.GODEBUG = 'gctrace=1';
+    // Stamped with the page's clock, to be set beside the steps' windows.
+    // Kept on the page, not printed: printing through the debugger
+    // protocol takes milliseconds a line.
+    /** @type {[number, string][]} */
+    const kept = /** @type {any} */ (window).benchLog = [];
+    console.log = (/** @type {unknown[]} */ ...args) => { kept.push([performance.now(), args.join(' ')]); };
+  }
   let instance;
   if (wasmMode.has('runafter')) {
     const module = WebAssembly.compileStreaming(fetch(config.wasm));
