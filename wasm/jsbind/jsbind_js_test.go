@@ -4,6 +4,7 @@ package jsbind
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/kandev/lsp/wasm/clock/clocktest"
@@ -111,6 +112,23 @@ func TestWebSocketReleasesFuncsOnClose(t *testing.T) {
 	frame, err = sock.Read(ctxlite.Background())
 	require.NoError(t, err)
 	require.Equal(t, "{\"message\":\"undéfini: grüße \U0001F30D \\u00e9\"}", string(frame))
+	// The frames share the socket's buffer: each is copied whole and
+	// alone, whether it fits the room kept for ASCII, needs the worst
+	// case's, comes after a longer one, or is too big for the buffer to
+	// be kept.
+	for _, text := range []string{
+		strings.Repeat("é🌍x", 3000),
+		"short",
+		strings.Repeat("a", 100_000),
+		"ä",
+		strings.Repeat("b", 2_200_000),
+		"{}",
+	} {
+		call(t, ws, "onmessage", obj(t, map[string]any{"data": text}))
+		frame, err = sock.Read(ctxlite.Background())
+		require.NoError(t, err)
+		require.True(t, text == string(frame), "a frame of %d bytes crossed as %d bytes", len(text), len(frame))
+	}
 
 	require.NoError(t, sock.Write(ctxlite.Background(), []byte(`{"jsonrpc":"2.0"}`)))
 	require.Equal(t, `["{\"jsonrpc\":\"2.0\"}"]`, stringify(t, get(t, ws, "sent")))
