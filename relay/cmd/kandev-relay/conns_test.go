@@ -31,14 +31,20 @@ func TestRelayConnectionBounds(t *testing.T) {
 	s := start(t, filepath.Join(t.TempDir(), "s.db"), []string{"KANDEV_RELAY_BROWSER_TOKEN=tok"}, "-max-client-connections", "4")
 	defer s.stop()
 	addr := strings.TrimPrefix(s.base, "http://")
-	dial := func() net.Conn {
-		c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	dialFrom := func(local string) net.Conn {
+		d := net.Dialer{Timeout: 10 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
+		c, err := d.Dial("tcp", addr)
 		require.NoError(t, err)
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
+	dial := func() net.Conn { return dialFrom("127.0.0.1") }
 
-	refused := dial()
+	// The refused request comes from another loopback address: after its
+	// response net/http half-closes the connection and keeps it for half
+	// a second (its reset avoidance), and the slot with it, which would
+	// otherwise count against the address whose bound is checked below.
+	refused := dialFrom("127.0.0.2")
 	_, err := io.WriteString(refused, "GET /api/v1/user/settings HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
 	require.NoError(t, err)
 	require.NoError(t, refused.SetReadDeadline(time.Now().Add(10*time.Second)))
