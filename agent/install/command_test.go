@@ -126,14 +126,17 @@ func TestRunStallKillsWholeTree(t *testing.T) {
 }
 
 // Output resets the stall timer: a command that keeps printing runs to
-// its end however long that takes.
+// its end however long that takes. It prints every 0.1 s for 3 s against
+// a 1 s stall timeout: three timeouts in all, each with ten times the gap
+// between lines to spare (300 ms was too little on a loaded machine,
+// where starting sleep and echo can take that long).
 func TestRunOutputKeepsStallAway(t *testing.T) {
 	t.Parallel()
 	out := NewOutput(MaxOutput)
-	err := (&Runner{StallTimeout: 300 * time.Millisecond}).Run(context.Background(), Command{
-		Path: "/bin/sh", Args: []string{"-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.1; done"},
+	err := (&Runner{StallTimeout: time.Second}).Run(context.Background(), Command{
+		Path: "/bin/sh", Args: []string{"-c", "i=0; while [ $i -lt 30 ]; do i=$((i+1)); echo $i; sleep 0.1; done"},
 		Env: []string{"PATH=" + shPath},
 	}, out)
 	require.NoError(t, err)
-	require.Contains(t, out.Tail(TailSize), "10\n")
+	require.Contains(t, out.Tail(TailSize), "30\n")
 }

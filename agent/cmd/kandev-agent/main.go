@@ -168,6 +168,12 @@ func run(addr, dir string, lim *limits) error {
 	if lim.perClient <= 0 {
 		return errors.New("-max-client-connections must be positive")
 	}
+	// The signals are ours before the port is announced: a parent that
+	// reads the line and stops the task at once must get the graceful stop
+	// (1001 on each stream, servers reaped), not the default action's
+	// abrupt exit.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
 	raw, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -184,8 +190,6 @@ func run(addr, dir string, lim *limits) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
 	select {
 	case err := <-serveErr:
 		return err
