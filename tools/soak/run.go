@@ -215,10 +215,12 @@ func Run(ctx context.Context, cfg Config) (rep Report, err error) {
 	defer r.pool.Close()
 
 	// Warm up: a few streams through every relay to every agent, so
-	// lazily made things (pools, caches) exist before the baseline.
+	// lazily made things (pools, caches, the agent's next reaper shim)
+	// exist before the baseline. The crash agent's warm stream sends no
+	// didOpen, so its server does not exit.
 	r.logf("warming up")
 	for i := range r.relays {
-		for _, kind := range []string{kindEcho, kindStall} {
+		for _, kind := range []string{kindEcho, kindCrash, kindStall} {
 			if err := r.warm(ctx, i, kind); err != nil {
 				return r.rep, fmt.Errorf("warm-up: %w", err)
 			}
