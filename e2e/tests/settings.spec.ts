@@ -184,3 +184,28 @@ test('a server picked to add and the focus survive a redraw of the page (the tas
   await expect(pick).toBeFocused();
   await page.locator('#locale').selectOption('en');
 });
+
+test('a save\'s "Saved." stays when the task host\'s answer redraws the page after it', async ({ page }) => {
+  await openDemo(page);
+  // The installers answer held back until the save has been shown, as a
+  // slow task host does.
+  let release!: () => void;
+  const held = new Promise<void>((r) => { release = r; });
+  await page.route('**/api/v1/sessions/demo/lsp/installers', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openSettings(page);
+  await expect(page.locator('#installers-host')).not.toHaveText(/^Task host of session demo: linux\//);
+  await page.locator('#auto-start-python').uncheck();
+  await expect(page.locator('#card-note-python')).toHaveText('Saved.');
+  await page.locator('#config-go').fill('{"gofumpt": true}');
+  await page.locator('#save-config-go').click();
+  await expect(page.locator('#config-saved-go')).toHaveText('Saved.');
+  release();
+  // The redraw the answer makes: the host line names the task host.
+  await expect(page.locator('#installers-host')).toHaveText(/^Task host of session demo: linux\//);
+  await expect(page.locator('#card-note-python')).toHaveText('Saved.');
+  await expect(page.locator('#config-saved-go')).toHaveText('Saved.');
+  await expect(page.locator('#auto-start-python')).not.toBeChecked();
+});

@@ -66,6 +66,9 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     // the task host's answer arrives while the user chooses.
     const picks = new Map([.../** @type {NodeListOf<HTMLSelectElement>} */ (page.querySelectorAll('.add-server select'))].map((x) => [x.id, x.value]));
     const focused = page.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement).id : '';
+    // And what the notes say ("Saved.", a refusal): the answer can come
+    // after a save, and the user must still read how it went.
+    const notes = [.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('[role=status][id]'))].map((n) => [n.id, n.textContent, n.classList.contains('failed')]);
     const s = getSettings();
     page.replaceChildren(
       h('div', { class: 'settings-head' },
@@ -82,6 +85,12 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     for (const [id, value] of picks) {
       const x = /** @type {HTMLSelectElement | null} */ (document.getElementById(id));
       if (x && [...x.options].some((o) => o.value === value)) x.value = value;
+    }
+    for (const [id, text, failed] of notes) {
+      const n = document.getElementById(/** @type {string} */ (id));
+      if (!n) continue;
+      n.textContent = /** @type {string} */ (text);
+      n.classList.toggle('failed', /** @type {boolean} */ (failed));
     }
     if (focused) document.getElementById(focused)?.focus();
     refreshPlacement();
@@ -248,14 +257,19 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     note.classList.remove('failed');
     try {
       await saveSettings(patch);
-      note.textContent = t('settings.saved');
+      live(note).textContent = t('settings.saved');
       return true;
     } catch (e) {
-      note.textContent = t('settings.saveFailed', { error: /** @type {Error} */ (e).message });
-      note.classList.add('failed');
+      live(note).textContent = t('settings.saveFailed', { error: /** @type {Error} */ (e).message });
+      live(note).classList.add('failed');
       return false;
     }
   }
+
+  // live is el as the page shows it now: a render while a save was under
+  // way replaced it with a copy of the same id.
+  /** @param {HTMLElement} el */
+  const live = (el) => (el.id && document.getElementById(el.id)) || el;
 
   // saveServers stores a language's list of servers (the default alone
   // is stored as no choice), drops a formatter the list no longer has, and
@@ -330,8 +344,8 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     saved.textContent = '';
     ta.setAttribute('aria-invalid', 'false');
     const refuse = (/** @type {string} */ msg) => {
-      err.textContent = msg;
-      ta.setAttribute('aria-invalid', 'true');
+      live(err).textContent = msg;
+      live(ta).setAttribute('aria-invalid', 'true');
     };
     let value = null;
     if (ta.value.trim() !== '') {
@@ -351,7 +365,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     if (value === null) delete configs[id]; else configs[id] = value;
     try {
       await saveSettings({ lsp_server_configs: configs });
-      saved.textContent = t('settings.saved');
+      live(saved).textContent = t('settings.saved');
     } catch (e) {
       refuse(t('settings.saveFailed', { error: /** @type {Error} */ (e).message }));
     }
