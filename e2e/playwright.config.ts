@@ -16,8 +16,12 @@ export default defineConfig<{ entry: string }>({
   testDir: './tests',
   timeout: 90_000,
   expect: { timeout: 30_000 },
+  // Two workers, each taking whole spec files: each starts its own demos
+  // (fixtures.ts), so the two never share a task host, a relay or a
+  // settings store. The suite is mostly Chromium's CPU; on two cores a
+  // second worker takes about a seventh off it, in the other's waits.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   forbidOnly: true,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   outputDir: 'test-results',
