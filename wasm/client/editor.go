@@ -338,6 +338,9 @@ func (c *connection) serverToModel(uri string) string {
 	return ws.ServerToModel(uri)
 }
 
+// completionResolveStep is the shim's name of the completion resolve step.
+const completionResolveStep = "completionResolve"
+
 // Provide runs one call of the binding's shim on connection connID: a
 // Monaco provider call or a step after one (features.Lookup names them),
 // or ContentCall, which reads a server document (content.go),
@@ -357,7 +360,8 @@ func (c *connection) serverToModel(uri string) string {
 // typing call of the connection is out, so the server answers what the
 // user waits on first. When ctx ends first (Monaco cancelled: the user typed on,
 // the widget closed), the server gets $/cancelRequest and "null" is the
-// answer; no call waits longer than requestTimeout. A request that fails
+// answer — but for a completion resolve, which Monaco shares with the
+// item's acceptance; no call waits longer than requestTimeout. A request that fails
 // (the server's error, a malformed answer, a timeout) is answered "null"
 // too and logged once per cause for the connection, not once per
 // keystroke; only a malformed req or an unknown name is an error.
@@ -404,6 +408,15 @@ func (cl *Client) Provide(ctx ctxlite.Context, connID, name, req string) (string
 		if u, v := d.flushForRequest(c); u != docURI || v != version {
 			return "null", nil
 		}
+	}
+	if name == completionResolveStep {
+		// Monaco resolves an item once, under the token of whoever asked
+		// first, and shares that resolve: the widget asks for the focused
+		// item's details, Enter accepts it, and closing the widget cancels
+		// the resolve the acceptance waits on — an auto-import's line
+		// (additionalTextEdits) would be lost. A resolve runs to the
+		// server's answer, within requestTimeout.
+		ctx = ctxlite.Background()
 	}
 	ctx, cancel := ctxlite.WithTimeout(ctx, requestTimeout)
 	defer cancel()

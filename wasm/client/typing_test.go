@@ -1,9 +1,11 @@
 package client
 
 import (
+	"regexp"
 	"testing"
 	"time"
 
+	"github.com/kandev/lsp/wasm/ctxlite"
 	"github.com/kandev/lsp/wasm/features"
 	"github.com/stretchr/testify/require"
 )
@@ -98,4 +100,48 @@ func TestBackgroundCallsHeldAtMostAWhile(t *testing.T) {
 	require.Equal(t, "null", answer(t, bulb))
 	a.recvMethod("textDocument/didChange")
 	a.nothingQueued() // no code action for the old text
+}
+
+const resolveCaps = `{"capabilities":{"textDocumentSync":{"openClose":true,"change":2},` +
+	`"completionProvider":{"triggerCharacters":["."],"resolveProvider":true}}}`
+
+// Monaco resolves an item once and shares that resolve between the focused
+// item's details and its acceptance; the widget closing on Enter cancels it.
+// The resolve runs to the server's answer anyway, so the accepted item's
+// additionalTextEdits (an auto-import's line) reach the editor, and the
+// server gets no $/cancelRequest for it.
+func TestCompletionResolveOutlivesCancel(t *testing.T) {
+	t.Parallel()
+	h, rec := editorHarness(t)
+	m := newModel("package main\n\nfunc main() {}\n")
+	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshakeWith(t, h, a, resolveCaps)
+	a.recvMethod("textDocument/didOpen")
+	providersPublished(t, doc)
+	id := rec.next(t, "provider").connID
+
+	comp := provide(h, id, features.Completion, typingCompletion)
+	creq := a.recvMethod("textDocument/completion")
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"isIncomplete":false,"items":[{"label":"Greeter","kind":7,"data":{"n":1}}]}}`, creq.ID)
+	list := answer(t, comp)
+	key := regexp.MustCompile(`"lsp":\[(\d+),0\]`).FindStringSubmatch(list)
+	require.NotNil(t, key, list)
+
+	ctx, cancel := ctxlite.WithCancel(ctxlite.Background())
+	resolved := make(chan string, 1)
+	go func() {
+		s, err := h.client.Provide(ctx, id, "completionResolve", `{"uri":"kandev://s1/main.go","lsp":[`+key[1]+`,0]}`)
+		if err != nil {
+			s = "error: " + err.Error()
+		}
+		resolved <- s
+	}()
+	rreq := a.recvMethod("completionItem/resolve")
+	cancel() // the widget closed
+	a.send(`{"jsonrpc":"2.0","id":%s,"result":{"label":"Greeter","kind":7,"additionalTextEdits":[`+
+		`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"newText":"import \"greet\"\n"}]}}`, rreq.ID)
+	require.Contains(t, answer(t, resolved), `"additionalTextEdits":[{"range":{"startLineNumber":1,"startColumn":1,"endLineNumber":1,"endColumn":1},"text":"import \"greet\"\n"}]`)
+	a.nothingQueued() // no $/cancelRequest
 }
