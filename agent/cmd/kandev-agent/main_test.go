@@ -5,11 +5,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,12 +22,37 @@ import (
 	"github.com/kandev/lsp/internal/wire"
 )
 
+// built is the agent binary the tests run, built once for them all: each
+// test building its own linked the same binary fifteen times over.
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// build returns the path of the agent binary; the tests only run it.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kandev-agent")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, string(out))
-	return bin
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "kandev-agent-test-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "kandev-agent")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("%w: %s", err, out)
+		}
+	})
+	require.NoError(t, built.err)
+	return built.path
 }
 
 func TestRequiresToken(t *testing.T) {
@@ -37,6 +64,25 @@ func TestRequiresToken(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 2, ee.ExitCode())
 	require.Contains(t, string(out), "KANDEV_AGENT_TOKEN")
+}
+
+// TestSIGTERMAsItListens stops the agent the moment it names its port, as
+// a task stopped right after its start: the signal is the agent's from
+// before that line, so it exits 0 instead of dying of it.
+func TestSIGTERMAsItListens(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, build(t), "-addr", "127.0.0.1:0", "-workspace", t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "KANDEV_AGENT_TOKEN=tok"}
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(line, "listening on "), line)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait(), "exit 0 after a stop as it listens")
 }
 
 // TestListenServeAndStop runs the binary: the first stdout line names the
