@@ -21,21 +21,29 @@ const (
 	typingAsked      = `{"uri":"kandev://s1/main.go",` + typingRange + `,"trigger":1}`
 )
 
+// servedMain opens main.go on a server answering initialize with caps, and
+// returns the harness, the agent, the document and its connection's id once
+// its providers are published.
+func servedMain(t *testing.T, caps string) (*harness, *fakeAgent, *Document, string) {
+	t.Helper()
+	h, rec := editorHarness(t)
+	m := newModel("package main\n\nfunc main() {}\n")
+	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
+	require.NoError(t, err)
+	a := h.agent(t)
+	handshakeWith(t, h, a, caps)
+	a.recvMethod("textDocument/didOpen")
+	providersPublished(t, doc)
+	return h, a, doc, rec.next(t, "provider").connID
+}
+
 // While the suggest widget's request is out, what Monaco asks on its own
 // (folding ranges, the light bulb's code actions) waits for its answer,
 // so the server answers what the user waits on first; code actions the
 // user asks for do not wait.
 func TestBackgroundCallsWaitForTyping(t *testing.T) {
 	t.Parallel()
-	h, rec := editorHarness(t)
-	m := newModel("package main\n\nfunc main() {}\n")
-	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshakeWith(t, h, a, typingCaps)
-	a.recvMethod("textDocument/didOpen")
-	providersPublished(t, doc)
-	id := rec.next(t, "provider").connID
+	h, a, _, id := servedMain(t, typingCaps)
 
 	comp := provide(h, id, features.Completion, typingCompletion)
 	creq := a.recvMethod("textDocument/completion")
@@ -69,15 +77,7 @@ func TestBackgroundCallsWaitForTyping(t *testing.T) {
 // without a request (Monaco asks again for the new text).
 func TestBackgroundCallsHeldAtMostAWhile(t *testing.T) {
 	t.Parallel()
-	h, rec := editorHarness(t)
-	m := newModel("package main\n\nfunc main() {}\n")
-	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshakeWith(t, h, a, typingCaps)
-	a.recvMethod("textDocument/didOpen")
-	providersPublished(t, doc)
-	id := rec.next(t, "provider").connID
+	h, a, doc, id := servedMain(t, typingCaps)
 
 	comp := provide(h, id, features.Completion, typingCompletion)
 	creq := a.recvMethod("textDocument/completion")
@@ -112,15 +112,7 @@ const resolveCaps = `{"capabilities":{"textDocumentSync":{"openClose":true,"chan
 // server gets no $/cancelRequest for it.
 func TestCompletionResolveOutlivesCancel(t *testing.T) {
 	t.Parallel()
-	h, rec := editorHarness(t)
-	m := newModel("package main\n\nfunc main() {}\n")
-	doc, err := h.client.OpenDocument("S1", "main.go", m, m)
-	require.NoError(t, err)
-	a := h.agent(t)
-	handshakeWith(t, h, a, resolveCaps)
-	a.recvMethod("textDocument/didOpen")
-	providersPublished(t, doc)
-	id := rec.next(t, "provider").connID
+	h, a, _, id := servedMain(t, resolveCaps)
 
 	comp := provide(h, id, features.Completion, typingCompletion)
 	creq := a.recvMethod("textDocument/completion")
