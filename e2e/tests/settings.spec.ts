@@ -209,3 +209,22 @@ test('a save\'s "Saved." stays when the task host\'s answer redraws the page aft
   await expect(page.locator('#config-saved-go')).toHaveText('Saved.');
   await expect(page.locator('#auto-start-python')).not.toBeChecked();
 });
+
+test('a redraw between selecting a configuration and typing keeps the selection: the typing replaces it', async ({ page }) => {
+  await openDemo(page);
+  await openSettings(page);
+  const config = page.locator('#config-go');
+  await config.fill('{"old": true}');
+  await config.focus();
+  await config.press('ControlOrMeta+a');
+  // A redraw, as the task host's answer makes one.
+  await page.evaluate(() => {
+    const locale = document.getElementById('locale') as HTMLSelectElement;
+    locale.value = 'de';
+    locale.dispatchEvent(new Event('change'));
+  });
+  await expect(page.locator('#settings-title')).toHaveText('Editoren');
+  await page.keyboard.insertText('{"new": true}');
+  await expect(config).toHaveValue('{"new": true}');
+  await page.locator('#locale').selectOption('en');
+});

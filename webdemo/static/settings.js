@@ -66,6 +66,10 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     // the task host's answer arrives while the user chooses.
     const picks = new Map([.../** @type {NodeListOf<HTMLSelectElement>} */ (page.querySelectorAll('.add-server select'))].map((x) => [x.id, x.value]));
     const focused = page.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement).id : '';
+    // And where its caret or selection is: a redraw between "select all"
+    // and typing must not turn a replacement into an append.
+    const field = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (document.activeElement);
+    const selection = focused && field instanceof HTMLTextAreaElement ? [field.selectionStart, field.selectionEnd] : null;
     // And what the notes say ("Saved.", a refusal): the answer can come
     // after a save, and the user must still read how it went.
     const notes = [.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('[role=status][id]'))].map((n) => [n.id, n.textContent, n.classList.contains('failed')]);
@@ -93,6 +97,8 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       n.classList.toggle('failed', /** @type {boolean} */ (failed));
     }
     if (focused) document.getElementById(focused)?.focus();
+    const now = focused ? document.getElementById(focused) : null;
+    if (selection && now instanceof HTMLTextAreaElement) now.setSelectionRange(selection[0], selection[1]);
     refreshPlacement();
   }
 
