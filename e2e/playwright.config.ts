@@ -16,12 +16,14 @@ export default defineConfig<{ entry: string }>({
   testDir: './tests',
   timeout: 90_000,
   expect: { timeout: 30_000 },
-  // One worker: it already keeps about 1.8 of two cores busy (Chromium's
-  // CPU, mostly), so a second one gained 6–13% here, and under that load
-  // the task host's answers came late enough to race the page in three of
-  // three runs.
+  // Two workers, each taking whole spec files: each starts its own demos
+  // (fixtures.ts), so the two never share a task host, a relay or a
+  // settings store. One worker keeps about 1.7 of two cores busy
+  // (Chromium's CPU, mostly); the second takes the rest, in the first's
+  // waits. The load it adds makes the task host answer later, which is
+  // how it found races of the page a slow host can cause.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   forbidOnly: true,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   outputDir: 'test-results',
