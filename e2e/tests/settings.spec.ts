@@ -99,6 +99,11 @@ test('a bad JSON configuration is refused next to its field, naming it, and noth
   await field.fill('["gopls"]');
   await page.locator('#save-config-go').click();
   await expect(error).toHaveText('Go configuration (lsp_server_configs.go) must be a JSON object.');
+  // A locale switch redraws the page: the refusal is said again in German.
+  await page.locator('#locale').selectOption('de');
+  await expect(error).toHaveText('Die Go-Konfiguration (lsp_server_configs.go) muss ein JSON-Objekt sein.');
+  await page.locator('#locale').selectOption('en');
+  await expect(error).toHaveText('Go configuration (lsp_server_configs.go) must be a JSON object.');
 
   const saved = await (await page.request.get('/api/v1/user/settings')).json();
   expect(saved.lsp_server_configs).toEqual({ go: { gopls: { staticcheck: true } } });
@@ -109,6 +114,11 @@ test('a bad JSON configuration is refused next to its field, naming it, and noth
   await page.locator('#save-config-go').click();
   await expect(page.locator('#config-saved-go')).toHaveText('Saved.');
   await expect(error).toHaveText('');
+  // And "Saved." too.
+  await page.locator('#locale').selectOption('de');
+  await expect(page.locator('#config-saved-go')).toHaveText('Gespeichert.');
+  await page.locator('#locale').selectOption('en');
+  await expect(page.locator('#config-saved-go')).toHaveText('Saved.');
   await expect(field).toHaveAttribute('aria-invalid', 'false');
   expect((await (await page.request.get('/api/v1/user/settings')).json()).lsp_server_configs).toEqual({ go: { gopls: { staticcheck: false } } });
   expect(puts.length).toBe(1);

@@ -61,7 +61,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     // Keep what the user typed and has not saved across a re-render (a
     // locale switch, an answer from the task host).
     const drafts = new Map([.../** @type {NodeListOf<HTMLTextAreaElement>} */ (page.querySelectorAll('textarea[data-language]'))].map((ta) => [ta.dataset.language, ta.value]));
-    const errors = new Map([.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('.config-error'))].map((p) => [p.dataset.language, p.textContent]));
+    const errors = new Map([.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('.config-error'))].map((p) => [p.dataset.language, said(p)]));
     // And the server picked to add, and the control that has the focus:
     // the task host's answer arrives while the user chooses.
     const picks = new Map([.../** @type {NodeListOf<HTMLSelectElement>} */ (page.querySelectorAll('.add-server select'))].map((x) => [x.id, x.value]));
@@ -70,9 +70,11 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     // and typing must not turn a replacement into an append.
     const field = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (document.activeElement);
     const selection = focused && field instanceof HTMLTextAreaElement ? [field.selectionStart, field.selectionEnd] : null;
-    // And what the notes say ("Saved.", a refusal): the answer can come
-    // after a save, and the user must still read how it went.
-    const notes = [.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('[role=status][id]'))].map((n) => [n.id, n.textContent, n.classList.contains('failed')]);
+    // And what the notes and errors say ("Saved.", a refusal), in the
+    // locale in use: the answer can come after a save, and the user must
+    // still read how it went.
+    const notes = [.../** @type {NodeListOf<HTMLElement>} */ (page.querySelectorAll('[role=status][id], .config-error[id]'))]
+      .map((n) => ({ id: n.id, text: said(n), key: n.dataset.key, args: n.dataset.args, failed: n.classList.contains('failed') }));
     const s = getSettings();
     page.replaceChildren(
       h('div', { class: 'settings-head' },
@@ -90,11 +92,12 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       const x = /** @type {HTMLSelectElement | null} */ (document.getElementById(id));
       if (x && [...x.options].some((o) => o.value === value)) x.value = value;
     }
-    for (const [id, text, failed] of notes) {
-      const n = document.getElementById(/** @type {string} */ (id));
+    for (const { id, text, key, args, failed } of notes) {
+      const n = document.getElementById(id);
       if (!n) continue;
-      n.textContent = /** @type {string} */ (text);
-      n.classList.toggle('failed', /** @type {boolean} */ (failed));
+      n.textContent = text;
+      if (key) Object.assign(n.dataset, { key, args });
+      n.classList.toggle('failed', failed);
     }
     if (focused) document.getElementById(focused)?.focus();
     const now = focused ? document.getElementById(focused) : null;
@@ -259,15 +262,14 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
 
   /** @param {Settings} patch @param {HTMLElement} note */
   async function save(patch, note) {
-    note.textContent = '';
+    say(note, '');
     note.classList.remove('failed');
     try {
       await saveSettings(patch);
-      live(note).textContent = t('settings.saved');
+      say(note, 'settings.saved');
       return true;
     } catch (e) {
-      live(note).textContent = t('settings.saveFailed', { error: /** @type {Error} */ (e).message });
-      live(note).classList.add('failed');
+      say(note, 'settings.saveFailed', { error: /** @type {Error} */ (e).message }).classList.add('failed');
       return false;
     }
   }
@@ -276,6 +278,22 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
   // way replaced it with a copy of the same id.
   /** @param {HTMLElement} el */
   const live = (el) => (el.id && document.getElementById(el.id)) || el;
+
+  // say writes a note or an error from the catalog (key '' empties it) on
+  // the element shown now, and keeps the key and its arguments, so that a
+  // redraw after a locale switch says it again in the new locale.
+  /** @param {HTMLElement} el @param {string} key @param {Record<string, string>} [args] */
+  function say(el, key, args = {}) {
+    const n = live(el);
+    n.textContent = key ? t(key, args) : '';
+    if (key) Object.assign(n.dataset, { key, args: JSON.stringify(args) });
+    else delete n.dataset.key;
+    return n;
+  }
+
+  // said is what a note or an error says, in the locale in use.
+  /** @param {HTMLElement} el */
+  const said = (el) => (el.dataset.key ? t(el.dataset.key, JSON.parse(el.dataset.args || '{}')) : el.textContent || '');
 
   // saveServers stores a language's list of servers (the default alone
   // is stored as no choice), drops a formatter the list no longer has, and
@@ -297,7 +315,7 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       patch.lsp_formatters = formatters;
     }
     for (const c of /** @type {NodeListOf<HTMLSelectElement | HTMLButtonElement>} */ (page.querySelectorAll(`#card-${l.id} .server-list select, #card-${l.id} .server-list button, #card-${l.id} .add-server button`))) c.disabled = true;
-    await saveAndRedraw(l.id, patch, t('settings.servers.saved', { servers: list.join(', ') }));
+    await saveAndRedraw(l.id, patch, 'settings.servers.saved', { servers: list.join(', ') });
     const card = $(`card-${l.id}`);
     /** @type {HTMLElement} */ (card.querySelector(focusSelector) || card.querySelector('.server-list select')).focus(); // a card with a list
   }
@@ -309,22 +327,19 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     if (select.value) formatters[l.id] = select.value;
     else delete formatters[l.id];
     select.disabled = true;
-    await saveAndRedraw(l.id, { lsp_formatters: formatters }, t('settings.saved'));
+    await saveAndRedraw(l.id, { lsp_formatters: formatters }, 'settings.saved');
     $(`formatter-${l.id}`).focus();
   }
 
   // saveAndRedraw saves patch and redraws the page from the settings the
   // relay answered (the saved ones when it refused), then says on the
-  // card's note what happened.
-  /** @param {string} id @param {Settings} patch @param {string} done */
-  async function saveAndRedraw(id, patch, done) {
-    const note = $(`card-note-${id}`);
-    const ok = await save(patch, note);
-    const failure = note.textContent;
+  // card's note what happened (the text of key and args when it saved;
+  // the redraw keeps a refusal).
+  /** @param {string} id @param {Settings} patch @param {string} key @param {Record<string, string>} [args] */
+  async function saveAndRedraw(id, patch, key, args) {
+    const ok = await save(patch, $(`card-note-${id}`));
     render();
-    const fresh = $(`card-note-${id}`);
-    fresh.textContent = ok ? done : failure;
-    fresh.classList.toggle('failed', !ok);
+    if (ok) say($(`card-note-${id}`), key, args);
   }
 
   /** @param {string} field @param {string} selector @param {HTMLInputElement} box @param {string} id */
@@ -346,11 +361,11 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     const err = $(`config-error-${id}`);
     const saved = $(`config-saved-${id}`);
     const field = `lsp_server_configs.${id}`;
-    err.textContent = '';
-    saved.textContent = '';
+    say(err, '');
+    say(saved, '');
     ta.setAttribute('aria-invalid', 'false');
-    const refuse = (/** @type {string} */ msg) => {
-      live(err).textContent = msg;
+    const refuse = (/** @type {string} */ key, /** @type {Record<string, string>} */ args) => {
+      say(err, key, args);
       live(ta).setAttribute('aria-invalid', 'true');
     };
     let value = null;
@@ -358,11 +373,11 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
       try {
         value = JSON.parse(ta.value);
       } catch (e) {
-        refuse(t('settings.config.invalid', { language: name(id), field, error: /** @type {Error} */ (e).message }));
+        refuse('settings.config.invalid', { language: name(id), field, error: /** @type {Error} */ (e).message });
         return;
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        refuse(t('settings.config.notObject', { language: name(id), field }));
+        refuse('settings.config.notObject', { language: name(id), field });
         return;
       }
     }
@@ -371,9 +386,9 @@ export function createSettingsPage({ lsp, t, runtime, getSettings, saveSettings,
     if (value === null) delete configs[id]; else configs[id] = value;
     try {
       await saveSettings({ lsp_server_configs: configs });
-      live(saved).textContent = t('settings.saved');
+      say(saved, 'settings.saved');
     } catch (e) {
-      refuse(t('settings.saveFailed', { error: /** @type {Error} */ (e).message }));
+      refuse('settings.saveFailed', { error: /** @type {Error} */ (e).message });
     }
   }
 
