@@ -132,6 +132,20 @@ func (p *Proc) Stop(grace time.Duration) error {
 	}
 }
 
+// Stacks ends the process with SIGQUIT, on which the Go runtime writes
+// every goroutine's stack to stderr, and returns what it wrote from the
+// signal on (within grace; SIGKILL after it).
+func (p *Proc) Stacks(grace time.Duration) string {
+	from := p.out.Len()
+	_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		p.Kill()
+	}
+	return p.out.Since(from)
+}
+
 // Kill sends SIGKILL to the process alone — not its group: what a dead
 // replica leaves behind is what is under test — and waits for it.
 func (p *Proc) Kill() {
@@ -151,15 +165,17 @@ func (p *Proc) Exited() bool {
 
 // tail keeps the last max bytes written to it.
 type tail struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
+	mu    sync.Mutex
+	max   int
+	b     []byte
+	total int // bytes ever written, of which b holds the last
 }
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
+	t.total += len(p)
 	if over := len(t.b) - t.max; over > 0 {
 		t.b = append(t.b[:0], t.b[over:]...)
 	}
@@ -170,6 +186,25 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// Len is how many bytes were ever written.
+func (t *tail) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
+}
+
+// Since returns what was written after the first from bytes, as far as
+// the tail still holds it.
+func (t *tail) Since(from int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	skip := from - (t.total - len(t.b))
+	if skip < 0 {
+		skip = 0
+	}
+	return string(t.b[skip:])
 }
 
 // errNoProc is returned for a process that is gone.

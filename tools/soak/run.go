@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,7 +128,10 @@ type Report struct {
 	// ended, and LeftAfterStop processes of the round alive after
 	// everything was stopped.
 	Orphans, LeftAfterStop []string
-	Elapsed                time.Duration
+	// Stacks are the goroutine stacks of each process that ended with more
+	// goroutines than it started with, by name.
+	Stacks  map[string]string
+	Elapsed time.Duration
 	// Failures says what an operator would call broken; empty is a pass.
 	Failures []string
 }
@@ -262,6 +267,16 @@ func Run(ctx context.Context, cfg Config) (rep Report, err error) {
 		b, e := base[name], end[name]
 		r.rep.Procs = append(r.rep.Procs, ProcReport{Name: name, FDs0: b.FDs, FDs1: e.FDs,
 			Goroutines0: b.goroutines, Goroutines1: e.goroutines, RSSKB0: b.RSSKB, RSSKB1: e.RSSKB})
+	}
+	// A process that did not come back shows why: its goroutines' stacks
+	// (SIGQUIT ends it; stopAll then skips it).
+	for _, p := range r.rep.Procs {
+		if p.Goroutines1 > p.Goroutines0 {
+			if r.rep.Stacks == nil {
+				r.rep.Stacks = map[string]string{}
+			}
+			r.rep.Stacks[p.Name] = r.proc(p.Name).Stacks(10 * time.Second)
+		}
 	}
 	r.stopAll()
 	r.rep.LeftAfterStop = r.leftAfterStop()
@@ -1034,6 +1049,9 @@ func (rep Report) Print(w io.Writer) {
 	if len(rep.Failures) == 0 {
 		fmt.Fprintf(w, "\nPASS\n")
 		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(rep.Stacks)) {
+		fmt.Fprintf(w, "\n  goroutines of %s at the end (SIGQUIT):\n%s\n", name, rep.Stacks[name])
 	}
 	fmt.Fprintf(w, "\nFAIL\n")
 	for _, f := range rep.Failures {
