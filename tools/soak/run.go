@@ -234,7 +234,7 @@ func Run(ctx context.Context, cfg Config) (rep Report, err error) {
 	if err := r.waitIdle(ctx, 30*time.Second); err != nil {
 		return r.rep, fmt.Errorf("warm-up: %w", err)
 	}
-	base, err := r.snapshot(ctx)
+	base, err := r.baseline(ctx)
 	if err != nil {
 		return r.rep, err
 	}
@@ -867,25 +867,63 @@ func (r *round) waitIdle(ctx context.Context, limit time.Duration) error {
 	}
 }
 
+// baseline is each process's figures at the start: the most of a few
+// readings. A reading counts the goroutines of the /metrics scrape that
+// takes it (the collector's workers, up to one per collector, vary from
+// one scrape to the next), so one reading can sit below the process's
+// usual figure and make every later one look like a leak.
+func (r *round) baseline(ctx context.Context) (map[string]usage, error) {
+	base := map[string]usage{}
+	for i := range 5 {
+		now, err := r.snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for name, u := range now {
+			b, seen := base[name]
+			if !seen {
+				base[name] = u
+				continue
+			}
+			b.FDs = max(b.FDs, u.FDs)
+			b.goroutines = max(b.goroutines, u.goroutines)
+			base[name] = b
+		}
+		if i < 4 {
+			time.Sleep(100 * time.Millisecond) // readings apart in time, not a wait for a condition
+		}
+	}
+	return base, nil
+}
+
 // settle waits (up to 20 s) for every process's descriptors and
-// goroutines to come back to their start, and returns the last figures.
+// goroutines to come back to their start, and returns for each process
+// its lowest figures over the wait: a leak never comes back, while a
+// reading taken during a busier scrape can sit one or two above.
 func (r *round) settle(ctx context.Context, base map[string]usage) map[string]usage {
 	deadline := time.Now().Add(20 * time.Second)
+	low := map[string]usage{}
 	for {
-		now, err := r.snapshot(ctx)
-		back := err == nil
-		if err == nil {
-			for name, b := range base {
-				if now[name].FDs > b.FDs || now[name].goroutines > b.goroutines {
-					back = false
+		if now, err := r.snapshot(ctx); err == nil {
+			for name, u := range now {
+				l, seen := low[name]
+				if !seen {
+					low[name] = u
+					continue
 				}
+				l.FDs = min(l.FDs, u.FDs)
+				l.goroutines = min(l.goroutines, u.goroutines)
+				low[name] = l
+			}
+		}
+		back := len(low) > 0
+		for name, b := range base {
+			if l, ok := low[name]; !ok || l.FDs > b.FDs || l.goroutines > b.goroutines {
+				back = false
 			}
 		}
 		if back || time.Now().After(deadline) {
-			if now == nil {
-				now = map[string]usage{}
-			}
-			return now
+			return low
 		}
 		time.Sleep(200 * time.Millisecond) // polling for the figures, with a deadline
 	}
