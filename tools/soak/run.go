@@ -916,8 +916,10 @@ func (r *round) settle(ctx context.Context, base map[string]usage) map[string]us
 				low[name] = l
 			}
 		}
-		back := len(low) > 0
-		for name, b := range base {
+		// The processes alive now: the base also has the killed replica.
+		back := true
+		for _, name := range r.procNames() {
+			b := base[name]
 			if l, ok := low[name]; !ok || l.FDs > b.FDs || l.goroutines > b.goroutines {
 				back = false
 			}
