@@ -35,12 +35,9 @@ func TestStacksOfAGoProgram(t *testing.T) {
 	src := dir + "/main.go"
 	require.NoError(t, os.WriteFile(src, []byte(`package main
 
-import (
-	"fmt"
-	"time"
-)
+import "fmt"
 
-func parked() { time.Sleep(time.Hour) }
+func parked() { <-make(chan int) }
 
 func main() {
 	go parked()

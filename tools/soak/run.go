@@ -879,21 +879,30 @@ func (r *round) baseline(ctx context.Context) (map[string]usage, error) {
 		if err != nil {
 			return nil, err
 		}
-		for name, u := range now {
-			b, seen := base[name]
-			if !seen {
-				base[name] = u
-				continue
-			}
-			b.FDs = max(b.FDs, u.FDs)
-			b.goroutines = max(b.goroutines, u.goroutines)
-			base[name] = b
-		}
+		fold(base, now, true)
 		if i < 4 {
 			time.Sleep(100 * time.Millisecond) // readings apart in time, not a wait for a condition
 		}
 	}
 	return base, nil
+}
+
+// fold merges a reading into into, process by process: the most
+// descriptors and goroutines (most), else the least; the memory of the
+// first reading.
+func fold(into, now map[string]usage, most bool) {
+	pick := func(a, b int) int { return min(a, b) }
+	if most {
+		pick = func(a, b int) int { return max(a, b) }
+	}
+	for name, u := range now {
+		if b, seen := into[name]; seen {
+			b.FDs = pick(b.FDs, u.FDs)
+			b.goroutines = pick(b.goroutines, u.goroutines)
+			u = b
+		}
+		into[name] = u
+	}
 }
 
 // settle waits (up to 20 s) for every process's descriptors and
@@ -905,16 +914,7 @@ func (r *round) settle(ctx context.Context, base map[string]usage) map[string]us
 	low := map[string]usage{}
 	for {
 		if now, err := r.snapshot(ctx); err == nil {
-			for name, u := range now {
-				l, seen := low[name]
-				if !seen {
-					low[name] = u
-					continue
-				}
-				l.FDs = min(l.FDs, u.FDs)
-				l.goroutines = min(l.goroutines, u.goroutines)
-				low[name] = l
-			}
+			fold(low, now, false)
 		}
 		// The processes alive now: the base also has the killed replica.
 		back := true
