@@ -169,11 +169,18 @@ func (r *resumable) drop() {
 	r.dropped, r.resuming = true, true
 	t, unread := r.cur, r.unread
 	r.mu.Unlock()
+	// Closed before the read is let go: the read side then resumes and
+	// closes the socket again, and a socket keeps its first close code.
+	closeLost(t)
 	if unread != nil {
 		unread()
 	}
-	// Not a normal closure, which would tell the task host to stop the
-	// server once the relay thaws: the path was lost, hold it.
+}
+
+// closeLost closes a socket whose path was lost. Not with a normal
+// closure, which would tell the task host to stop the server once the
+// relay thaws: the path was lost, and the stream is to be resumed.
+func closeLost(t jsonrpc.Transport) {
 	if cw, ok := t.(interface{ CloseWith(code int) }); ok {
 		cw.CloseWith(int(wire.ClosePathLost))
 	} else {
@@ -200,7 +207,7 @@ func (r *resumable) resume(ctx ctxlite.Context, cause error) error {
 	r.resuming, r.dropped = true, false
 	old := r.cur
 	r.mu.Unlock()
-	_ = old.Close()
+	closeLost(old)
 	lostAt := max(cl.cfg.Clock.Now(), 1)
 	cl.cfg.Logf("lsp: %s/%s: the path to the task host was lost (%v); resuming", c.p.key.sessionID, string(c.p.key.language), cause)
 	for attempt := 1; attempt <= len(reconnectDelays); attempt++ {

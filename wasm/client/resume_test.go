@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kandev/lsp/internal/wire"
 	"github.com/kandev/lsp/wasm/ctxlite"
+	"github.com/kandev/lsp/wasm/jsonrpc"
 	"github.com/kandev/lsp/wasm/transport"
 )
 
@@ -198,6 +200,66 @@ func TestStalledPathResumes(t *testing.T) {
 	require.Equal(t, "textDocument/didOpen", r.recv().Method)
 	h.expectState(t, StateReady)
 	require.Equal(t, 1, h.generations())
+}
+
+// A stalled socket is closed as lost by every path that closes it: the
+// heartbeat's drop and the read side's resume race to close it, and a
+// socket keeps whichever close comes first, so a normal closure from
+// either would reach the task host as "stop the server".
+func TestStalledSocketIsNeverClosedNormally(t *testing.T) {
+	t.Parallel()
+	var (
+		mu    sync.Mutex
+		codes [][]int // per dialed socket, the codes it was closed with
+	)
+	h := newHarness(t, func(cfg *Config) {
+		dial := cfg.Dial
+		cfg.Dial = func(ctx ctxlite.Context, url string) (jsonrpc.Transport, error) {
+			tr, err := dial(ctx, url)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			codes = append(codes, nil)
+			return &closeRecorder{PipeEnd: tr.(transport.PipeEnd), mu: &mu, codes: &codes[len(codes)-1]}, nil
+		}
+	})
+	a, _, _ := readyResumable(t, h)
+	h.clock.Advance(wire.HeartbeatInterval)
+	require.Equal(t, `{"heartbeat":1}`, a.recv().raw)
+	a.recv() // its ack
+	h.clock.Advance(wire.HeartbeatInterval)
+	h.clock.Advance(wire.HeartbeatInterval) // 20 s unanswered
+	h.expectState(t, StateReconnecting)
+	h.clock.Advance(0)
+	r := h.agent(t) // the resume dials only after both closes
+	r.send(`{"status":"resumed","resume":"t2","received":2}`)
+	require.Equal(t, "textDocument/didOpen", r.recv().Method)
+	h.expectState(t, StateReady)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, codes[0])
+	for _, c := range codes[0] {
+		require.Equal(t, int(wire.ClosePathLost), c, "the stalled socket's closes: %v", codes[0])
+	}
+}
+
+// closeRecorder is a pipe end that notes each close and its code.
+type closeRecorder struct {
+	transport.PipeEnd
+	mu    *sync.Mutex
+	codes *[]int
+}
+
+func (c *closeRecorder) Close() error { c.note(1000); return c.PipeEnd.Close() }
+
+func (c *closeRecorder) CloseWith(code int) { c.note(code); c.PipeEnd.CloseWith(code) }
+
+func (c *closeRecorder) note(code int) {
+	c.mu.Lock()
+	*c.codes = append(*c.codes, code)
+	c.mu.Unlock()
 }
 
 // waitFor polls cond until it holds, within a deadline.
