@@ -83,6 +83,32 @@ func TestLauncherStartsInSpare(t *testing.T) {
 	require.NoError(t, p.Err(), "cat exited by itself on stdin EOF")
 }
 
+// The next spare waits for RefillDelay after a use, so its start does not
+// take the CPU of the set-up it follows; a server started meanwhile starts
+// afresh, and Close drops the wait.
+func TestLauncherRefillWaits(t *testing.T) {
+	t.Parallel()
+	l := newLauncher(t, nil)
+	spare := waitSpare(t, l)
+	l.mu.Lock()
+	l.delay = time.Hour // a wait that outlasts the test
+	l.mu.Unlock()
+	p := launch(t, l, "exec cat")
+	require.Equal(t, spare, p.Pid())
+	l.mu.Lock()
+	require.Nil(t, l.spare)
+	require.False(t, l.filling, "no spare is started at once")
+	require.NotNil(t, l.later)
+	l.mu.Unlock()
+	q := launch(t, l, "exec cat")
+	require.NotEqual(t, spare, q.Pid(), "started afresh")
+	l.Close()
+	l.mu.Lock()
+	require.Nil(t, l.later, "Close drops the wait")
+	require.Nil(t, l.spare)
+	l.mu.Unlock()
+}
+
 // The server gets exactly the spawn's directory, arguments and
 // environment, not the spare's own.
 func TestLauncherDirArgsEnv(t *testing.T) {
