@@ -51,6 +51,10 @@ type server struct {
 	url   string // http://HOST:PORT
 	cmd   *exec.Cmd
 	spare *bool // keepsSpare's answer, once known
+	// claimed is the spare idle last waited for, which the stream after it
+	// took: a claimed spare keeps its command line, so only its pid tells
+	// it from the next one, and while it runs the teardown is not over.
+	claimed int
 }
 
 // start runs argv and waits for its "listening on URL" line.
@@ -107,17 +111,19 @@ func (s *server) idle(t testing.TB, spare bool) {
 	pid := s.cmd.Process.Pid
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		spares, others := 0, 0
+		spares, others, next := 0, 0, 0
 		for _, c := range procfs.Members(func(p procfs.Proc) bool { return p.PPid == pid }) {
-			if isSpare(c.Pid) {
+			if c.Pid != s.claimed && isSpare(c.Pid) {
 				if age(c.Pid) >= spareSettle {
 					spares++
+					next = c.Pid
 				}
 			} else {
 				others++
 			}
 		}
 		if others == 0 && (!spare || spares == 1) {
+			s.claimed = next
 			return
 		}
 		if time.Now().After(deadline) {
