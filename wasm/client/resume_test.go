@@ -175,18 +175,25 @@ func TestClientAcks(t *testing.T) {
 	})
 }
 
-// An unanswered heartbeat drops the socket and resumes on another,
-// rather than ending the connection.
-func TestStalledPathResumes(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	a, _, _ := readyResumable(t, h)
+// stallPath lets a heartbeat go out on a's socket and go unanswered for
+// wire.HeartbeatTimeout, until the pair is reconnecting.
+func stallPath(t *testing.T, h *harness, a *fakeAgent) {
+	t.Helper()
 	h.clock.Advance(wire.HeartbeatInterval)
 	require.Equal(t, `{"heartbeat":1}`, a.recv().raw)
 	a.recv() // its ack
 	h.clock.Advance(wire.HeartbeatInterval)
 	h.clock.Advance(wire.HeartbeatInterval) // 20 s unanswered
 	h.expectState(t, StateReconnecting)
+}
+
+// An unanswered heartbeat drops the socket and resumes on another,
+// rather than ending the connection.
+func TestStalledPathResumes(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a, _, _ := readyResumable(t, h)
+	stallPath(t, h, a)
 	// The stalled socket is closed as lost, not normally: a normal
 	// closure would tell the task host to stop the server.
 	_, err := a.end.Read(ctxlite.Background())
@@ -226,12 +233,7 @@ func TestStalledSocketIsNeverClosedNormally(t *testing.T) {
 		}
 	})
 	a, _, _ := readyResumable(t, h)
-	h.clock.Advance(wire.HeartbeatInterval)
-	require.Equal(t, `{"heartbeat":1}`, a.recv().raw)
-	a.recv() // its ack
-	h.clock.Advance(wire.HeartbeatInterval)
-	h.clock.Advance(wire.HeartbeatInterval) // 20 s unanswered
-	h.expectState(t, StateReconnecting)
+	stallPath(t, h, a)
 	h.clock.Advance(0)
 	r := h.agent(t) // the resume dials only after both closes
 	r.send(`{"status":"resumed","resume":"t2","received":2}`)
